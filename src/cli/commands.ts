@@ -1,0 +1,4 @@
+// Every CLI command, listed statically (a bundled binary cannot discover modules at run time).
+import type { CliCommand } from './command.js';
+
+export const commands: CliCommand[] = [];

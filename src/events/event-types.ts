@@ -1,0 +1,35 @@
+// Every event of the product with its payload type; the webhook event names of the spec are keys here.
+export interface PrinterEventPayload {
+  printer_id: string;
+  /** Human-readable reason, e.g. "link lost: cable unplugged" or the firmware's error line. */
+  reason?: string;
+  firmware?: string;
+}
+
+export interface JobProgressPayload {
+  printer_id: string;
+  job_id: string;
+  /** Percent 0..100, by bytes of the file acknowledged. */
+  progress: number;
+  lines_acked: number;
+  bytes_acked: number;
+}
+
+export interface JobEndPayload {
+  printer_id: string;
+  job_id: string;
+  error?: { code: string; message: string };
+}
+
+export interface DomainEvents {
+  'printer.online': PrinterEventPayload;
+  'printer.offline': PrinterEventPayload;
+  'printer.error': PrinterEventPayload;
+  'job.started': JobEndPayload;
+  'job.progress': JobProgressPayload;
+  'job.paused': JobEndPayload;
+  'job.resumed': JobEndPayload;
+  'job.completed': JobEndPayload;
+  'job.failed': JobEndPayload;
+  'job.cancelled': JobEndPayload;
+}
