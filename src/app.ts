@@ -1,0 +1,54 @@
+// Builds the Koa application without listening: tests drive app.callback(), `printfarm serve` hands it to node:http.
+import Koa from 'koa';
+import Router from '@koa/router';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import { AppError } from './errors.js';
+import type { AppDeps } from './http/app-deps.js';
+import { errorMiddleware } from './http/error-middleware.js';
+import { mountRoutes } from './http/mount-routes.js';
+import { requestId } from './http/request-id.js';
+import { allRoutes } from './http/routes-index.js';
+import { staticWeb } from './http/static-web.js';
+
+export const JSON_BODY_LIMIT = '1mb';
+
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa();
+  // Behind a reverse proxy the client address comes from X-Forwarded-For only when the operator says so.
+  app.proxy = process.env.PRINTFARM_TRUST_PROXY === '1';
+  app.silent = true;
+
+  app.use(requestId());
+  app.use(errorMiddleware(deps.logger));
+  app.use(staticWeb());
+  app.use(
+    koaBody({
+      jsonLimit: JSON_BODY_LIMIT,
+      formLimit: '64kb',
+      textLimit: '64kb',
+      jsonStrict: true,
+      multipart: false,
+      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
+    }),
+  );
+
+  // Anything nobody answered is an unknown route; registered before the router so allowedMethods can say 405 first.
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body == null) {
+      throw new AppError(404, 'resource_not_found', `no route for ${ctx.method} ${ctx.path}`);
+    }
+  });
+
+  const router = new Router();
+  mountRoutes(router, allRoutes(), deps);
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new AppError(405, 'invalid_request', 'method not allowed for this path'),
+      notImplemented: () => new AppError(405, 'invalid_request', 'method not supported'),
+    }),
+  );
+  return app;
+}

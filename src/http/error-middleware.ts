@@ -1,0 +1,61 @@
+// The one place an error becomes a response: shape B for every failure, never a stack trace; unexpected ones are logged.
+import type Koa from 'koa';
+import { AppError, type ErrorCode } from '../errors.js';
+import type { Logger } from '../logger.js';
+
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+  type?: string;
+  message?: string;
+  headers?: Record<string, string>;
+}
+
+/** Errors thrown by koa, koa-body/co-body and @koa/router carry a status; map them onto our codes. */
+function fromHttpError(err: HttpishError): AppError | null {
+  const status = err.status ?? err.statusCode;
+  if (typeof status !== 'number' || status < 400 || status >= 600 || status >= 500) return null;
+  const headers = err.headers ?? {};
+  switch (status) {
+    case 400:
+      if (err.type === 'entity.parse.failed' || /JSON|Unexpected token|Unexpected end/i.test(err.message ?? '')) {
+        return new AppError(400, 'invalid_request', `malformed JSON body: ${err.message ?? 'cannot parse'}`);
+      }
+      return new AppError(400, 'invalid_request', err.message || 'bad request');
+    case 405:
+      return new AppError(405, 'invalid_request', err.message || 'method not allowed', '', headers);
+    case 413:
+      return new AppError(413, 'invalid_request', 'request body too large', err.message ?? '');
+    case 415:
+      return new AppError(415, 'invalid_request', err.message || 'unsupported content type');
+    case 404:
+      return new AppError(404, 'resource_not_found', err.message || 'not found');
+    default: {
+      const code: ErrorCode = status === 401 ? 'invalid_api_key' : status === 403 ? 'insufficient_permissions' : 'invalid_request';
+      return new AppError(status, code, err.message || 'request failed', '', headers);
+    }
+  }
+}
+
+export function errorMiddleware(logger: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (raw) {
+      let err = raw instanceof AppError ? raw : fromHttpError(raw as HttpishError);
+      if (!err) {
+        logger.error('unhandled error', {
+          request_id: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          error: (raw as Error)?.stack ?? String(raw),
+        });
+        err = new AppError(500, 'internal_error', 'internal error', `request id ${String(ctx.state.requestId)}`);
+      }
+      ctx.status = err.status;
+      for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+      ctx.body = { success: false, error: { code: err.code, message: err.message, details: err.details } };
+    }
+  };
+}

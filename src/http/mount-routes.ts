@@ -1,0 +1,42 @@
+// Mounts route definitions on a router: auth, content type, body and query validation, idempotency, then the handler.
+import type Koa from 'koa';
+import type Router from '@koa/router';
+import { AppError } from '../errors.js';
+import { authorize } from '../auth/authorize.js';
+import type { AppDeps } from './app-deps.js';
+import { withIdempotency } from './idempotency.js';
+import type { RouteDef } from './route.js';
+import { validateOrThrow } from './validation.js';
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+/** A body-taking route accepts JSON (and multipart where declared); anything else is 415 before validation. */
+function checkContentType(ctx: Koa.Context, route: RouteDef<unknown, unknown>): void {
+  if (!METHODS_WITH_BODY.has(route.method) || !route.body) return;
+  if (ctx.request.length === 0 || (!ctx.request.length && !ctx.get('Transfer-Encoding') && !ctx.get('Content-Type'))) return;
+  const accepted = route.multipart ? ['application/json', 'multipart/form-data'] : ['application/json'];
+  if (!ctx.is(accepted)) {
+    throw new AppError(415, 'invalid_request', `unsupported content type "${ctx.get('Content-Type') || 'none'}": send ${accepted.join(' or ')}`);
+  }
+}
+
+export function mountRoutes(router: Router, routes: readonly RouteDef<unknown, unknown>[], deps: AppDeps): void {
+  for (const route of routes) {
+    if (route.planned || !route.handle) continue;
+    const handle = route.handle;
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    router[method](route.path, async (ctx: Koa.Context) => {
+      await authorize(ctx, route.auth, deps);
+      checkContentType(ctx, route);
+      const rawBody = (ctx.request as unknown as { body?: unknown }).body;
+      const body = route.body ? validateOrThrow(route.body, rawBody ?? {}, 'body') : undefined;
+      const query = route.query ? validateOrThrow(route.query, { ...ctx.query }, 'query') : ctx.query;
+      const input = { body, query, params: { ...(ctx.params as Record<string, string>) } };
+      const run = async (): Promise<void> => {
+        await handle(ctx, input, deps);
+      };
+      if (route.idempotent && route.method === 'POST') await withIdempotency(ctx, deps, run);
+      else await run();
+    });
+  }
+}

@@ -1,0 +1,46 @@
+// Declarative route definitions: one object per endpoint carries its auth, schemas and docs, so validation and OpenAPI share a source.
+import type Koa from 'koa';
+import type { AppDeps } from './app-deps.js';
+import type { JsonSchema } from './validation.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** 'none': public (healthz); 'key': any valid API key; { scope }: a key whose scopes cover this scope. */
+export type RouteAuth = 'none' | 'key' | { scope: string };
+
+export interface RouteInput<B, Q> {
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+}
+
+export interface RouteResponseDoc {
+  description: string;
+  schema?: JsonSchema;
+}
+
+export interface RouteDef<B = unknown, Q = unknown> {
+  method: HttpMethod;
+  /** @koa/router path, e.g. /v1/api-keys/:id */
+  path: string;
+  summary: string;
+  /** OpenAPI tag: the feature, e.g. "API keys". */
+  tag: string;
+  description?: string;
+  auth: RouteAuth;
+  /** JSON Schema of the JSON body; a route with a body schema answers 415 to other content types. */
+  body?: JsonSchema;
+  /** Also accept multipart/form-data (the route reads files itself). */
+  multipart?: boolean;
+  /** JSON Schema of the query object (values are strings, or arrays when repeated). */
+  query?: JsonSchema;
+  responses: Record<number, RouteResponseDoc>;
+  /** A creating POST: honours Idempotency-Key. */
+  idempotent?: boolean;
+  /** Listed in the OpenAPI document as planned; not served (answers like an unknown route). */
+  planned?: boolean;
+  handle?: (ctx: Koa.Context, input: RouteInput<B, Q>, deps: AppDeps) => Promise<void> | void;
+}
+
+/** Identity helper that keeps the body and query types of a route definition. */
+export const defineRoute = <B = unknown, Q = unknown>(route: RouteDef<B, Q>): RouteDef<B, Q> => route;

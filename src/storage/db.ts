@@ -1,0 +1,53 @@
+// Opens the one SQLite file (WAL, foreign keys, busy timeout), migrates it, and wraps it in kysely for typed queries.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from './schema.js';
+import { migrate } from './migrate.js';
+import { migrations } from './migrations/index.js';
+import { betterSqliteNativeBinding } from '../native-addons.js';
+
+export type Db = Kysely<Database>;
+
+export interface DbHandle {
+  db: Db;
+  /** The raw connection, for the few places that need synchronous transactions. */
+  sqlite: BetterSqlite3.Database;
+  /** Versions migrated at this open (empty when already current). */
+  migrated: number[];
+  close(): Promise<void>;
+}
+
+export const DATABASE_FILE = 'printfarm.sqlite';
+
+/** `file` is a path or ':memory:'. The directory is created if missing. */
+export function openDatabase(file: string, nowIso: string = new Date().toISOString()): DbHandle {
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const nativeBinding = betterSqliteNativeBinding();
+  const sqlite = new BetterSqlite3(file, nativeBinding ? { nativeBinding } : {});
+  try {
+    if (file !== ':memory:') sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('synchronous = NORMAL');
+    const migrated = migrate(sqlite, migrations, nowIso);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    let closed = false;
+    return {
+      db,
+      sqlite,
+      migrated,
+      async close() {
+        if (closed) return;
+        closed = true;
+        // kysely's destroy closes the better-sqlite3 connection too; checkpoint first so the WAL file is folded in.
+        if (file !== ':memory:') sqlite.pragma('wal_checkpoint(TRUNCATE)');
+        await db.destroy();
+      },
+    };
+  } catch (err) {
+    sqlite.close();
+    throw err;
+  }
+}

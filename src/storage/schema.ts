@@ -1,0 +1,79 @@
+// Row types of every table, for kysely's typed queries. One interface per table; timestamps are ISO 8601 UTC strings.
+
+export interface OrganizationTable {
+  id: string;
+  name: string;
+  plan: 'free' | 'pro' | 'enterprise';
+  rate_limit_per_hour: number;
+  currency: string;
+  hourly_rate: number;
+  energy_cost_per_kwh: number;
+  timezone: string;
+  /** SQLite has no boolean: 0 or 1. */
+  auto_start: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserTable {
+  id: string;
+  email: string;
+  name: string;
+  role: 'owner' | 'admin' | 'operator' | 'viewer';
+  status: 'active' | 'invited';
+  invite_token_hash: string | null;
+  invited_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  name: string;
+  /** live | test | dev: the environment the key was minted for. */
+  env: string;
+  /** Display prefix, e.g. "svc_live_Ab12": never enough to use the key. */
+  prefix: string;
+  /** Hex SHA-256 of the whole key string. */
+  hash: string;
+  /** JSON array of scope strings. */
+  scopes: string;
+  user_id: string | null;
+  created_by_key_id: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  /** Set when the key was rolled: it works until then. */
+  expires_at: string | null;
+  revoked_at: string | null;
+  /** The key that replaced this one by a roll. */
+  rolled_to: string | null;
+}
+
+export interface IdempotencyKeyTable {
+  /** The API key that sent the request: idempotency keys are scoped per API key. */
+  api_key_id: string;
+  idem_key: string;
+  /** SHA-256 of method, path and raw body. */
+  fingerprint: string;
+  /** Null while the first request is still running. */
+  status: number | null;
+  /** JSON: { body, headers } of the stored response. */
+  response: string | null;
+  /** Unix ms; rows older than 24 h are purged. */
+  created_ms: number;
+}
+
+export interface SchemaVersionTable {
+  version: number;
+  name: string;
+  applied_at: string;
+}
+
+
+export interface Database {
+  organization: OrganizationTable;
+  users: UserTable;
+  api_keys: ApiKeyTable;
+  idempotency_keys: IdempotencyKeyTable;
+  schema_version: SchemaVersionTable;
+}
