@@ -32,10 +32,17 @@ export function createApp(deps: AppDeps): Koa {
     }),
   );
 
-  // Anything nobody answered is an unknown route; registered before the router so allowedMethods can say 405 first.
+  // Anything nobody answered is an unknown route, and allowedMethods' bare 405/501 becomes shape B keeping its Allow header.
   app.use(async (ctx, next) => {
     await next();
-    if (ctx.status === 404 && ctx.body == null) {
+    if (ctx.body != null) return;
+    if (ctx.status === 405 || ctx.status === 501) {
+      const allow = ctx.response.get('Allow');
+      throw new AppError(405, 'invalid_request', `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${allow || 'none'}`, '', {
+        Allow: allow,
+      });
+    }
+    if (ctx.status === 404) {
       throw new AppError(404, 'resource_not_found', `no route for ${ctx.method} ${ctx.path}`);
     }
   });
@@ -43,12 +50,7 @@ export function createApp(deps: AppDeps): Koa {
   const router = new Router();
   mountRoutes(router, allRoutes(), deps);
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new AppError(405, 'invalid_request', 'method not allowed for this path'),
-      notImplemented: () => new AppError(405, 'invalid_request', 'method not supported'),
-    }),
-  );
+  // Not throwing lets the router set Allow; the middleware above turns the bare status into the error shape.
+  app.use(router.allowedMethods({ throw: false }));
   return app;
 }

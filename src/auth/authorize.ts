@@ -1,10 +1,23 @@
-// Route-level access check (owned by the auth work): a valid key for 'key' routes, a covering scope for scoped routes.
+// Route-level access check: a valid key for 'key' routes, a covering scope for scoped routes (403 names the scope).
 import type Koa from 'koa';
 import { AppError } from '../errors.js';
 import type { AppDeps } from '../http/app-deps.js';
 import type { RouteAuth } from '../http/route.js';
+import { getAuth, unauthorized } from './auth-context.js';
+import { covers } from './scopes.js';
 
-export async function authorize(_ctx: Koa.Context, auth: RouteAuth, _deps: AppDeps): Promise<void> {
+export async function authorize(ctx: Koa.Context, auth: RouteAuth, _deps: AppDeps): Promise<void> {
   if (auth === 'none') return;
-  throw new AppError(401, 'invalid_api_key', 'authentication is not wired yet', '', { 'WWW-Authenticate': 'Bearer' });
+  const caller = getAuth(ctx);
+  if (!caller) {
+    throw unauthorized(
+      ctx.get('Authorization')
+        ? 'unsupported Authorization header: send "Bearer <key>", or Basic with the key as user name and an empty password'
+        : 'missing API key: send Authorization: Bearer <key>',
+    );
+  }
+  if (auth === 'key') return;
+  if (!covers(caller.scopes, auth.scope)) {
+    throw new AppError(403, 'insufficient_permissions', `missing scope: ${auth.scope}`, `this key has: ${caller.scopes.join(', ')}`);
+  }
 }

@@ -1,7 +1,166 @@
-// Idempotency-Key handling for creating POSTs (owned by the idempotency work).
+// Idempotency-Key on creating POSTs: the first response (2xx/4xx) is stored 24 h per API key and replayed; reuse with another request is 409.
+import { createHash } from 'node:crypto';
 import type Koa from 'koa';
+import type BetterSqlite3 from 'better-sqlite3';
+import { getAuth } from '../auth/auth-context.js';
+import { AppError, badRequest } from '../errors.js';
 import type { AppDeps } from './app-deps.js';
+import { errorResponseBody } from './error-middleware.js';
 
-export async function withIdempotency(_ctx: Koa.Context, _deps: AppDeps, run: () => Promise<void>): Promise<void> {
-  await run();
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_KEY_MAX = 255;
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** Response headers worth replaying; rate-limit and request-id headers belong to the new response. */
+const STORED_HEADERS = ['location', 'content-type'];
+
+interface StoredResponse {
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+interface Row {
+  fingerprint: string;
+  status: number | null;
+  response: string | null;
+}
+
+/**
+ * Requests running now, per database connection. A row still "in progress" whose key is not in here was left by a
+ * process that died mid-request: it is taken over instead of blocking the key for 24 h.
+ */
+const running = new WeakMap<BetterSqlite3.Database, Set<string>>();
+
+/** JSON with object keys sorted at every level, so {"a":1,"b":2} and {"b":2,"a":1} fingerprint alike. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Method, path (with query) and body. JSON bodies are compared parsed and canonical (whitespace and key order do not
+ * matter); a body the route streams itself (multipart upload) is represented by its content type and length.
+ */
+export function requestFingerprint(ctx: Koa.Context): string {
+  const parsed = (ctx.request as unknown as { body?: unknown }).body;
+  const body =
+    parsed !== undefined
+      ? canonicalJson(parsed)
+      : `stream:${ctx.get('Content-Type')}:${ctx.get('Content-Length') || ctx.get('Transfer-Encoding')}`;
+  return createHash('sha256').update(`${ctx.method}\n${ctx.path}?${ctx.querystring}\n${body}`).digest('hex');
+}
+
+function readKey(ctx: Koa.Context): string | undefined {
+  const raw = ctx.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  const key = Array.isArray(raw) ? raw.join(', ') : raw;
+  if (key.trim() === '') throw badRequest('header Idempotency-Key: must not be empty');
+  if (key.length > IDEMPOTENCY_KEY_MAX) {
+    throw badRequest(`header Idempotency-Key: must be at most ${IDEMPOTENCY_KEY_MAX} characters long`);
+  }
+  return key;
+}
+
+function replayable(body: unknown): boolean {
+  if (body == null) return true;
+  if (Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return false;
+  return true;
+}
+
+function storedHeaders(ctx: Koa.Context, extra: Record<string, string> = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of STORED_HEADERS) {
+    const v = ctx.response.get(name);
+    if (v) out[name] = v;
+  }
+  for (const [name, v] of Object.entries(extra)) out[name.toLowerCase()] = v;
+  return out;
+}
+
+/** Runs a creating handler at most once per (caller, Idempotency-Key); requests without the header just run. */
+export async function withIdempotency(ctx: Koa.Context, deps: AppDeps, run: () => Promise<void>): Promise<void> {
+  const key = readKey(ctx);
+  if (key === undefined) return run();
+
+  const sqlite = deps.sqlite;
+  // Per API key; requests without one (a route open to all) share the client address's namespace.
+  const owner = getAuth(ctx)?.keyId ?? `ip:${ctx.ip}`;
+  const fingerprint = requestFingerprint(ctx);
+  const now = deps.clock.now();
+  const slot = `${owner}\u0000${key}`;
+  let inFlight = running.get(sqlite);
+  if (!inFlight) {
+    inFlight = new Set();
+    running.set(sqlite, inFlight);
+  }
+  const busy = inFlight;
+
+  // Synchronous (better-sqlite3) so no other request can slip in between the look-up and the claim.
+  const claim = sqlite.transaction((): Row | undefined => {
+    sqlite.prepare('DELETE FROM idempotency_keys WHERE created_ms <= ?').run(now - IDEMPOTENCY_TTL_MS);
+    const row = sqlite
+      .prepare('SELECT fingerprint, status, response FROM idempotency_keys WHERE api_key_id = ? AND idem_key = ?')
+      .get(owner, key) as Row | undefined;
+    if (row && (row.status !== null || busy.has(slot))) return row;
+    sqlite
+      .prepare(
+        `INSERT INTO idempotency_keys (api_key_id, idem_key, fingerprint, status, response, created_ms) VALUES (?, ?, ?, NULL, NULL, ?)
+         ON CONFLICT (api_key_id, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint, status = NULL, response = NULL,
+           created_ms = excluded.created_ms`,
+      )
+      .run(owner, key, fingerprint, now);
+    busy.add(slot);
+    return undefined;
+  });
+  const existing = claim();
+
+  if (existing) {
+    if (existing.fingerprint !== fingerprint) {
+      throw new AppError(
+        409,
+        'invalid_request',
+        'Idempotency-Key was already used with a different request',
+        'an Idempotency-Key stays bound to the method, path and body of its first request for 24 hours; use a new key',
+      );
+    }
+    if (existing.status === null) {
+      throw new AppError(409, 'invalid_request', 'a request with this Idempotency-Key is still being processed', 'retry after it has finished');
+    }
+    const stored = JSON.parse(existing.response ?? '{}') as StoredResponse;
+    for (const [name, v] of Object.entries(stored.headers ?? {})) ctx.set(name, v);
+    ctx.body = stored.body ?? null;
+    ctx.status = existing.status;
+    ctx.set(REPLAYED_HEADER, 'true');
+    return;
+  }
+
+  const release = (): void => {
+    sqlite.prepare('DELETE FROM idempotency_keys WHERE api_key_id = ? AND idem_key = ?').run(owner, key);
+  };
+  const store = (status: number, stored: StoredResponse): void => {
+    sqlite
+      .prepare('UPDATE idempotency_keys SET status = ?, response = ? WHERE api_key_id = ? AND idem_key = ?')
+      .run(status, JSON.stringify(stored), owner, key);
+  };
+
+  try {
+    await run();
+    // A server failure is not the answer to keep: the client may retry with the same key.
+    if (ctx.status >= 500 || !replayable(ctx.body)) release();
+    else store(ctx.status, { body: ctx.body ?? null, headers: storedHeaders(ctx) });
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) {
+      store(err.status, { body: errorResponseBody(err), headers: storedHeaders(ctx, err.headers) });
+    } else {
+      release();
+    }
+    throw err;
+  } finally {
+    busy.delete(slot);
+  }
 }

@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import { authorize } from '../auth/authorize.js';
 import type { AppDeps } from './app-deps.js';
 import { withIdempotency } from './idempotency.js';
+import { parseListQuery } from './list-query.js';
 import type { RouteDef } from './route.js';
 import { validateOrThrow } from './validation.js';
 
@@ -30,7 +31,11 @@ export function mountRoutes(router: Router, routes: readonly RouteDef<unknown, u
       checkContentType(ctx, route);
       const rawBody = (ctx.request as unknown as { body?: unknown }).body;
       const body = route.body ? validateOrThrow(route.body, rawBody ?? {}, 'body') : undefined;
-      const query = route.query ? validateOrThrow(route.query, { ...ctx.query }, 'query') : ctx.query;
+      const query = route.list
+        ? parseListQuery(ctx.query, route.list)
+        : route.query
+          ? validateOrThrow(route.query, { ...ctx.query }, 'query')
+          : ctx.query;
       const input = { body, query, params: { ...(ctx.params as Record<string, string>) } };
       const run = async (): Promise<void> => {
         await handle(ctx, input, deps);

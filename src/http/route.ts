@@ -1,6 +1,7 @@
 // Declarative route definitions: one object per endpoint carries its auth, schemas and docs, so validation and OpenAPI share a source.
 import type Koa from 'koa';
 import type { AppDeps } from './app-deps.js';
+import type { ListSpec } from './list-query.js';
 import type { JsonSchema } from './validation.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -34,6 +35,8 @@ export interface RouteDef<B = unknown, Q = unknown> {
   multipart?: boolean;
   /** JSON Schema of the query object (values are strings, or arrays when repeated). */
   query?: JsonSchema;
+  /** A list endpoint: the query is parsed by http/list-query (replaces `query`) and the handler gets a ListQuery. */
+  list?: ListSpec;
   responses: Record<number, RouteResponseDoc>;
   /** A creating POST: honours Idempotency-Key. */
   idempotent?: boolean;

@@ -25,6 +25,16 @@ export interface Transport {
   write(data: string | Buffer): boolean;
   /** Close the link; resolves when closed. Safe to call twice. */
   close(): Promise<void>;
+  /**
+   * Serial links only: the baud rates to try, in order; open() uses the first. One entry when the URL named a
+   * baud, [250000, 115200] (or TransportOptions.baudCandidates) when it did not. Absent for links without a baud.
+   */
+  readonly baudCandidates?: readonly number[];
+  /**
+   * Serial links only: switch the open link to another rate in place, without closing it (no DTR toggle, so the
+   * board is not reset). A session that gets no answer to its handshake calls this with the next candidate.
+   */
+  setBaudRate?(baud: number): Promise<void>;
 }
 
 /** Options every transport factory understands, beside what its URL says. */

@@ -1,0 +1,74 @@
+// `npm run build:binary [-- --arch x64|arm64|all]`: builds dist/printfarm-linux-<arch>, one executable with Node, the app, its addons and files.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fetchNode } from './binary/node-dist.js';
+import { prepareAddons } from './binary/addons.js';
+import { bundle } from './binary/bundle.js';
+import { buildSea, collectAssets, fileSizeMiB } from './binary/sea.js';
+import { ARCHES, CACHE_DIR, DIST_DIR, NODE_VERSION, REPO_ROOT, binaryName, type Arch } from './binary/targets.js';
+import { NATIVE_ASSET_KEYS } from '../src/native-addons.js';
+
+const EMBEDDED_DIRS = ['web', 'firmware-profiles'];
+
+function log(line: string): void {
+  console.log(`[build-binary] ${line}`);
+}
+
+async function buildBinary(arch: Arch): Promise<string> {
+  const started = Date.now();
+  const target = await fetchNode(arch);
+  // The blob generator must run here, so it is always the x64 binary of the very same Node version.
+  const generator = arch === 'x64' ? target : await fetchNode('x64');
+  log(`${arch}: Node ${target.version} from ${path.relative(REPO_ROOT, target.dir)}`);
+
+  const addons = await prepareAddons(arch, target, log);
+  const workDir = path.join(CACHE_DIR, `sea-${arch}`);
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+
+  const bundled = await bundle(path.join(workDir, 'printfarm.cjs'));
+  for (const w of bundled.warnings) log(`esbuild warning: ${w}`);
+
+  const assets = collectAssets(EMBEDDED_DIRS);
+  const fileCount = Object.keys(assets).length;
+  assets[NATIVE_ASSET_KEYS.betterSqlite] = addons.betterSqlite;
+  assets[NATIVE_ASSET_KEYS.serialport] = addons.serialport;
+
+  mkdirSync(DIST_DIR, { recursive: true });
+  const outFile = path.join(DIST_DIR, binaryName(arch));
+  await buildSea({ arch, workDir, bundleFile: bundled.file, assets, generatorNode: generator.binary, targetNode: target.binary, outFile });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  log(`${arch}: ${path.relative(REPO_ROOT, outFile)} ${fileSizeMiB(outFile)} MiB (${fileCount} embedded files + 2 addons), built in ${seconds} s`);
+  return outFile;
+}
+
+async function cli(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { arch: { type: 'string', default: 'x64' }, help: { type: 'boolean' } } });
+  if (values.help) {
+    console.log('Usage: npm run build:binary -- [--arch x64|arm64|all]\nBuilds dist/printfarm-linux-<arch> around Node ' + NODE_VERSION + '; caches downloads and addons in .build/.');
+    return 0;
+  }
+  const pkgFile = path.join(REPO_ROOT, 'package.json');
+  if (!existsSync(pkgFile) || (JSON.parse(readFileSync(pkgFile, 'utf8')) as { name?: string }).name !== 'printfarm') {
+    console.error('build-binary: run from the repository root (npm run build:binary)');
+    return 2;
+  }
+  const arches: Arch[] = values.arch === 'all' ? [...ARCHES] : ARCHES.includes(values.arch as Arch) ? [values.arch as Arch] : [];
+  if (arches.length === 0) {
+    console.error(`build-binary: unknown --arch "${values.arch}" (expected x64, arm64 or all)`);
+    return 2;
+  }
+  for (const arch of arches) await buildBinary(arch);
+  return 0;
+}
+
+cli(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(`build-binary: ${(err as Error).message}`);
+    process.exitCode = 1;
+  },
+);

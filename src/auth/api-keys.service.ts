@@ -1,0 +1,171 @@
+// API key rules: minting without escalation, verification (format, environment, hash, revoke, expiry), revoke and roll.
+import type { Clock } from '../clock.js';
+import { isoTime } from '../clock.js';
+import type { RunEnvironment } from '../config.js';
+import { AppError, badRequest, invalidState, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Db } from '../storage/db.js';
+import { displayPrefix, hashKey, hashesEqual, keyEnvironment, mintKeyString } from './api-key-format.js';
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { parseListQuery, runListQuery, type ListPage, type ListSpec } from '../http/list-query.js';
+import { API_KEY_STATUSES, toApiKeyRecord, type ApiKeyRecord } from './api-key-record.js';
+import { findApiKeyByHash, findApiKeyById, insertApiKey, selectApiKeys, updateApiKey, type ApiKeyRow } from './api-keys.repository.js';
+import { unauthorized, type AuthContext } from './auth-context.js';
+import { firstUncovered, firstUnknownScope, KNOWN_SCOPES } from './scopes.js';
+
+export interface KeyServiceDeps {
+  db: Db;
+  clock: Clock;
+  env: RunEnvironment;
+}
+
+/** Who asks for a new key: its scopes bound what it may grant. */
+export interface KeyMinter {
+  scopes: readonly string[];
+  keyId: string | null;
+  userId: string | null;
+}
+
+export const ROLL_OVERLAP_MS = 24 * 60 * 60 * 1000;
+export const KEY_NAME_MAX = 100;
+
+/** Unknown scopes are a 400 naming the scope; scopes the minter does not hold are a 403 naming the scope. */
+export function checkGrantableScopes(minter: readonly string[], requested: readonly string[]): void {
+  const unknown = firstUnknownScope(requested);
+  if (unknown) {
+    throw badRequest(`scopes[${unknown.index}]: unknown scope "${unknown.scope}"`, `known scopes: ${KNOWN_SCOPES.join(', ')}`);
+  }
+  const uncovered = firstUncovered(minter, requested);
+  if (uncovered) {
+    throw new AppError(403, 'insufficient_permissions', `missing scope: ${uncovered} (a key can only grant scopes it holds)`);
+  }
+}
+
+export async function createApiKey(
+  deps: KeyServiceDeps,
+  minter: KeyMinter,
+  input: { name: string; scopes: readonly string[] },
+): Promise<{ row: ApiKeyRow; key: string }> {
+  const name = input.name.trim();
+  if (!name) throw badRequest('name: must not be blank');
+  const scopes = [...new Set(input.scopes)];
+  if (scopes.length === 0) throw badRequest('scopes: must have at least 1 items');
+  checkGrantableScopes(minter.scopes, scopes);
+  const key = mintKeyString(deps.env);
+  const row: ApiKeyRow = {
+    id: newId('key'),
+    name,
+    env: deps.env,
+    prefix: displayPrefix(key),
+    hash: hashKey(key),
+    scopes: JSON.stringify(scopes),
+    user_id: minter.userId,
+    created_by_key_id: minter.keyId,
+    created_at: isoTime(deps.clock.now()),
+    last_used_at: null,
+    expires_at: null,
+    revoked_at: null,
+    rolled_to: null,
+  };
+  await insertApiKey(deps.db, row);
+  return { row, key };
+}
+
+/** The caller behind a presented key string, or a 401 saying why it is refused. */
+export async function verifyApiKey(deps: KeyServiceDeps, presented: string): Promise<AuthContext> {
+  const env = keyEnvironment(presented);
+  if (!env) throw unauthorized('invalid API key: expected svc_<environment>_ followed by at least 32 letters and digits');
+  if (env !== deps.env) {
+    throw unauthorized(`this API key belongs to the ${env} environment; this server runs in the ${deps.env} environment`);
+  }
+  const hash = hashKey(presented);
+  const row = await findApiKeyByHash(deps.db, hash);
+  // The lookup is by digest; the constant-time compare keeps the final decision free of data-dependent timing.
+  if (!row || !hashesEqual(row.hash, hash)) throw unauthorized('invalid API key');
+  if (row.revoked_at) throw unauthorized(`this API key was revoked at ${row.revoked_at}`);
+  const now = deps.clock.now();
+  if (row.expires_at && Date.parse(row.expires_at) <= now) {
+    throw unauthorized(`this API key expired at ${row.expires_at}${row.rolled_to ? ` (it was rolled to ${row.rolled_to})` : ''}`);
+  }
+  return { keyId: row.id, keyName: row.name, scopes: JSON.parse(row.scopes) as string[], env: row.env as RunEnvironment, userId: row.user_id };
+}
+
+/** A key of this server's environment by id; other environments' keys are invisible here. */
+export async function getApiKey(deps: KeyServiceDeps, id: string): Promise<ApiKeyRow> {
+  const row = await findApiKeyById(deps.db, id);
+  if (!row || row.env !== deps.env) throw notFound(`API key ${id}`);
+  return row;
+}
+
+const KEY_LIST_FIELDS = ['id', 'name', 'scopes', 'prefix', 'environment', 'created_at', 'last_used_at', 'expires_at', 'revoked_at', 'status'];
+
+/** The list spec depends on the current time: whether a rolled key is expiring or expired is decided now. */
+function keyListSpec(nowIso: string): ListSpec {
+  const byStatus: Record<string, Expression<SqlBool>> = {
+    active: sql<SqlBool>`revoked_at IS NULL AND expires_at IS NULL`,
+    expiring: sql<SqlBool>`revoked_at IS NULL AND expires_at > ${nowIso}`,
+    expired: sql<SqlBool>`revoked_at IS NULL AND expires_at <= ${nowIso}`,
+    revoked: sql<SqlBool>`revoked_at IS NOT NULL`,
+  };
+  return {
+    fields: KEY_LIST_FIELDS,
+    sortable: ['created_at', 'name', 'last_used_at'],
+    filters: {
+      status: {
+        type: 'enum',
+        values: API_KEY_STATUSES,
+        description: 'active, expiring (rolled, inside its 24 h overlap), expired or revoked',
+        where: (v) => byStatus[String(v)] as Expression<SqlBool>,
+      },
+    },
+  };
+}
+
+/** For the OpenAPI document: the same parameters, independent of the time. */
+export const KEY_LIST_SPEC_DOC: ListSpec = keyListSpec('1970-01-01T00:00:00.000Z');
+
+export async function listKeys(
+  deps: KeyServiceDeps,
+  query: Record<string, string | string[] | undefined>,
+  lastUsed: (keyId: string) => string | null,
+): Promise<ListPage<Partial<ApiKeyRecord>>> {
+  const now = deps.clock.now();
+  const q = parseListQuery(query, keyListSpec(isoTime(now)));
+  return runListQuery(selectApiKeys(deps.db, deps.env), q, (row) => ({ ...toApiKeyRecord(row, now, lastUsed(row.id)) }));
+}
+
+/** Revokes at once (the next request with it is refused); revoking again changes nothing. */
+export async function revokeApiKey(deps: KeyServiceDeps, id: string): Promise<ApiKeyRow> {
+  const row = await getApiKey(deps, id);
+  if (row.revoked_at) return row;
+  const revoked_at = isoTime(deps.clock.now());
+  await updateApiKey(deps.db, id, { revoked_at });
+  return { ...row, revoked_at };
+}
+
+/** A new key with the same name and scopes; the old one keeps working for 24 hours, then is refused. */
+export async function rollApiKey(deps: KeyServiceDeps, id: string, actorKeyId: string | null): Promise<{ row: ApiKeyRow; key: string }> {
+  return deps.db.transaction().execute(async (trx) => {
+    const old = await findApiKeyById(trx, id);
+    if (!old || old.env !== deps.env) throw notFound(`API key ${id}`);
+    if (old.revoked_at) throw invalidState(`API key ${id} was revoked at ${old.revoked_at}; create a new key instead`);
+    if (old.rolled_to) throw invalidState(`API key ${id} was already rolled to ${old.rolled_to}`);
+    const now = deps.clock.now();
+    const key = mintKeyString(deps.env);
+    const row: ApiKeyRow = {
+      ...old,
+      id: newId('key'),
+      prefix: displayPrefix(key),
+      hash: hashKey(key),
+      created_by_key_id: actorKeyId,
+      created_at: isoTime(now),
+      last_used_at: null,
+      expires_at: null,
+      revoked_at: null,
+      rolled_to: null,
+    };
+    await insertApiKey(trx, row);
+    await updateApiKey(trx, id, { expires_at: isoTime(now + ROLL_OVERLAP_MS), rolled_to: row.id });
+    return { row, key };
+  });
+}

@@ -1,0 +1,17 @@
+// The three X-RateLimit-* headers and the 429 error, shared by the per-key and per-address limits.
+import type Koa from 'koa';
+import { AppError } from '../errors.js';
+
+export function setRateLimitHeaders(ctx: Koa.Context, limit: number, used: number, resetAtMs: number): void {
+  ctx.set('X-RateLimit-Limit', String(limit));
+  ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - used)));
+  ctx.set('X-RateLimit-Reset', String(Math.ceil(resetAtMs / 1000)));
+}
+
+export function rateLimitExceeded(what: string, resetAtMs: number, nowMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000));
+  return new AppError(429, 'rate_limit_exceeded', `${what}; retry after ${seconds} seconds`, '', { 'Retry-After': String(seconds) });
+}
+
+/** Authentication and rate limits apply to the API only, not to /healthz or the dashboard's static files. */
+export const isApiPath = (path: string): boolean => path === '/v1' || path.startsWith('/v1/');

@@ -1,0 +1,91 @@
+// `printfarm console`: an interactive G-code terminal on one printer session (replies and unsolicited lines shown).
+import { createInterface } from 'node:readline';
+import { EventBus } from '../events/event-bus.js';
+import { PrinterSession } from '../printers/printer-session.js';
+import { CliUsageError, type CliCommand } from './command.js';
+import { parsePrinterArgs } from './printer-cli-args.js';
+
+const USAGE = `Usage: printfarm console --url URL [--profile NAME]
+
+An interactive G-code terminal: each line typed is sent to the printer and its reply printed; lines the printer
+sends on its own (echo:, errors, busy, host actions) are printed as they arrive.
+
+  --url URL        serial:///dev/ttyUSB0?baud=115200, /dev/ttyACM0 (baud detected), tcp://host:port, sim://name
+  --profile NAME   firmware profile to use instead of detecting it from M115
+
+Console commands: !estop (or M112) emergency stop, !status prints the printer's state, !quit leaves.
+Ctrl-D (end of input) leaves too.`;
+
+const HELP = '!estop  emergency stop (M112)\n!status the printer state\n!quit   leave (or Ctrl-D)';
+
+async function run(args: string[]): Promise<number> {
+  const { url, profile, positional } = parsePrinterArgs(args, 'console');
+  if (positional.length > 0) throw new CliUsageError(`unexpected argument "${positional[0]}"`);
+  const bus = new EventBus();
+  const session = new PrinterSession({ printerId: 'console', url, profile, bus, autoReconnect: false });
+  const out = (text: string): void => void process.stdout.write(`${text}\n`);
+
+  const unsubscribe = session.onConsole((e) => {
+    if (e.direction === 'received') out(`${e.kind === 'noise' ? '~ ' : '< '}${e.text}`);
+  });
+  bus.on('printer.error', (p) => out(`! printer error: ${p.reason ?? ''}`));
+  bus.on('printer.offline', (p) => out(`! printer offline: ${p.reason ?? ''}`));
+
+  try {
+    try {
+      await session.connect();
+    } catch (err) {
+      console.error(`printfarm console: cannot connect to ${url}: ${(err as Error).message}`);
+      return 1;
+    }
+    const fw = session.snapshot().firmware;
+    out(`connected: ${fw?.name ?? 'unknown firmware'} (profile ${fw?.profile ?? '?'}); !help for console commands`);
+
+    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY === true });
+    rl.setPrompt('> ');
+    // One command at a time, in the order typed: the replies stay readable and in order.
+    let chain = Promise.resolve();
+    let quit = false;
+    const handle = async (raw: string): Promise<void> => {
+      const text = raw.trim();
+      if (text === '' || quit) return;
+      if (text === '!quit' || text === '!exit') {
+        quit = true;
+        rl.close();
+        return;
+      }
+      if (text === '!help') return out(HELP);
+      if (text === '!status') return out(JSON.stringify(session.snapshot(), null, 2));
+      try {
+        if (text === '!estop') {
+          session.emergencyStop();
+          return out('emergency stop sent (M112)');
+        }
+        const reply = await session.sendCommand(text);
+        for (const line of reply.lines) out(`< ${line}`);
+        if (!reply.ok) out('! the printer reported an error for this command');
+      } catch (err) {
+        out(`! ${(err as Error).message}`);
+      }
+    };
+    rl.on('line', (line) => {
+      chain = chain.then(() => handle(line)).then(() => {
+        if (!quit && process.stdin.isTTY) rl.prompt();
+      });
+    });
+    if (process.stdin.isTTY) rl.prompt();
+    await new Promise<void>((resolve) => rl.once('close', () => resolve()));
+    await chain;
+    return 0;
+  } finally {
+    unsubscribe();
+    await session.disconnect();
+  }
+}
+
+export const consoleCommand: CliCommand = {
+  name: 'console',
+  summary: 'interactive G-code terminal on one printer',
+  usage: USAGE,
+  run,
+};

@@ -1,0 +1,123 @@
+// `printfarm serve`: parses flags, starts the server, prints the first admin key once, and shuts down cleanly on SIGINT/SIGTERM.
+import { parseArgs } from 'node:util';
+import { CONFIG_DEFAULTS, ConfigError, envVarFor, resolveServerConfig, type ServerConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { startServer, StartupError, type RunningServer } from '../server.js';
+import { VERSION } from '../version.js';
+import { CliUsageError, type CliCommand } from './command.js';
+
+const OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  env: { type: 'string' },
+} as const;
+
+/** After a clean shutdown the process should end by itself; this only catches a stray handle keeping it alive. */
+const EXIT_WATCHDOG_MS = 5_000;
+
+const USAGE = `Usage: printfarm serve [flags]
+
+Runs the REST API (/v1), the dashboard (/) and /healthz in one process.
+
+Flags (each also as an environment variable; a flag wins over the variable):
+  --host HOST      address to listen on         ${envVarFor('host').padEnd(20)} default ${CONFIG_DEFAULTS.host}
+  --port PORT      TCP port, 0 picks a free one ${envVarFor('port').padEnd(20)} default ${CONFIG_DEFAULTS.port}
+  --data-dir DIR   database and key file        ${envVarFor('data-dir').padEnd(20)} default ${CONFIG_DEFAULTS.dataDir}
+  --env ENV        live, test or dev            ${envVarFor('env').padEnd(20)} default ${CONFIG_DEFAULTS.env}
+
+The first start on an empty data directory creates an admin:* API key, prints it once
+and writes it to DIR/initial-admin-key.txt (mode 0600).
+SIGINT or SIGTERM: stop accepting, finish requests in flight, close the database.`;
+
+/** parseArgs' own messages are long and talk about positionals; say what the operator typed wrong instead. */
+function usageError(err: unknown): CliUsageError {
+  const e = err as NodeJS.ErrnoException;
+  const unknown = /'(-{1,2}[^']*)'/.exec(e.message ?? '')?.[1];
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) return new CliUsageError(`unknown flag ${unknown} (see printfarm serve --help)`);
+  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    return new CliUsageError(`unexpected argument: ${e.message.split('.')[0]?.replace(/^Unexpected argument /, '')} (serve takes only flags)`);
+  }
+  return new CliUsageError(`${(e.message ?? String(err)).split('\n')[0]} (see printfarm serve --help)`);
+}
+
+export function parseServeArgs(args: string[], environment: NodeJS.ProcessEnv = process.env): ServerConfig {
+  let values: Partial<Record<keyof typeof OPTIONS, string>>;
+  try {
+    ({ values } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw usageError(err);
+  }
+  try {
+    return resolveServerConfig(values, environment);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliUsageError(err.message);
+    throw err;
+  }
+}
+
+function printInitialKey(running: RunningServer): void {
+  if (!running.initialAdminKey) return;
+  const rule = '='.repeat(72);
+  console.log(
+    [
+      rule,
+      'First start: created the owner user and an admin:* API key. It is shown only this once:',
+      '',
+      `    ${running.initialAdminKey}`,
+      '',
+      `It is also in ${running.initialAdminKeyFile} (mode 0600).`,
+      'Keep it safe, then delete that file. Lost it? `printfarm keys create` mints a new one offline.',
+      rule,
+    ].join('\n'),
+  );
+}
+
+/** Resolves with the signal that asked to stop; a second signal while stopping ends the process at once. */
+function waitForStopSignal(onForce: () => void): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let asked = false;
+    const handler = (signal: NodeJS.Signals): void => {
+      if (asked) {
+        onForce();
+        return;
+      }
+      asked = true;
+      resolve(signal);
+    };
+    process.on('SIGINT', handler);
+    process.on('SIGTERM', handler);
+  });
+}
+
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  summary: 'Run the API server and dashboard',
+  usage: USAGE,
+  async run(args) {
+    const config = parseServeArgs(args);
+    const logger = createLogger();
+    let running: RunningServer;
+    try {
+      running = await startServer(config, { logger });
+    } catch (err) {
+      if (err instanceof StartupError) throw new Error(err.message);
+      throw err;
+    }
+    printInitialKey(running);
+    console.log(`printfarm ${VERSION} listening on ${running.boundUrl} (env ${config.env}, data dir ${config.dataDir})`);
+
+    const signal = await waitForStopSignal(() => {
+      console.error('printfarm serve: second stop signal, exiting without waiting');
+      process.exit(1);
+    });
+    console.log(`printfarm: ${signal} received, shutting down (${running.inFlight()} requests in flight)`);
+    await running.close();
+    console.log('printfarm: stopped, database closed');
+    setTimeout(() => {
+      console.error('printfarm serve: something kept the process alive after shutdown; exiting');
+      process.exit(0);
+    }, EXIT_WATCHDOG_MS).unref();
+    return 0;
+  },
+};

@@ -1,0 +1,79 @@
+// The shape of a firmware profile (firmware-profiles/*.json): every per-family fact the protocol core needs, as data.
+
+/** Scripts run by the session; `{X} {Y} {Z} {E} {F}` are replaced with the last position the motion tracker knows. */
+export interface FirmwareScripts {
+  pause: string[];
+  resume: string[];
+  cancel: string[];
+  cooldown: string[];
+}
+
+export interface FirmwareTimeouts {
+  /** Ordinary lines: how long an `ok` may take. */
+  shortMs: number;
+  /** Long commands (homing, heating, M400, dwell, filament change). */
+  longMs: number;
+  /** A busy line pushes the deadline to at least now + this. */
+  busyExtendMs: number;
+  /** Consecutive ok-timeouts (each followed by an M105 poke) before the link is declared broken. */
+  maxConsecutive: number;
+}
+
+export interface FirmwareResendRules {
+  /** Regex sources with one capture group: the requested line number (`Resend: 5`, `rs N5`). */
+  patterns: string[];
+  /** Whether the firmware sends an `ok` right after a resend request (to be swallowed). */
+  okFollows: boolean;
+  /** Regex sources with one capture group for "this line was discarded" replies (Repetier `skip 5`). */
+  skipPatterns: string[];
+  /** Whether an `ok` follows a skip reply (it acknowledges nothing live). */
+  okFollowsSkip: boolean;
+  /** Resend requests tolerated without the replay making progress before the job is stopped. */
+  stormLimit: number;
+}
+
+export interface FirmwareProfile {
+  /** Identifier used in connection URLs (`?firmware=marlin`). */
+  name: string;
+  displayName: string;
+  /** Case-insensitive regex sources matched against M115's FIRMWARE_NAME. */
+  firmwareNamePatterns: string[];
+  /** `xor`: `N<n> cmd*<cs>`; `none`: bare lines, no numbers, no M110, no resends (Klipper). */
+  checksum: 'xor' | 'none';
+  /** Which `*` the firmware takes as the checksum separator (Marlin the last, Prusa and Smoothieware the first). */
+  checksumStar: 'first' | 'last';
+  /** `processed`: ok when the command ran or is planned (Marlin); `received`: ok on receipt (Repetier). */
+  okMeaning: 'processed' | 'received';
+  /** `ping-pong` sends one line per ok (used while the firmware is unknown). */
+  flowControl: 'send-ahead' | 'ping-pong';
+  /** Firmware serial receive buffer; unacknowledged bytes stay <= this minus one. */
+  rxBufferBytes: number;
+  /** Firmware command buffer slots; unacknowledged lines stay <= this. */
+  commandSlots: number;
+  /** Longest framed line (without the newline) the firmware accepts. */
+  maxLineLength: number;
+  /** Highest line number before numbering is restarted with M110 (Repetier compares 16 bits). */
+  lineNumberMax: number;
+  /** Sent lines kept for resend replays. */
+  historySize: number;
+  resend: FirmwareResendRules;
+  /** How often the firmware says busy while a long command runs (0: never). */
+  busyIntervalMs: number;
+  timeouts: FirmwareTimeouts;
+  /** Commands (first word) that get the long timeout. */
+  longCommands: string[];
+  /** Commands that stall serial input (EEPROM writes): sent alone, with nothing else in flight. */
+  serialStallingCommands: string[];
+  /** Command that starts temperature autoreports, or null when the firmware cannot. */
+  autoreportTemperature: string | null;
+  /** Regex sources: a line meaning the board has just restarted. */
+  resetPatterns: string[];
+  /** Regex sources: errors after which the firmware is halted. */
+  fatalErrorPatterns: string[];
+  /** Regex sources: errors the firmware survives (unknown command ...). */
+  warningPatterns: string[];
+  temperatureFormat: 'marlin' | 'reprap' | 'klipper' | 'smoothie' | 'repetier';
+  /** Written raw, bypassing every queue (no N, no checksum). */
+  emergencyStop: string;
+  scripts: FirmwareScripts;
+}

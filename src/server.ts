@@ -1,0 +1,178 @@
+// Wires one running server by hand (data dir, database, first admin, app, node:http) and stops it gracefully; used by `serve` and tests.
+import { mkdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createApp } from './app.js';
+import { flushAuthState } from './auth/auth-runtime.js';
+import { ensureInitialAdmin } from './auth/bootstrap.js';
+import { systemClock, type Clock } from './clock.js';
+import type { ServerConfig } from './config.js';
+import { EventBus } from './events/event-bus.js';
+import type { AppDeps } from './http/app-deps.js';
+import { createLogger, type Logger } from './logger.js';
+import { DATABASE_FILE, openDatabase, type DbHandle } from './storage/db.js';
+import { SchemaTooNewError } from './storage/migrate.js';
+
+/** Where the first start leaves the owner's admin key (written by auth/bootstrap.ts, mode 0600). */
+export const INITIAL_ADMIN_KEY_FILE = 'initial-admin-key.txt';
+
+/** How long a shutdown waits for requests in flight before it cuts the remaining connections. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+export interface StartServerOptions {
+  logger?: Logger;
+  clock?: Clock;
+  shutdownGraceMs?: number;
+}
+
+export interface RunningServer {
+  /** An address this machine can reach the server on (a wildcard bind is reported as loopback). */
+  url: string;
+  /** The address as bound, e.g. http://0.0.0.0:8080, for the start line. */
+  boundUrl: string;
+  config: ServerConfig;
+  deps: AppDeps;
+  databaseFile: string;
+  /** The admin key created by this start (first start on an empty database), or null. */
+  initialAdminKey: string | null;
+  initialAdminKeyFile: string;
+  /** Requests currently being answered. */
+  inFlight(): number;
+  /** Stops accepting, lets requests in flight finish (bounded), closes the database. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** A start that cannot go on for a reason the operator can fix; its message is one line. */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartupError';
+  }
+}
+
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): StartupError {
+  const where = `${host}:${port}`;
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return new StartupError(`cannot listen on ${where}: the port is already in use (another printfarm running?); choose another with --port`);
+    case 'EACCES':
+      return new StartupError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges); choose another with --port`);
+    case 'EADDRNOTAVAIL':
+      return new StartupError(`cannot listen on ${where}: this machine has no such address; check --host`);
+    default:
+      return new StartupError(`cannot listen on ${where}: ${err.message}`);
+  }
+}
+
+function openDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (err) {
+    throw new StartupError(`cannot create the data directory ${dataDir}: ${(err as Error).message}`);
+  }
+}
+
+function openDb(file: string, clock: Clock): DbHandle {
+  try {
+    return openDatabase(file, new Date(clock.now()).toISOString());
+  } catch (err) {
+    if (err instanceof SchemaTooNewError) throw new StartupError(`refusing to open ${file}: ${err.message}`);
+    throw new StartupError(`cannot open the database ${file}: ${(err as Error).message}`);
+  }
+}
+
+const reachableHost = (host: string): string => (host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host);
+const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
+
+export async function startServer(config: ServerConfig, options: StartServerOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger();
+  const clock = options.clock ?? systemClock;
+  const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+
+  openDataDir(config.dataDir);
+  const databaseFile = path.join(config.dataDir, DATABASE_FILE);
+  const handle = openDb(databaseFile, clock);
+  const deps: AppDeps = { db: handle.db, sqlite: handle.sqlite, clock, env: config.env, bus: new EventBus(), logger };
+
+  let server: http.Server;
+  let initialAdminKey: string | null;
+  try {
+    initialAdminKey = await ensureInitialAdmin(deps, config.dataDir);
+    server = http.createServer(createApp(deps).callback());
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    }).catch((err: NodeJS.ErrnoException) => {
+      throw listenError(err, config.host, config.port);
+    });
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+
+  // Requests being answered, so a shutdown can tell their connections to close once the response is out.
+  const active = new Set<http.ServerResponse>();
+  let closing = false;
+  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    active.add(res);
+    if (closing) res.shouldKeepAlive = false;
+    res.once('close', () => {
+      active.delete(res);
+      if (closing) server.closeIdleConnections();
+    });
+  });
+
+  const address = server.address() as AddressInfo;
+  const boundUrl = `http://${urlHost(address.address)}:${address.port}`;
+  const url = `http://${urlHost(reachableHost(address.address))}:${address.port}`;
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= (async () => {
+      closing = true;
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive sockets without a request go now; busy ones close after their response (no keep-alive any more).
+      for (const res of active) if (!res.headersSent) res.shouldKeepAlive = false;
+      server.closeIdleConnections();
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        stopped.then(() => false),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(true), graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (timedOut) {
+        logger.warn('shutdown: requests still running after the grace period, closing their connections', {
+          requests: active.size,
+          grace_ms: graceMs,
+        });
+        server.closeAllConnections();
+        await stopped;
+      }
+      try {
+        await flushAuthState(deps);
+      } catch (err) {
+        logger.error('shutdown: could not write the last API key uses', { error: err as Error });
+      }
+      await handle.close();
+    })();
+    return closed;
+  };
+
+  return {
+    url,
+    boundUrl,
+    config,
+    deps,
+    databaseFile,
+    initialAdminKey,
+    initialAdminKeyFile: path.join(config.dataDir, INITIAL_ADMIN_KEY_FILE),
+    inFlight: () => active.size,
+    close,
+  };
+}

@@ -1,0 +1,209 @@
+// Time for virtual printers: one shared real-time timer loop for every printer in the process, or a manual clock for tests.
+import { performance } from 'node:perf_hooks';
+
+/** A pending callback; `fn` is nulled when cancelled (lazy deletion keeps the heap cheap). */
+export interface SimTimer {
+  at: number;
+  seq: number;
+  fn: (() => void) | null;
+  owner: SimScheduler;
+}
+
+export interface SimScheduler {
+  /** Milliseconds on this scheduler's clock (real ms for the real-time loop). */
+  now(): number;
+  /** Runs `fn` once the clock reaches `at` (at once, asynchronously, if `at` is already past). */
+  at(at: number, fn: () => void): SimTimer;
+  cancel(timer: SimTimer | null): void;
+  /** Drops every pending timer of this scheduler; later at() calls are ignored. */
+  dispose(): void;
+}
+
+/** Min-heap on (at, seq) so equal times run in the order they were scheduled. */
+class TimerHeap {
+  private items: SimTimer[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  peek(): SimTimer | undefined {
+    return this.items[0];
+  }
+  private less(a: SimTimer, b: SimTimer): boolean {
+    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+  }
+  push(t: SimTimer): void {
+    const h = this.items;
+    h.push(t);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(h[i]!, h[p]!)) break;
+      [h[i], h[p]] = [h[p]!, h[i]!];
+      i = p;
+    }
+  }
+  pop(): SimTimer | undefined {
+    const h = this.items;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length > 0 && last !== undefined) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.less(h[l]!, h[m]!)) m = l;
+        if (r < h.length && this.less(h[r]!, h[m]!)) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m]!, h[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+let seqCounter = 0;
+
+/**
+ * The process-wide loop: one heap and at most one armed setTimeout, whatever the number of printers.
+ * The timer stays referenced only while something is scheduled, so an idle process can exit.
+ */
+class RealTimeLoop {
+  private readonly heap = new TimerHeap();
+  private handle: NodeJS.Timeout | null = null;
+  private armedFor = Infinity;
+  private running = false;
+
+  now(): number {
+    return performance.now();
+  }
+
+  add(t: SimTimer): void {
+    this.heap.push(t);
+    if (!this.running && t.at < this.armedFor) this.arm();
+  }
+
+  private arm(): void {
+    if (this.handle !== null) clearTimeout(this.handle);
+    this.handle = null;
+    this.armedFor = Infinity;
+    // Skip cancelled timers at the top so a fully cancelled heap does not keep the process alive.
+    let top = this.heap.peek();
+    while (top !== undefined && top.fn === null) {
+      this.heap.pop();
+      top = this.heap.peek();
+    }
+    if (top === undefined) return;
+    this.armedFor = top.at;
+    this.handle = setTimeout(() => this.run(), Math.max(0, top.at - this.now()));
+  }
+
+  private run(): void {
+    this.handle = null;
+    this.armedFor = Infinity;
+    this.running = true;
+    try {
+      const now = this.now();
+      for (let top = this.heap.peek(); top !== undefined && top.at <= now; top = this.heap.peek()) {
+        this.heap.pop();
+        const fn = top.fn;
+        top.fn = null;
+        if (fn !== null) fn();
+      }
+    } finally {
+      this.running = false;
+      this.arm();
+    }
+  }
+}
+
+const sharedLoop = new RealTimeLoop();
+
+/** A printer's view of the shared real-time loop. */
+export class RealTimeScheduler implements SimScheduler {
+  private disposed = false;
+  private readonly live = new Set<SimTimer>();
+
+  now(): number {
+    return sharedLoop.now();
+  }
+
+  at(at: number, fn: () => void): SimTimer {
+    const timer: SimTimer = { at, seq: seqCounter++, fn: null, owner: this };
+    if (this.disposed) return timer;
+    timer.fn = () => {
+      this.live.delete(timer);
+      fn();
+    };
+    this.live.add(timer);
+    sharedLoop.add(timer);
+    return timer;
+  }
+
+  cancel(timer: SimTimer | null): void {
+    if (timer === null) return;
+    timer.fn = null;
+    this.live.delete(timer);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const t of this.live) t.fn = null;
+    this.live.clear();
+  }
+}
+
+/** A clock that only moves when a test says so; timers run in time order with now() equal to their due time. */
+export class ManualScheduler implements SimScheduler {
+  private readonly heap = new TimerHeap();
+  private time: number;
+  private disposed = false;
+
+  constructor(start = 0) {
+    this.time = start;
+  }
+
+  now(): number {
+    return this.time;
+  }
+
+  at(at: number, fn: () => void): SimTimer {
+    const timer: SimTimer = { at: Math.max(at, this.time), seq: seqCounter++, fn: this.disposed ? null : fn, owner: this };
+    if (!this.disposed) this.heap.push(timer);
+    return timer;
+  }
+
+  cancel(timer: SimTimer | null): void {
+    if (timer !== null) timer.fn = null;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    while (this.heap.size > 0) this.heap.pop()!.fn = null;
+  }
+
+  /** Moves the clock forward by `ms`, running every timer due on the way. */
+  advance(ms: number): void {
+    const target = this.time + ms;
+    for (let top = this.heap.peek(); top !== undefined && top.at <= target; top = this.heap.peek()) {
+      this.heap.pop();
+      this.time = Math.max(this.time, top.at);
+      const fn = top.fn;
+      top.fn = null;
+      if (fn !== null) fn();
+    }
+    this.time = target;
+  }
+
+  /** Advances in `stepMs` steps until `done()` holds; throws after `maxMs` so a broken model fails instead of hanging. */
+  advanceUntil(done: () => boolean, maxMs: number, stepMs = 1): number {
+    const start = this.time;
+    while (!done()) {
+      if (this.time - start >= maxMs) throw new Error(`condition not reached within ${maxMs} simulated ms`);
+      this.advance(stepMs);
+    }
+    return this.time - start;
+  }
+}
