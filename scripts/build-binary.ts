@@ -1,5 +1,5 @@
 // `npm run build:binary [-- --arch x64|arm64|all]`: builds dist/printfarm-linux-<arch>, one executable with Node, the app, its addons and files.
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fetchNode } from './binary/node-dist.js';
@@ -48,11 +48,6 @@ async function cli(argv: string[]): Promise<number> {
   if (values.help) {
     console.log('Usage: npm run build:binary -- [--arch x64|arm64|all]\nBuilds dist/printfarm-linux-<arch> around Node ' + NODE_VERSION + '; caches downloads and addons in .build/.');
     return 0;
-  }
-  const pkgFile = path.join(REPO_ROOT, 'package.json');
-  if (!existsSync(pkgFile) || (JSON.parse(readFileSync(pkgFile, 'utf8')) as { name?: string }).name !== 'printfarm') {
-    console.error('build-binary: run from the repository root (npm run build:binary)');
-    return 2;
   }
   const arches: Arch[] = values.arch === 'all' ? [...ARCHES] : ARCHES.includes(values.arch as Arch) ? [values.arch as Arch] : [];
   if (arches.length === 0) {

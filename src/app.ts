@@ -2,17 +2,22 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { HttpMethodEnum, koaBody } from 'koa-body';
+import { authenticate } from './auth/authenticate.middleware.js';
+import { failedAuthGuard } from './auth/failed-auth-guard.middleware.js';
+import { rateLimit } from './auth/rate-limit.middleware.js';
 import { AppError } from './errors.js';
 import type { AppDeps } from './http/app-deps.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { requestId } from './http/request-id.js';
+import type { RouteDef } from './http/route.js';
 import { allRoutes } from './http/routes-index.js';
 import { staticWeb } from './http/static-web.js';
 
 export const JSON_BODY_LIMIT = '1mb';
 
-export function createApp(deps: AppDeps): Koa {
+/** `routes` defaults to every route of the API; tests may mount extra test-only routes beside them. */
+export function createApp(deps: AppDeps, routes: readonly RouteDef<any, any>[] = allRoutes()): Koa {
   const app = new Koa();
   // Behind a reverse proxy the client address comes from X-Forwarded-For only when the operator says so.
   app.proxy = process.env.PRINTFARM_TRUST_PROXY === '1';
@@ -20,6 +25,10 @@ export function createApp(deps: AppDeps): Koa {
 
   app.use(requestId());
   app.use(errorMiddleware(deps.logger));
+  // Inside the error middleware so 401/404/429 responses carry the rate-limit headers too; these only act on /v1.
+  app.use(failedAuthGuard(deps));
+  app.use(authenticate(deps));
+  app.use(rateLimit(deps));
   app.use(staticWeb());
   app.use(
     koaBody({
@@ -48,7 +57,7 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   const router = new Router();
-  mountRoutes(router, allRoutes(), deps);
+  mountRoutes(router, routes, deps);
   app.use(router.routes());
   // Not throwing lets the router set Allow; the middleware above turns the bare status into the error shape.
   app.use(router.allowedMethods({ throw: false }));

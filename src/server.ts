@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app.js';
 import { flushAuthState } from './auth/auth-runtime.js';
-import { ensureInitialAdmin } from './auth/bootstrap.js';
+import { ensureInitialAdmin, INITIAL_ADMIN_KEY_FILE } from './auth/bootstrap.js';
 import { systemClock, type Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import { EventBus } from './events/event-bus.js';
@@ -13,9 +13,6 @@ import type { AppDeps } from './http/app-deps.js';
 import { createLogger, type Logger } from './logger.js';
 import { DATABASE_FILE, openDatabase, type DbHandle } from './storage/db.js';
 import { SchemaTooNewError } from './storage/migrate.js';
-
-/** Where the first start leaves the owner's admin key (written by auth/bootstrap.ts, mode 0600). */
-export const INITIAL_ADMIN_KEY_FILE = 'initial-admin-key.txt';
 
 /** How long a shutdown waits for requests in flight before it cuts the remaining connections. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;

@@ -20,7 +20,7 @@ async function api(path, key) {
     // A body that is not JSON: the status below still tells what happened.
   }
   if (res.ok) return body;
-  const reason = body?.error?.message || `HTTP ${res.status}`;
+  const reason = (body?.error?.message || `HTTP ${res.status}`).replace(/\.$/, '');
   if (res.status === 401) throw new PageError(`That API key was not accepted: ${reason}.`);
   if (res.status === 403) throw new PageError(`This API key may not do that: ${reason}.`);
   if (res.status === 429) throw new PageError(`Too many requests: ${reason}.`);
@@ -66,7 +66,7 @@ function showOrganization(org, auth) {
     dd.dataset.field = field;
     list.append(dt, dd);
   }
-  $('who').textContent = `key ${auth.key_id}`;
+  $('who').textContent = `signed in with ${auth.key_id}`;
   $('who').hidden = false;
   $('forget').hidden = false;
   $('connect').hidden = true;

@@ -1,4 +1,5 @@
 // What the single executable is built from: the pinned Node LTS, the target architectures, and where build inputs are cached.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -46,7 +47,19 @@ export const ARCH_INFO: Record<Arch, ArchInfo> = {
   },
 };
 
-export const REPO_ROOT = path.resolve(process.cwd());
+/** The checkout: the nearest directory at or above the working directory whose package.json is this project's. */
+function findRepoRoot(start: string): string {
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    try {
+      if ((JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'printfarm') return dir;
+    } catch {
+      // No or unreadable package.json here; keep walking up.
+    }
+    if (path.dirname(dir) === dir) throw new Error(`not inside the printfarm checkout: ${start}`);
+  }
+}
+
+export const REPO_ROOT = findRepoRoot(process.cwd());
 /** Downloaded Node packages and compiled addons, kept between builds (git-ignored). */
 export const CACHE_DIR = path.join(REPO_ROOT, '.build');
 export const DIST_DIR = path.join(REPO_ROOT, 'dist');

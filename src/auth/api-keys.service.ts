@@ -1,14 +1,13 @@
 // API key rules: minting without escalation, verification (format, environment, hash, revoke, expiry), revoke and roll.
-import type { Clock } from '../clock.js';
-import { isoTime } from '../clock.js';
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { isoTime, type Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
 import { AppError, badRequest, invalidState, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { runListQuery, type ListCondition, type ListPage, type ListQuery, type ListSpec } from '../http/list-query.js';
 import type { Db } from '../storage/db.js';
 import { displayPrefix, hashKey, hashesEqual, keyEnvironment, mintKeyString } from './api-key-format.js';
-import { sql, type Expression, type SqlBool } from 'kysely';
-import { parseListQuery, runListQuery, type ListPage, type ListSpec } from '../http/list-query.js';
-import { API_KEY_STATUSES, toApiKeyRecord, type ApiKeyRecord } from './api-key-record.js';
+import { API_KEY_STATUSES, toApiKeyRecord, type ApiKeyRecord, type ApiKeyStatus } from './api-key-record.js';
 import { findApiKeyByHash, findApiKeyById, insertApiKey, selectApiKeys, updateApiKey, type ApiKeyRow } from './api-keys.repository.js';
 import { unauthorized, type AuthContext } from './auth-context.js';
 import { firstUncovered, firstUnknownScope, KNOWN_SCOPES } from './scopes.js';
@@ -97,41 +96,39 @@ export async function getApiKey(deps: KeyServiceDeps, id: string): Promise<ApiKe
   return row;
 }
 
-const KEY_LIST_FIELDS = ['id', 'name', 'scopes', 'prefix', 'environment', 'created_at', 'last_used_at', 'expires_at', 'revoked_at', 'status'];
+const STATUS_SQL: Record<ApiKeyStatus, (nowIso: string) => Expression<SqlBool>> = {
+  active: () => sql<SqlBool>`revoked_at IS NULL AND expires_at IS NULL`,
+  expiring: (nowIso) => sql<SqlBool>`revoked_at IS NULL AND expires_at > ${nowIso}`,
+  expired: (nowIso) => sql<SqlBool>`revoked_at IS NULL AND expires_at <= ${nowIso}`,
+  revoked: () => sql<SqlBool>`revoked_at IS NOT NULL`,
+};
 
-/** The list spec depends on the current time: whether a rolled key is expiring or expired is decided now. */
-function keyListSpec(nowIso: string): ListSpec {
-  const byStatus: Record<string, Expression<SqlBool>> = {
-    active: sql<SqlBool>`revoked_at IS NULL AND expires_at IS NULL`,
-    expiring: sql<SqlBool>`revoked_at IS NULL AND expires_at > ${nowIso}`,
-    expired: sql<SqlBool>`revoked_at IS NULL AND expires_at <= ${nowIso}`,
-    revoked: sql<SqlBool>`revoked_at IS NOT NULL`,
-  };
-  return {
-    fields: KEY_LIST_FIELDS,
-    sortable: ['created_at', 'name', 'last_used_at'],
-    filters: {
-      status: {
-        type: 'enum',
-        values: API_KEY_STATUSES,
-        description: 'active, expiring (rolled, inside its 24 h overlap), expired or revoked',
-        where: (v) => byStatus[String(v)] as Expression<SqlBool>,
-      },
+/** The list of keys: parsed by the list-query helper from this spec; `status` is resolved against the clock in listKeys. */
+export const KEY_LIST_SPEC: ListSpec = {
+  fields: ['id', 'name', 'scopes', 'prefix', 'environment', 'created_at', 'last_used_at', 'expires_at', 'revoked_at', 'status'],
+  sortable: ['created_at', 'name', 'last_used_at'],
+  filters: {
+    status: {
+      type: 'enum',
+      values: API_KEY_STATUSES,
+      description: 'active; expiring (rolled, inside its 24 h overlap); expired; revoked',
+      where: (v) => STATUS_SQL[v as ApiKeyStatus](new Date(0).toISOString()),
     },
-  };
-}
-
-/** For the OpenAPI document: the same parameters, independent of the time. */
-export const KEY_LIST_SPEC_DOC: ListSpec = keyListSpec('1970-01-01T00:00:00.000Z');
+  },
+};
 
 export async function listKeys(
   deps: KeyServiceDeps,
-  query: Record<string, string | string[] | undefined>,
+  q: ListQuery,
   lastUsed: (keyId: string) => string | null,
 ): Promise<ListPage<Partial<ApiKeyRecord>>> {
   const now = deps.clock.now();
-  const q = parseListQuery(query, keyListSpec(isoTime(now)));
-  return runListQuery(selectApiKeys(deps.db, deps.env), q, (row) => ({ ...toApiKeyRecord(row, now, lastUsed(row.id)) }));
+  const nowIso = isoTime(now);
+  // Whether a rolled key still works depends on the service clock, so the status condition is bound to it here.
+  const where: ListCondition[] = q.where.map((c) =>
+    c.param === 'status' ? { param: 'status', value: c.value, custom: (v) => STATUS_SQL[v as ApiKeyStatus](nowIso) } : c,
+  );
+  return runListQuery(selectApiKeys(deps.db, deps.env), { ...q, where }, (row) => ({ ...toApiKeyRecord(row, now, lastUsed(row.id)) }));
 }
 
 /** Revokes at once (the next request with it is refused); revoking again changes nothing. */

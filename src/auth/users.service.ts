@@ -5,7 +5,8 @@ import { AppError, notFound } from '../errors.js';
 import { newId, randomBase62 } from '../ids.js';
 import type { Db } from '../storage/db.js';
 import type { UserTable } from '../storage/schema.js';
-import { findUserByEmail, findUserById, insertUser, type UserRow } from './users.repository.js';
+import { runListQuery, type ListPage, type ListQuery } from '../http/list-query.js';
+import { findUserByEmail, findUserById, insertUser, selectUsers, type UserRow } from './users.repository.js';
 
 export type Role = UserTable['role'];
 export const ROLES: readonly Role[] = ['owner', 'admin', 'operator', 'viewer'];
@@ -40,6 +41,10 @@ export async function getUser(db: Db, id: string): Promise<UserRow> {
   const row = await findUserById(db, id);
   if (!row) throw notFound(`user ${id}`);
   return row;
+}
+
+export async function listUsers(db: Db, q: ListQuery): Promise<ListPage<Partial<UserRecord>>> {
+  return runListQuery(selectUsers(db), q, (row) => ({ ...toUserRecord(row) }));
 }
 
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');

@@ -74,20 +74,24 @@ function printInitialKey(running: RunningServer): void {
 }
 
 /** Resolves with the signal that asked to stop; a second signal while stopping ends the process at once. */
-function waitForStopSignal(onForce: () => void): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    let asked = false;
-    const handler = (signal: NodeJS.Signals): void => {
-      if (asked) {
-        onForce();
-        return;
-      }
-      asked = true;
-      resolve(signal);
-    };
-    process.on('SIGINT', handler);
-    process.on('SIGTERM', handler);
-  });
+function listenForStopSignals(onForce: () => void): { signal: Promise<NodeJS.Signals>; dispose(): void } {
+  let asked = false;
+  let resolveSignal!: (signal: NodeJS.Signals) => void;
+  const signal = new Promise<NodeJS.Signals>((resolve) => (resolveSignal = resolve));
+  const handler = (sig: NodeJS.Signals): void => {
+    if (asked) return onForce();
+    asked = true;
+    resolveSignal(sig);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal,
+    dispose() {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
 }
 
 export const serveCommand: CliCommand = {
@@ -97,20 +101,23 @@ export const serveCommand: CliCommand = {
   async run(args) {
     const config = parseServeArgs(args);
     const logger = createLogger();
+    // Listen for signals before anything is printed: a supervisor may send SIGTERM the moment it sees the start line.
+    const stop = listenForStopSignals(() => {
+      console.error('printfarm serve: second stop signal, exiting without waiting');
+      process.exit(1);
+    });
     let running: RunningServer;
     try {
       running = await startServer(config, { logger });
     } catch (err) {
+      stop.dispose();
       if (err instanceof StartupError) throw new Error(err.message);
       throw err;
     }
     printInitialKey(running);
     console.log(`printfarm ${VERSION} listening on ${running.boundUrl} (env ${config.env}, data dir ${config.dataDir})`);
 
-    const signal = await waitForStopSignal(() => {
-      console.error('printfarm serve: second stop signal, exiting without waiting');
-      process.exit(1);
-    });
+    const signal = await stop.signal;
     console.log(`printfarm: ${signal} received, shutting down (${running.inFlight()} requests in flight)`);
     await running.close();
     console.log('printfarm: stopped, database closed');

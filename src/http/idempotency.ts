@@ -1,8 +1,9 @@
 // Idempotency-Key on creating POSTs: the first response (2xx/4xx) is stored 24 h per API key and replayed; reuse with another request is 409.
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import type BetterSqlite3 from 'better-sqlite3';
 import { getAuth } from '../auth/auth-context.js';
+import { presentedKey } from '../auth/credentials.js';
 import { AppError, badRequest } from '../errors.js';
 import type { AppDeps } from './app-deps.js';
 import { errorResponseBody } from './error-middleware.js';
@@ -55,6 +56,33 @@ export function requestFingerprint(ctx: Koa.Context): string {
   return createHash('sha256').update(`${ctx.method}\n${ctx.path}?${ctx.querystring}\n${body}`).digest('hex');
 }
 
+/**
+ * Stored responses can hold secrets (POST /v1/api-keys returns the new key once), so with an authenticated caller they
+ * are sealed with AES-256-GCM under a key derived from the caller's own API key: the database alone cannot reveal them,
+ * and only the same caller can have them replayed.
+ */
+function sealingKey(ctx: Koa.Context, idemKey: string): Buffer | null {
+  const secret = getAuth(ctx) ? presentedKey(ctx.get('Authorization') || undefined) : null;
+  return secret ? createHash('sha256').update(`printfarm idempotency\0${secret}\0${idemKey}`).digest() : null;
+}
+
+function seal(json: string, key: Buffer | null): string {
+  if (!key) return json;
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const data = Buffer.concat([cipher.update(json, 'utf8'), cipher.final()]);
+  return `sealed:${Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64')}`;
+}
+
+function unseal(stored: string, key: Buffer | null): string {
+  if (!stored.startsWith('sealed:')) return stored;
+  const raw = Buffer.from(stored.slice('sealed:'.length), 'base64');
+  if (!key) throw new Error('sealed idempotent response without a caller key');
+  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}
+
 function readKey(ctx: Koa.Context): string | undefined {
   const raw = ctx.headers['idempotency-key'];
   if (raw === undefined) return undefined;
@@ -91,6 +119,7 @@ export async function withIdempotency(ctx: Koa.Context, deps: AppDeps, run: () =
   // Per API key; requests without one (a route open to all) share the client address's namespace.
   const owner = getAuth(ctx)?.keyId ?? `ip:${ctx.ip}`;
   const fingerprint = requestFingerprint(ctx);
+  const sealWith = sealingKey(ctx, key);
   const now = deps.clock.now();
   const slot = `${owner}\u0000${key}`;
   let inFlight = running.get(sqlite);
@@ -131,7 +160,7 @@ export async function withIdempotency(ctx: Koa.Context, deps: AppDeps, run: () =
     if (existing.status === null) {
       throw new AppError(409, 'invalid_request', 'a request with this Idempotency-Key is still being processed', 'retry after it has finished');
     }
-    const stored = JSON.parse(existing.response ?? '{}') as StoredResponse;
+    const stored = JSON.parse(unseal(existing.response ?? '{}', sealWith)) as StoredResponse;
     for (const [name, v] of Object.entries(stored.headers ?? {})) ctx.set(name, v);
     ctx.body = stored.body ?? null;
     ctx.status = existing.status;
@@ -145,7 +174,7 @@ export async function withIdempotency(ctx: Koa.Context, deps: AppDeps, run: () =
   const store = (status: number, stored: StoredResponse): void => {
     sqlite
       .prepare('UPDATE idempotency_keys SET status = ?, response = ? WHERE api_key_id = ? AND idem_key = ?')
-      .run(status, JSON.stringify(stored), owner, key);
+      .run(status, seal(JSON.stringify(stored), sealWith), owner, key);
   };
 
   try {

@@ -321,3 +321,22 @@ export function listQueryParameters(spec: ListSpec): { name: string; description
   }
   return params;
 }
+
+/** JSON Schema of the pagination object, for response documentation. */
+export const paginationSchema: JsonSchema = {
+  type: 'object',
+  required: ['page', 'per_page', 'total', 'total_pages'],
+  properties: {
+    page: { type: 'integer', minimum: 1 },
+    per_page: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE },
+    total: { type: 'integer', minimum: 0 },
+    total_pages: { type: 'integer', minimum: 0 },
+  },
+};
+
+/** JSON Schema of a list response: `{ data: [record...], pagination }`. */
+export const listResponseSchema = (record: JsonSchema): JsonSchema => ({
+  type: 'object',
+  required: ['data', 'pagination'],
+  properties: { data: { type: 'array', items: record }, pagination: paginationSchema },
+});

@@ -33,6 +33,8 @@ export interface RouteDef<B = unknown, Q = unknown> {
   body?: JsonSchema;
   /** Also accept multipart/form-data (the route reads files itself). */
   multipart?: boolean;
+  /** Documentation of the multipart form fields (OpenAPI only; the route parses the stream itself). */
+  multipartBody?: JsonSchema;
   /** JSON Schema of the query object (values are strings, or arrays when repeated). */
   query?: JsonSchema;
   /** A list endpoint: the query is parsed by http/list-query (replaces `query`) and the handler gets a ListQuery. */

@@ -3,13 +3,13 @@ import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { AppError, badRequest } from '../errors.js';
 import type { EventBus } from '../events/event-bus.js';
-import { HostProtocol, checkLine, stripGcodeLine } from '../protocol/host-protocol.js';
+import { HostProtocol } from '../protocol/host-protocol.js';
+import { checkLine, stripGcodeLine } from '../protocol/framing.js';
 import type { FirmwareProfile } from '../protocol/firmware-profile.js';
 import type { FirmwareInfo, ProtocolAction, ProtocolStats, Temperatures } from '../protocol/protocol-types.js';
-import { MotionTracker } from '../protocol/motion-tracker.js';
 import { createTransport } from '../transport/open-transport.js';
 import type { Transport, TransportOptions } from '../transport/transport.js';
-import { profileByName, profileForFirmwareName } from './firmware-profiles.js';
+import { GENERIC_PROFILE_NAME, profileByName, profileForFirmwareName } from './firmware-profiles.js';
 import { JobStream } from './job-stream.js';
 import {
   printerBusy,
@@ -22,8 +22,9 @@ import {
   type PrinterSnapshot,
   type PrinterStatus,
 } from './printer-state.js';
+import { SessionTimer } from './session-timer.js';
 import { ReconnectPolicy, type ReconnectPolicyOptions } from './reconnect-policy.js';
-import { cancelScript, cooldownScript, pauseScript, resumeScript, type PausedState } from './session-scripts.js';
+import { HeaterTargets, cancelScript, cooldownScript, pauseScript, resumeScript, type PausedState } from './session-scripts.js';
 
 export interface PrinterSessionOptions {
   printerId: string;
@@ -66,11 +67,6 @@ export interface JobHandle {
 }
 
 type CommandCallback = (reply: CommandReply | null, error: Error | null) => void;
-
-interface Deadline {
-  at: number;
-  fn: () => void;
-}
 
 /**
  * Parses `profile=` out of a serial or tcp URL so the transport never sees a parameter it does not know. In a sim://
@@ -115,7 +111,7 @@ export class PrinterSession {
   private firmware: FirmwareInfo | null = null;
   private profile: FirmwareProfile;
   private temperatures: Temperatures = {};
-  private tracker = new MotionTracker();
+  private readonly targets = new HeaterTargets();
 
   private transport: Transport | null = null;
   private protocol: HostProtocol | null = null;
@@ -139,14 +135,11 @@ export class PrinterSession {
   private readonly pending = new Map<number, CommandCallback>();
   private readonly consoleListeners = new Set<(e: ConsoleEntry) => void>();
 
-  // The one timer, re-armed to the earliest of the protocol's deadline and the session's own.
-  private readonly deadlines = new Map<string, Deadline>();
-  private timer: NodeJS.Timeout | null = null;
-  private timerAt = Infinity;
+  /** The one timer, re-armed to the earliest of the protocol's deadline and the session's own. */
+  private readonly timer: SessionTimer;
   private flushQueued = false;
   private out = '';
   private readonly flushMicrotask = (): void => this.flush();
-  private readonly onTimer = (): void => this.timerFired();
 
   constructor(opts: PrinterSessionOptions) {
     this.printerId = opts.printerId;
@@ -164,8 +157,9 @@ export class PrinterSession {
     this.handshakeTimeoutMs = opts.handshakeTimeoutMs ?? 4000;
     this.handshakeAttempts = opts.handshakeAttempts ?? 2;
     this.pollMs = opts.temperaturePollMs ?? 2000;
+    this.timer = new SessionTimer(this.clock, () => this.protocol?.nextDeadline() ?? null, () => this.timerFired());
     // Validates a forced profile name at construction: bad configuration fails at start, not mid-print.
-    this.profile = this.forcedProfile !== undefined ? profileByName(this.forcedProfile) : profileByName('marlin');
+    this.profile = profileByName(this.forcedProfile ?? GENERIC_PROFILE_NAME);
   }
 
   // ---------------------------------------------------------------- public API
@@ -220,7 +214,7 @@ export class PrinterSession {
     const wasOnline = this.status !== 'offline';
     this.failJob('session_closed', 'the printer session was closed');
     await this.dropLink(new AppError(409, 'printer_offline', `printer ${this.printerId} was disconnected`));
-    this.clearAllDeadlines();
+    this.timer.clear();
     this.error = null;
     if (wasOnline || this.status !== 'offline') {
       this.setStatus('offline');
@@ -251,7 +245,6 @@ export class PrinterSession {
       throw err;
     }
     if (this.job !== job) throw printerOffline(this.printerId, this.status);
-    this.ready = false;
     this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
     this.flush();
     return { id: job.id, finished: job.finished, snapshot: () => job.snapshot() };
@@ -306,7 +299,7 @@ export class PrinterSession {
   }
 
   /** G28 when idle; resolves with the firmware's answer once homing finished. */
-  home(): Promise<CommandReply> {
+  async home(): Promise<CommandReply> {
     this.requireIdle('home');
     return this.command('G28');
   }
@@ -408,7 +401,7 @@ export class PrinterSession {
   private newProtocol(): void {
     this.protocol = new HostProtocol({ profile: this.profile });
     this.lastProtocol = this.protocol;
-    this.tracker = new MotionTracker();
+    this.targets.reset();
     this.pollOutstanding = false;
   }
 
@@ -438,8 +431,9 @@ export class PrinterSession {
         this.profile = profileForFirmwareName(info.name);
         this.protocol!.setProfile(this.profile);
       }
-      this.autoreport = info.capabilities['AUTOREPORT_TEMP'] === true;
-      if (this.autoreport) await guard(this.command('M155 S2'));
+      const autoreport = this.profile.autoreportTemperature;
+      this.autoreport = info.capabilities['AUTOREPORT_TEMP'] === true && autoreport !== null;
+      if (this.autoreport) await guard(this.command(autoreport!));
       else this.schedule('poll', 0, () => this.pollTemperatures());
       if (gen !== this.linkGen) throw new Error('link lost during the handshake');
       this.error = null;
@@ -607,7 +601,7 @@ export class PrinterSession {
   private readonly lineRules = {
     strip: stripGcodeLine,
     check: (text: string) => checkLine(text, this.profile),
-    observe: (text: string) => this.tracker.observe(text),
+    observe: (text: string) => this.observeSent(text),
   };
 
   private apply(a: ProtocolAction): void {
@@ -702,6 +696,8 @@ export class PrinterSession {
   }
 
   private protocolFailure(code: Extract<ProtocolAction, { type: 'protocol-failure' }>['code'], message: string): void {
+    // During the handshake the attempt's own timeout decides (next try, next baud); this protocol is thrown away.
+    if (this.status === 'connecting') return;
     this.protocol?.clearJob();
     this.failJob(code, message);
     if (code === 'ok_timeout') {
@@ -751,12 +747,20 @@ export class PrinterSession {
     });
   }
 
+  /** Every line sent passes here: the motion tracker and the heater targets follow what the firmware was told. */
+  private observeSent(text: string): void {
+    this.targets.observe(text);
+  }
+
   private park(job: JobStream): void {
-    const position = this.tracker.snapshot();
+    // Every job line is acknowledged here, so the protocol's tracker of what was sent is where the nozzle is.
+    const motion = this.protocol!.motion;
     const saved: PausedState = {
-      position,
-      hotendTarget: this.temperatures.hotend_target ?? position.hotendTarget ?? 0,
-      bedTarget: this.temperatures.bed_target ?? position.bedTarget ?? 0,
+      position: { ...motion.position },
+      relativeXyz: motion.isRelativeXyz,
+      relativeE: motion.isRelativeE,
+      hotendTarget: this.targets.hotend ?? this.temperatures.hotend_target ?? 0,
+      bedTarget: this.targets.bed ?? this.temperatures.bed_target ?? 0,
     };
     this.paused = saved;
     const lines = pauseScript(this.profile, saved);
@@ -789,6 +793,8 @@ export class PrinterSession {
   private endJob(job: JobStream, outcome: JobOutcome): void {
     if (!job.end(outcome)) return;
     if (this.job === job) this.job = null;
+    // Something was printed: the bed must be cleared before the next job (API `ready: false`).
+    if (job.linesAcked > 0) this.ready = false;
     this.paused = null;
     const base = { printer_id: this.printerId, job_id: job.id };
     if (outcome.status === 'completed') {
@@ -840,7 +846,7 @@ export class PrinterSession {
       cb(null, printerOffline(this.printerId, this.status));
       return;
     }
-    this.tracker.observe(text);
+    this.observeSent(text);
     this.emitConsole('sent', 'command', text);
     const id = p.sendCommand(text, this.clock.now());
     this.pending.set(id, cb);
@@ -862,51 +868,22 @@ export class PrinterSession {
   // ---------------------------------------------------------------- the timer
 
   private schedule(key: string, delayMs: number, fn: () => void): void {
-    this.deadlines.set(key, { at: this.clock.now() + Math.max(0, delayMs), fn });
-    this.armTimer();
+    this.timer.schedule(key, delayMs, fn);
   }
 
   private unschedule(key: string): void {
-    this.deadlines.delete(key);
+    this.timer.unschedule(key);
   }
 
-  private clearAllDeadlines(): void {
-    this.deadlines.clear();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.timerAt = Infinity;
-  }
-
-  /** Arms the single timer at the earliest deadline; a later deadline leaves an earlier timer alone (it re-arms on firing). */
   private armTimer(): void {
-    let next = this.protocol?.nextDeadline() ?? Infinity;
-    for (const d of this.deadlines.values()) if (d.at < next) next = d.at;
-    if (next === Infinity) {
-      if (this.timer && this.deadlines.size === 0 && !this.protocol) {
-        clearTimeout(this.timer);
-        this.timer = null;
-        this.timerAt = Infinity;
-      }
-      return;
-    }
-    if (this.timer && this.timerAt <= next) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timerAt = next;
-    this.timer = setTimeout(this.onTimer, Math.max(0, next - this.clock.now()));
+    this.timer.arm();
   }
 
+  /** After the due session deadlines ran: let the protocol see the time (ok-timeouts), then pump. */
   private timerFired(): void {
-    this.timer = null;
-    this.timerAt = Infinity;
-    const now = this.clock.now();
-    for (const [key, d] of [...this.deadlines]) {
-      if (d.at <= now && this.deadlines.get(key) === d) {
-        this.deadlines.delete(key);
-        d.fn();
-      }
-    }
     const p = this.protocol;
     if (p) {
+      const now = this.clock.now();
       const due = p.nextDeadline();
       if (due !== null && due <= now) p.tick(now);
     }

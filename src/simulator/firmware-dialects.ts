@@ -195,6 +195,8 @@ const reprapfirmware: FirmwareDialect = {
 const repetier: FirmwareDialect = {
   ...marlin,
   star: 'first',
+  // Repetier prints its error text only with debug errors enabled.
+  errorLines: false,
   resendLine: (n) => `Resend:${n}`,
   okOnReceipt: true,
   skipDuplicates: true,

@@ -57,7 +57,7 @@ export interface IdempotencyKeyTable {
   fingerprint: string;
   /** Null while the first request is still running. */
   status: number | null;
-  /** JSON: { body, headers } of the stored response. */
+  /** JSON { body, headers } of the stored response; "sealed:" + AES-GCM of it when the caller used an API key. */
   response: string | null;
   /** Unix ms; rows older than 24 h are purged. */
   created_ms: number;

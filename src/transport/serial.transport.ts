@@ -65,6 +65,7 @@ export class SerialTransport implements Transport {
   async open(handlers: TransportHandlers): Promise<void> {
     if (this.port !== null && !this.finished) throw new Error(`serial port ${this.path} is already open`);
     // lock: an exclusive flock, so a second session (or another host program) cannot share the printer.
+    this.baud = this.baudCandidates[0] ?? this.baud;
     const port = new SerialPort({ path: this.path, baudRate: this.baud, autoOpen: false, lock: true });
     await new Promise<void>((resolve, reject) => {
       port.open((err) => (err ? reject(openFailure(this.path, err)) : resolve()));
@@ -79,15 +80,20 @@ export class SerialTransport implements Transport {
     port.on('drain', () => this.handlers?.onDrain());
     let portError: Error | null = null;
     let closeTried = false;
-    port.on('close', (err: Error | null) => this.lost(err ?? portError));
+    // A port from an earlier open() is never allowed to report into this one.
+    const current = (): boolean => this.port === port;
+    port.on('close', (err: Error | null) => {
+      if (current()) this.lost(err ?? portError);
+    });
     port.on('error', (err: Error) => {
       portError ??= err;
+      if (!current()) return;
       // After a failed read or write the stream is already closing the port itself, and 'close' follows.
       if (port.closing) return;
       if (port.isOpen && !closeTried && !this.closing) {
         closeTried = true;
         port.close((closeErr) => {
-          if (closeErr) this.lost(portError);
+          if (closeErr && current()) this.lost(portError);
         });
         return;
       }

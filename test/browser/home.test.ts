@@ -19,6 +19,9 @@ const CHROMIUM_FLAGS = [
   '--disable-sync',
   '--no-first-run',
 ];
+/** The key the page keeps in localStorage (evaluated in the page, so no DOM types are needed here). */
+const storedKey = (page: Page): Promise<string | null> => page.evaluate('localStorage.getItem("printfarm.apiKey")');
+
 const SCREENSHOTS = path.join(process.cwd(), 'test-output', 'browser');
 
 // CI installs chromium in .ci/run, so there a missing browser is a failure, not a skip.
@@ -72,7 +75,7 @@ describe('dashboard home page', { skip }, () => {
     await message.waitFor({ state: 'visible' });
     assert.match(await message.innerText(), /That API key was not accepted/);
     assert.equal(await page.locator('#org').isVisible(), false);
-    assert.equal(await page.evaluate(() => localStorage.getItem('printfarm.apiKey')), null, 'a refused key is not stored');
+    assert.equal(await storedKey(page), null, 'a refused key is not stored');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'home-bad-key.png') });
   });
 
@@ -83,7 +86,7 @@ describe('dashboard home page', { skip }, () => {
     assert.equal(await page.locator('#org-name').innerText(), organization.name);
     assert.equal(await page.locator('#message').isVisible(), false, 'the earlier error is gone');
     assert.equal(await page.locator('#org-fields dd[data-field="plan"]').innerText(), organization.plan);
-    assert.equal(await page.evaluate(() => localStorage.getItem('printfarm.apiKey')), adminKey);
+    assert.equal(await storedKey(page), adminKey);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'home-organization.png') });
 
     await page.reload();
@@ -95,7 +98,7 @@ describe('dashboard home page', { skip }, () => {
     await page.click('#forget');
     await page.locator('#connect').waitFor({ state: 'visible' });
     assert.equal(await page.locator('#org').isVisible(), false);
-    assert.equal(await page.evaluate(() => localStorage.getItem('printfarm.apiKey')), null);
+    assert.equal(await storedKey(page), null);
     await page.reload();
     await page.locator('#connect').waitFor({ state: 'visible' });
   });

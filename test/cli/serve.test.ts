@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pkg from '../../package.json' with { type: 'json' };
+import { CliUsageError } from '../../src/cli/command.js';
+import { parseServeArgs } from '../../src/cli/serve.command.js';
 
 const MAIN = path.join(process.cwd(), 'src', 'main.ts');
 /** A guard against a hung child, not a speed expectation: a start normally takes a second or two. */
@@ -150,7 +152,12 @@ describe('printfarm serve: first start and restart', () => {
 
   it('creates the data dir, answers /healthz and writes the admin key once to a 0600 file', async () => {
     dataDir = path.join(await tempDir(), 'nested', 'data');
-    const { proc, url } = await startServe(['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir]);
+    // The variables are overridden by the flags (a flag wins over its variable).
+    const { proc, url } = await startServe(['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--env', 'live'], {
+      PRINTFARM_PORT: 'not-a-port',
+      PRINTFARM_ENV: 'dev',
+      PRINTFARM_DATA_DIR: path.join(dataDir, 'elsewhere'),
+    });
 
     const health = await fetch(`${url}/healthz`);
     assert.equal(health.status, 200);
@@ -158,6 +165,7 @@ describe('printfarm serve: first start and restart', () => {
 
     const keyFile = path.join(dataDir, 'initial-admin-key.txt');
     assert.ok(existsSync(keyFile), 'initial-admin-key.txt written');
+    assert.ok(!existsSync(path.join(dataDir, 'elsewhere')), '--data-dir won over PRINTFARM_DATA_DIR');
     assert.equal(statSync(keyFile).mode & 0o777, 0o600);
     const fileKey = keyIn(readFileSync(keyFile, 'utf8'));
     assert.ok(fileKey, 'the file holds a key');
@@ -251,7 +259,7 @@ describe('printfarm serve: graceful shutdown', () => {
   });
 });
 
-describe('printfarm serve: configuration', () => {
+describe('printfarm serve: configuration and refusals', { concurrency: true }, () => {
   it('takes every setting from PRINTFARM_* environment variables', async () => {
     const dataDir = await tempDir();
     const port = await freePort();
@@ -269,34 +277,24 @@ describe('printfarm serve: configuration', () => {
     assert.deepEqual(await stop(proc), { code: 0, signal: null });
   });
 
-  it('a flag wins over its environment variable', async () => {
-    const dataDir = await tempDir();
-    const { proc } = await startServe(['--port', '0', '--host', '127.0.0.1'], { PRINTFARM_PORT: 'not-a-port', PRINTFARM_DATA_DIR: dataDir });
-    assert.deepEqual(await stop(proc), { code: 0, signal: null });
+  it('refuses --port abc and --env prod with one line and exit status 2, before touching the data dir', async () => {
+    await Promise.all(
+      [
+        [['--port', 'abc'], /invalid --port "abc": expected a whole number from 0 to 65535/],
+        [['--env', 'prod'], /invalid --env "prod": expected one of live, test, dev/],
+      ].map(async ([args, message]) => {
+        const dataDir = path.join(await tempDir(), 'data');
+        const proc = runCli(['serve', '--data-dir', dataDir, ...(args as string[])]);
+        const exit = await proc.exited;
+        assert.equal(exit.code, 2, proc.stderr());
+        const lines = proc.stderr().trim().split('\n');
+        assert.equal(lines.length, 1, proc.stderr());
+        assert.match(lines[0]!, /^printfarm serve: /);
+        assert.match(lines[0]!, message as RegExp);
+        assert.ok(!existsSync(dataDir), 'nothing created');
+      }),
+    );
   });
-
-  const badStarts: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
-    ['--port abc', ['--port', 'abc'], {}, /invalid --port "abc"/],
-    ['--port 70000', ['--port', '70000'], {}, /invalid --port "70000"/],
-    ['--env prod', ['--env', 'prod'], {}, /invalid --env "prod": expected one of live, test, dev/],
-    ['PRINTFARM_ENV=prod', [], { PRINTFARM_ENV: 'prod' }, /invalid --env "prod"/],
-    ['an unknown flag', ['--bogus'], {}, /unknown flag --bogus/],
-    ['a flag without its value', ['--port'], {}, /--port/],
-    ['a stray argument', ['now'], {}, /unexpected argument/],
-  ];
-  for (const [what, args, env, message] of badStarts) {
-    it(`refuses ${what} with one line and exit status 2`, async () => {
-      const dataDir = await tempDir();
-      const proc = runCli(['serve', '--data-dir', dataDir, ...args], env);
-      const exit = await proc.exited;
-      assert.equal(exit.code, 2, proc.stderr());
-      const lines = proc.stderr().trim().split('\n');
-      assert.equal(lines.length, 1, proc.stderr());
-      assert.match(lines[0]!, /^printfarm serve: /);
-      assert.match(lines[0]!, message);
-      assert.ok(!existsSync(path.join(dataDir, 'printfarm.sqlite')), 'nothing opened');
-    });
-  }
 
   it('refuses a port already in use with one line and exit status 1', async () => {
     const blocker = net.createServer();
@@ -332,26 +330,66 @@ describe('printfarm serve: configuration', () => {
   });
 });
 
-describe('printfarm --help and --version', () => {
+describe('serve flag parsing (in process)', () => {
+  const refused: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
+    ['--port abc', ['--port', 'abc'], {}, /^invalid --port "abc"/],
+    ['--port=-1', ['--port=-1'], {}, /^invalid --port "-1"/],
+    ['--port 70000', ['--port', '70000'], {}, /^invalid --port "70000"/],
+    ['PRINTFARM_PORT=8o8o', [], { PRINTFARM_PORT: '8o8o' }, /^invalid --port "8o8o"/],
+    ['--env prod', ['--env', 'prod'], {}, /^invalid --env "prod": expected one of live, test, dev$/],
+    ['PRINTFARM_ENV=prod', [], { PRINTFARM_ENV: 'prod' }, /^invalid --env "prod"/],
+    ['--host with a space', ['--host', 'my host'], {}, /^invalid --host "my host"/],
+    ['--data-dir ""', ['--data-dir', ''], {}, /^invalid --data-dir: must not be empty$/],
+    ['an unknown flag', ['--bogus'], {}, /^unknown flag --bogus \(see printfarm serve --help\)$/],
+    ['a short flag', ['-p', '80'], {}, /^unknown flag -p /],
+    ['a flag without its value', ['--port'], {}, /--port/],
+    ['a stray argument', ['now'], {}, /^unexpected argument: 'now' \(serve takes only flags\)$/],
+  ];
+  for (const [what, args, env, message] of refused) {
+    it(`refuses ${what} as a usage error`, () => {
+      assert.throws(
+        () => parseServeArgs(args, env),
+        (err: unknown) => err instanceof CliUsageError && message.test(err.message) && !err.message.includes('\n'),
+      );
+    });
+  }
+
+  it('applies defaults, then variables, then flags', () => {
+    assert.deepEqual(parseServeArgs([], {}), { host: '0.0.0.0', port: 8080, dataDir: path.resolve('data'), env: 'live' });
+    const env = { PRINTFARM_HOST: '127.0.0.1', PRINTFARM_PORT: '9000', PRINTFARM_DATA_DIR: '/srv/pf', PRINTFARM_ENV: 'test' };
+    assert.deepEqual(parseServeArgs([], env), { host: '127.0.0.1', port: 9000, dataDir: '/srv/pf', env: 'test' });
+    assert.deepEqual(parseServeArgs(['--port=9100', '--env', 'dev', '--data-dir', 'rel'], env), {
+      host: '127.0.0.1',
+      port: 9100,
+      dataDir: path.resolve('rel'),
+      env: 'dev',
+    });
+  });
+});
+
+describe('printfarm --help and --version', { concurrency: true }, () => {
   it('--version prints the package version', async () => {
     const proc = runCli(['--version']);
     assert.equal((await proc.exited).code, 0);
     assert.equal(proc.stdout().trim(), pkg.version);
   });
 
-  it('--help lists serve; serve --help lists every flag with its variable and default', async () => {
+  it('--help lists serve', async () => {
     const help = runCli(['--help']);
     assert.equal((await help.exited).code, 0);
     assert.match(help.stdout(), /^\s+serve\s+Run the API server and dashboard$/m);
+  });
 
+  it('serve --help lists every flag with its variable and default', async () => {
     const serveHelp = runCli(['serve', '--help']);
     assert.equal((await serveHelp.exited).code, 0);
-    for (const [flag, env, def] of [
+    const flags: Array<[string, string, string]> = [
       ['--host', 'PRINTFARM_HOST', '0.0.0.0'],
       ['--port', 'PRINTFARM_PORT', '8080'],
       ['--data-dir', 'PRINTFARM_DATA_DIR', './data'],
       ['--env', 'PRINTFARM_ENV', 'live'],
-    ]) {
+    ];
+    for (const [flag, env, def] of flags) {
       assert.match(serveHelp.stdout(), new RegExp(`${flag} .*${env}\\s+default ${def.replace(/\./g, '\\.')}`));
     }
   });

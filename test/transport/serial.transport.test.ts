@@ -102,6 +102,17 @@ describe('serial transport over a socat pty pair', { skip }, () => {
     await waitFor(() => peer.received().toString() === 'M105\n', 'a line after the baud change');
     await t.close();
     assert.deepEqual(rec.closes, [null]);
+
+    // A reconnect starts again from the first candidate, with fresh handlers.
+    const again = recorder();
+    await t.open(again.handlers);
+    assert.equal(t.baudRate, 250000);
+    peer.port.write('ok\n');
+    await waitFor(() => again.lines.length === 1, 'a line after reopening');
+    assert.deepEqual(rec.lines, []);
+    await t.close();
+    assert.deepEqual(again.closes, [null]);
+    assert.deepEqual(rec.closes, [null]);
     await peer.close();
   });
 

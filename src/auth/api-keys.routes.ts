@@ -1,0 +1,151 @@
+// /v1/api-keys and /v1/auth/test: create, list, inspect, revoke and roll keys (admin:*), and verify the calling key.
+import type { ListQuery } from '../http/list-query.js';
+import { defineRoute } from '../http/route.js';
+import { apiKeyRecordSchema, apiKeyWithSecretSchema, toApiKeyRecord } from './api-key-record.js';
+import { createApiKey, getApiKey, KEY_LIST_SPEC, KEY_NAME_MAX, listKeys, revokeApiKey, rollApiKey } from './api-keys.service.js';
+import { requireAuth } from './auth-context.js';
+import { authRuntimeFor } from './auth-runtime.js';
+import { getOrganization } from './organization.service.js';
+import { errorDocs, paginationSchema } from './route-docs.js';
+import { ADMIN_SCOPE, KNOWN_SCOPES } from './scopes.js';
+
+const TAG = 'API keys';
+const admin = { scope: ADMIN_SCOPE };
+
+interface CreateKeyBody {
+  name: string;
+  scopes: string[];
+}
+
+const createKeyBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'scopes'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: KEY_NAME_MAX, description: 'what the key is for' },
+    scopes: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 32,
+      items: { type: 'string', minLength: 1, maxLength: 64 },
+      description: `known scopes: ${KNOWN_SCOPES.join(', ')}; only scopes the calling key holds may be granted`,
+    },
+  },
+};
+
+export const apiKeyRoutes = [
+  defineRoute<CreateKeyBody>({
+    method: 'POST',
+    path: '/v1/api-keys',
+    summary: 'Create an API key (the key value is in this response only)',
+    tag: TAG,
+    auth: admin,
+    body: createKeyBody,
+    idempotent: true,
+    responses: { 201: { description: 'The new key record with its `key`', schema: apiKeyWithSecretSchema }, ...errorDocs(400, 403) },
+    async handle(ctx, { body }, deps) {
+      const caller = requireAuth(ctx);
+      const { row, key } = await createApiKey(deps, { scopes: caller.scopes, keyId: caller.keyId, userId: caller.userId }, body);
+      ctx.status = 201;
+      ctx.body = { ...toApiKeyRecord(row, deps.clock.now()), key };
+    },
+  }),
+
+  defineRoute<unknown, ListQuery>({
+    method: 'GET',
+    path: '/v1/api-keys',
+    summary: 'List the API keys of this server environment',
+    tag: TAG,
+    auth: admin,
+    list: KEY_LIST_SPEC,
+    responses: {
+      200: {
+        description: '`keys` (the key records, never the key values) and `pagination`',
+        schema: { type: 'object', properties: { keys: { type: 'array', items: apiKeyRecordSchema }, pagination: paginationSchema } },
+      },
+      ...errorDocs(400, 403),
+    },
+    async handle(ctx, { query }, deps) {
+      const lastUsed = authRuntimeFor(deps).lastUsed;
+      const page = await listKeys(deps, query, (id) => lastUsed.latestIso(id));
+      ctx.body = { keys: page.data, pagination: page.pagination };
+    },
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: '/v1/api-keys/current',
+    summary: 'The record of the key making this request',
+    tag: TAG,
+    auth: 'key',
+    responses: { 200: { description: 'The calling key', schema: apiKeyRecordSchema }, ...errorDocs() },
+    async handle(ctx, _input, deps) {
+      const caller = requireAuth(ctx);
+      const row = await getApiKey(deps, caller.keyId);
+      ctx.body = toApiKeyRecord(row, deps.clock.now(), authRuntimeFor(deps).lastUsed.latestIso(row.id));
+    },
+  }),
+
+  defineRoute({
+    method: 'DELETE',
+    path: '/v1/api-keys/:id',
+    summary: 'Revoke an API key: refused from the very next request',
+    tag: TAG,
+    auth: admin,
+    responses: {
+      200: { description: 'The key record in its new state (`revoked_at` set, `status` revoked)', schema: apiKeyRecordSchema },
+      ...errorDocs(403, 404),
+    },
+    async handle(ctx, { params }, deps) {
+      const row = await revokeApiKey(deps, params.id as string);
+      ctx.body = toApiKeyRecord(row, deps.clock.now(), authRuntimeFor(deps).lastUsed.latestIso(row.id));
+    },
+  }),
+
+  defineRoute({
+    method: 'POST',
+    path: '/v1/api-keys/:id/roll',
+    summary: 'Roll an API key: a new key with the same name and scopes; the old one works 24 more hours',
+    tag: TAG,
+    auth: admin,
+    responses: {
+      201: { description: 'The new key record (new id) with its `key`', schema: apiKeyWithSecretSchema },
+      ...errorDocs(403, 404, 409),
+    },
+    async handle(ctx, { params }, deps) {
+      const caller = requireAuth(ctx);
+      const { row, key } = await rollApiKey(deps, params.id as string, caller.keyId);
+      ctx.status = 201;
+      ctx.body = { ...toApiKeyRecord(row, deps.clock.now()), key };
+    },
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: '/v1/auth/test',
+    summary: 'Check that a key works',
+    tag: TAG,
+    auth: 'key',
+    responses: {
+      200: {
+        description: 'The key is valid',
+        schema: {
+          type: 'object',
+          properties: {
+            authenticated: { type: 'boolean', enum: [true] },
+            key_id: { type: 'string' },
+            organization: { type: 'string', description: 'organization name' },
+            environment: { type: 'string', enum: ['live', 'test', 'dev'] },
+            scopes: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      },
+      ...errorDocs(),
+    },
+    async handle(ctx, _input, deps) {
+      const caller = requireAuth(ctx);
+      const org = await getOrganization(deps.db);
+      ctx.body = { authenticated: true, key_id: caller.keyId, organization: org.name, environment: caller.env, scopes: caller.scopes };
+    },
+  }),
+];

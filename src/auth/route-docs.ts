@@ -1,0 +1,40 @@
+// Response documentation shared by the auth feature's routes (error statuses and the list envelope), for OpenAPI.
+import type { RouteResponseDoc } from '../http/route.js';
+import type { JsonSchema } from '../http/validation.js';
+
+const errorSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean', enum: [false] },
+    error: {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'string' } },
+      required: ['code', 'message', 'details'],
+    },
+  },
+};
+
+const ERRORS: Record<number, string> = {
+  400: 'invalid_request: the message names the field and the rule',
+  401: 'invalid_api_key: missing, unknown, revoked, expired or wrong-environment key (with WWW-Authenticate: Bearer)',
+  403: 'insufficient_permissions: the message names the missing scope',
+  404: 'resource_not_found',
+  409: 'conflict with the current state',
+  429: 'rate_limit_exceeded: with Retry-After; the message says after how many seconds',
+};
+
+/** The error responses of a route; 401 and 429 apply to every authenticated route and are always included. */
+export function errorDocs(...statuses: number[]): Record<number, RouteResponseDoc> {
+  const all = [...new Set([...statuses, 401, 429])].sort();
+  return Object.fromEntries(all.map((s) => [s, { description: ERRORS[s] ?? 'error', schema: errorSchema }]));
+}
+
+export const paginationSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer' },
+    per_page: { type: 'integer' },
+    total: { type: 'integer' },
+    total_pages: { type: 'integer' },
+  },
+};

@@ -1,0 +1,24 @@
+// GET /v1/openapi.json: the OpenAPI 3.1 document, open without a key so tools (Swagger UI, generators) can fetch it.
+import { buildOpenApiDocument } from './openapi.js';
+import { defineRoute, type RouteDef } from './route.js';
+
+/** Takes the route list lazily (it includes this route) and builds the document once, on first request. */
+export function openApiRoutes(getRoutes: () => readonly RouteDef<any, any>[]): RouteDef[] {
+  let doc: Record<string, unknown> | undefined;
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/openapi.json',
+      summary: 'This API as an OpenAPI 3.1 document',
+      description: 'Public: needs no API key. Lists every endpoint, including planned ones marked x-planned.',
+      tag: 'Meta',
+      auth: 'none',
+      responses: { 200: { description: 'The OpenAPI document', schema: { type: 'object', required: ['openapi', 'paths'] } } },
+      handle(ctx) {
+        doc ??= buildOpenApiDocument(getRoutes());
+        ctx.set('Cache-Control', 'no-cache');
+        ctx.body = doc;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,222 @@
+// Builds the OpenAPI 3.1 document from the same RouteDefs (and JSON Schemas) that mount and validate the routes.
+import { VERSION } from '../version.js';
+import { listQueryParameters } from './list-query.js';
+import type { RouteDef } from './route.js';
+import type { JsonSchema } from './validation.js';
+
+type Obj = Record<string, unknown>;
+
+const ERROR_RESPONSES: Record<string, { status: number; description: string }> = {
+  BadRequest: { status: 400, description: 'invalid_request: malformed JSON, schema violation or bad query parameter (the message names the field and the rule)' },
+  Unauthorized: { status: 401, description: 'invalid_api_key: missing, unknown, revoked, expired or wrong-environment key' },
+  Forbidden: { status: 403, description: 'insufficient_permissions (the message names the missing scope) or quota_exceeded' },
+  NotFound: { status: 404, description: 'resource_not_found' },
+  Conflict: { status: 409, description: 'Idempotency-Key reused with another request, or still in progress (invalid_request)' },
+  PayloadTooLarge: { status: 413, description: 'invalid_request: body over 1 MB' },
+  UnsupportedMediaType: { status: 415, description: 'invalid_request: the body is not application/json' },
+  TooManyRequests: { status: 429, description: 'rate_limit_exceeded; Retry-After says when to retry' },
+  InternalError: { status: 500, description: 'internal_error; details carry the request id' },
+};
+
+const errorSchema: JsonSchema = {
+  type: 'object',
+  required: ['success', 'error'],
+  properties: {
+    success: { type: 'boolean', enum: [false] },
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'details'],
+      properties: {
+        code: {
+          type: 'string',
+          enum: [
+            'invalid_request',
+            'invalid_printer',
+            'invalid_api_key',
+            'insufficient_permissions',
+            'quota_exceeded',
+            'resource_not_found',
+            'printer_busy',
+            'printer_offline',
+            'invalid_state',
+            'file_invalid',
+            'rate_limit_exceeded',
+            'internal_error',
+          ],
+        },
+        message: { type: 'string' },
+        details: { type: 'string', description: 'More context; empty when there is nothing to add.' },
+      },
+    },
+  },
+};
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Printers: 'Printers connected over USB serial, TCP bridges or simulated; status and control actions.',
+  Jobs: 'The print queue: create, monitor, pause, cancel.',
+  Materials: 'Filament spools and their consumption.',
+  Analytics: 'Fleet, printer, job and material metrics.',
+  Webhooks: 'Event subscriptions with signed deliveries.',
+};
+
+/** /v1/printers/:id/actions → /v1/printers/{id}/actions */
+export const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+
+const pathParams = (path: string): string[] => [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] as string);
+
+/** getV1PrintersIdActions-style ids, unique because method + path is. */
+export function operationId(route: RouteDef): string {
+  const words = route.path
+    .split(/[/_.-]+/)
+    .filter(Boolean)
+    .map((w) => (w.startsWith(':') ? `by-${w.slice(1)}` : w))
+    .flatMap((w) => w.split('-'));
+  return route.method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+}
+
+const errorRef = (name: string): Obj => ({ $ref: `#/components/responses/${name}` });
+
+function parameters(route: RouteDef): Obj[] {
+  const out: Obj[] = pathParams(route.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: `The ${name} of the ${route.tag.toLowerCase().replace(/s$/, '')}.`,
+    schema: { type: 'string' },
+  }));
+  if (route.list) {
+    for (const p of listQueryParameters(route.list)) out.push({ name: p.name, in: 'query', required: false, description: p.description, schema: p.schema });
+  } else if (route.query) {
+    const props = (route.query.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((route.query.required ?? []) as string[]);
+    for (const [name, schema] of Object.entries(props)) {
+      const { description, ...rest } = schema;
+      out.push({ name, in: 'query', required: required.has(name), ...(description ? { description } : {}), schema: rest });
+    }
+  }
+  if (route.idempotent) {
+    out.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Up to 255 characters chosen by the client. Repeating the request with the same key within 24 hours returns the first response again ' +
+        '(header Idempotent-Replayed: true) and creates nothing twice.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
+  return out;
+}
+
+function requestBody(route: RouteDef): Obj | undefined {
+  if (!route.body) return undefined;
+  const content: Obj = { 'application/json': { schema: route.body } };
+  if (route.multipart) content['multipart/form-data'] = { schema: route.multipartBody ?? { type: 'object' } };
+  return { required: Array.isArray(route.body.required) && route.body.required.length > 0, content };
+}
+
+function responses(route: RouteDef): Obj {
+  const out: Obj = {};
+  for (const [status, doc] of Object.entries(route.responses)) {
+    out[status] = {
+      description: doc.description,
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+      ...(doc.schema && status !== '204' ? { content: { 'application/json': { schema: doc.schema } } } : {}),
+    };
+  }
+  const add = (status: number, name: string): void => {
+    if (!(status in out)) out[status] = errorRef(name);
+  };
+  if (route.body || route.query || route.list || route.idempotent) add(400, 'BadRequest');
+  if (route.auth !== 'none') {
+    add(401, 'Unauthorized');
+    add(429, 'TooManyRequests');
+  }
+  if (typeof route.auth === 'object') add(403, 'Forbidden');
+  if (pathParams(route.path).length > 0) add(404, 'NotFound');
+  if (route.idempotent) add(409, 'Conflict');
+  if (route.body) {
+    add(413, 'PayloadTooLarge');
+    add(415, 'UnsupportedMediaType');
+  }
+  add(500, 'InternalError');
+  return out;
+}
+
+function operation(route: RouteDef): Obj {
+  const scope = typeof route.auth === 'object' ? route.auth.scope : null;
+  const notes = [
+    route.description,
+    scope ? `Requires scope \`${scope}\` (or \`${scope.split(':')[0]}:*\`, or \`admin:*\`).` : route.auth === 'key' ? 'Any valid API key.' : 'No authentication.',
+    route.planned ? 'Planned: not yet available on this server (answers 404 or 405 until it is built).' : undefined,
+  ].filter(Boolean);
+  const body = requestBody(route);
+  return {
+    operationId: operationId(route),
+    summary: route.summary,
+    description: notes.join('\n\n'),
+    tags: [route.tag],
+    security: route.auth === 'none' ? [] : [{ bearerAuth: [] }, { basicAuth: [] }],
+    parameters: parameters(route),
+    ...(body ? { requestBody: body } : {}),
+    responses: responses(route),
+    ...(scope ? { 'x-required-scope': scope } : {}),
+    ...(route.planned ? { 'x-planned': true } : {}),
+  };
+}
+
+/** A built route wins over a planned one for the same method and path. */
+export function effectiveRoutes(routes: readonly RouteDef[]): RouteDef[] {
+  const byKey = new Map<string, RouteDef>();
+  for (const r of routes) {
+    const key = `${r.method} ${toOpenApiPath(r.path)}`;
+    const seen = byKey.get(key);
+    if (!seen || (seen.planned && !r.planned)) byKey.set(key, r);
+  }
+  return [...byKey.values()];
+}
+
+export function buildOpenApiDocument(routes: readonly RouteDef[]): Obj {
+  const paths: Record<string, Obj> = {};
+  const tags = new Set<string>();
+  for (const route of effectiveRoutes(routes)) {
+    const p = toOpenApiPath(route.path);
+    paths[p] ??= {};
+    paths[p][route.method.toLowerCase()] = operation(route);
+    tags.add(route.tag);
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'Print farm API',
+      version: VERSION,
+      description:
+        'REST API of the print farm appliance. JSON in and out; every error is `{ success: false, error: { code, message, details } }` ' +
+        'with an X-Request-Id header. Operations marked `x-planned` are documented ahead of their implementation and do not answer yet.',
+    },
+    servers: [{ url: '/', description: 'This server' }],
+    tags: [...tags].sort().map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer svc_<env>_...' },
+        basicAuth: { type: 'http', scheme: 'basic', description: 'Legacy: the API key as user name, empty password.' },
+      },
+      schemas: { Error: errorSchema },
+      headers: {
+        'X-Request-Id': { description: 'Identifies the request in logs and in 500 error details.', schema: { type: 'string' } },
+      },
+      responses: Object.fromEntries(
+        Object.entries(ERROR_RESPONSES).map(([name, r]) => [
+          name,
+          {
+            description: r.description,
+            headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        ]),
+      ),
+    },
+  };
+}

@@ -1,0 +1,421 @@
+// Request schemas, record schemas and list specs of the endpoints not built yet (printers, jobs, materials, analytics, webhooks), per spec + api-decisions.
+import { sql, type SqlBool } from 'kysely';
+import type { ListSpec } from './list-query.js';
+import type { JsonSchema } from './validation.js';
+
+// ---- shared pieces -------------------------------------------------------------------------------------------------
+
+const str = (min: number, max: number, description?: string): JsonSchema => ({
+  type: 'string',
+  minLength: min,
+  maxLength: max,
+  ...(description ? { description } : {}),
+});
+const timestamp: JsonSchema = { type: 'string', format: 'date-time' };
+const nullableTimestamp: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
+const tags: JsonSchema = {
+  type: 'array',
+  maxItems: 20,
+  uniqueItems: true,
+  items: { type: 'string', minLength: 1, maxLength: 50 },
+  description: 'Free labels, at most 20 of up to 50 characters.',
+};
+const printerRef: JsonSchema = { type: 'string', pattern: '^prt_[A-Za-z0-9]+$', maxLength: 64, description: 'A printer id (prt_...).' };
+const grams = (description: string): JsonSchema => ({ type: 'number', minimum: 0, maximum: 100000, description });
+
+/** A date (the whole UTC day) or a date-time with zone, as query value. */
+const dateQuery = (description: string): JsonSchema => ({
+  type: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$',
+  description,
+});
+
+// ---- printers ------------------------------------------------------------------------------------------------------
+
+export const PRINTER_STATUSES = ['idle', 'printing', 'offline', 'paused', 'error'] as const;
+export const PRINTER_ACTIONS = ['pause', 'resume', 'cancel', 'home', 'cooldown', 'ready'] as const;
+
+const printerWritable = {
+  name: str(1, 100, 'Display name.'),
+  connection_url: str(
+    1,
+    2048,
+    'How the server reaches the printer: serial:///dev/ttyACM0?baud=250000, a bare /dev path, tcp://host:port or sim://name.',
+  ),
+  api_key: str(1, 500, "Credential for the printer's own interface; write-only, never returned (see has_api_key)."),
+  model: str(0, 100, 'Printer model, e.g. "Prusa MK4".'),
+  group: str(0, 100, 'Group name; an empty string removes the printer from its group.'),
+  tags,
+};
+
+export const printerCreateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'connection_url'],
+  properties: printerWritable,
+};
+
+export const printerUpdateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: printerWritable,
+};
+
+export const printerActionBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['action'],
+  properties: {
+    action: {
+      type: 'string',
+      enum: [...PRINTER_ACTIONS],
+      description:
+        'pause, resume or cancel the current job; home all axes; cooldown turns heaters off; ready (extension) marks the bed cleared after a print.',
+    },
+  },
+};
+
+export const printerRecord: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: 'prt_...' },
+    name: { type: 'string' },
+    status: { type: 'string', enum: [...PRINTER_STATUSES] },
+    ready: { type: 'boolean', description: 'False while an idle printer waits for its bed to be cleared.' },
+    model: { type: 'string' },
+    firmware: { type: ['string', 'null'], description: 'Firmware/controller description as the printer reports it.' },
+    temperatures: {
+      type: 'object',
+      description: 'Degrees Celsius.',
+      properties: {
+        hotend: { type: ['number', 'null'] },
+        bed: { type: ['number', 'null'] },
+        hotend_target: { type: ['number', 'null'] },
+        bed_target: { type: ['number', 'null'] },
+      },
+    },
+    current_job: { type: ['string', 'null'], description: 'Id of the job being printed.' },
+    progress: { type: ['number', 'null'], description: 'Percent 0..100 of the current job.' },
+    group: { type: ['string', 'null'] },
+    tags: { type: 'array', items: { type: 'string' } },
+    connection_url: { type: 'string' },
+    has_api_key: { type: 'boolean' },
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+};
+
+export const printersListSpec: ListSpec = {
+  fields: Object.keys(printerRecord.properties as object),
+  sortable: ['name', 'status', 'model', 'group', 'created_at', 'updated_at'],
+  filters: {
+    status: { column: 'status', type: 'enum', values: PRINTER_STATUSES },
+    group: { column: 'group', type: 'string', description: 'Only printers of this group.' },
+    tag: {
+      type: 'string',
+      description: 'Only printers carrying this tag.',
+      // tags is a JSON array column.
+      where: (v) => sql<SqlBool>`exists (select 1 from json_each(printers.tags) where json_each.value = ${v})`,
+    },
+  },
+};
+
+// ---- jobs ----------------------------------------------------------------------------------------------------------
+
+export const JOB_STATUSES = ['queued', 'printing', 'paused', 'completed', 'failed', 'cancelled'] as const;
+export const JOB_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+
+export const jobCreateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['file_url'],
+  properties: {
+    file_url: {
+      type: 'string',
+      format: 'uri',
+      pattern: '^https?://',
+      maxLength: 2048,
+      description: 'http(s) address of the G-code file; the server downloads it before answering.',
+    },
+    name: str(1, 200, 'Defaults to the file name.'),
+    priority: { type: 'string', enum: [...JOB_PRIORITIES], default: 'normal' },
+    printer_id: { ...printerRef, description: 'Run on this printer; omitted: the scheduler picks one.' },
+    material: str(1, 50, 'Material type the job needs, e.g. "PLA"; only printers with such a spool loaded take it.'),
+    copies: { type: 'integer', minimum: 1, maximum: 100, default: 1, description: 'Creates this many jobs (one batch).' },
+    tags,
+  },
+};
+
+/** The multipart form of the job create: the file itself instead of file_url. */
+export const jobCreateMultipart: JsonSchema = {
+  type: 'object',
+  required: ['file'],
+  properties: {
+    file: { type: 'string', format: 'binary', description: 'The G-code file (.gcode, plain text).' },
+    name: str(1, 200),
+    priority: { type: 'string', enum: [...JOB_PRIORITIES], default: 'normal' },
+    printer_id: printerRef,
+    material: str(1, 50),
+    copies: { type: 'integer', minimum: 1, maximum: 100, default: 1 },
+  },
+};
+
+export const jobUpdateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    name: str(1, 200),
+    priority: { type: 'string', enum: [...JOB_PRIORITIES] },
+    printer_id: { ...printerRef, description: 'Move a queued job to this printer.' },
+    tags,
+  },
+};
+
+export const jobRecord: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: 'job_...' },
+    name: { type: 'string' },
+    status: { type: 'string', enum: [...JOB_STATUSES] },
+    priority: { type: 'string', enum: [...JOB_PRIORITIES] },
+    printer_id: { type: ['string', 'null'] },
+    progress: { type: 'number', description: 'Percent 0..100.' },
+    file_url: { type: ['string', 'null'] },
+    estimated_duration: { type: ['number', 'null'], description: 'Seconds, from the slicer metadata.' },
+    elapsed_time: { type: 'number', description: 'Seconds.' },
+    material: {
+      type: 'object',
+      properties: {
+        type: { type: ['string', 'null'] },
+        color: { type: ['string', 'null'] },
+        estimated_usage: { type: ['number', 'null'], description: 'Grams.' },
+      },
+    },
+    tags: { type: 'array', items: { type: 'string' } },
+    batch_id: { type: ['string', 'null'] },
+    error: {
+      type: ['object', 'null'],
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      description: 'Set on a failed job.',
+    },
+    created_at: timestamp,
+    started_at: nullableTimestamp,
+    completed_at: nullableTimestamp,
+  },
+};
+
+export const jobCreateResponse: JsonSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean', enum: [true] },
+    data: {
+      allOf: [jobRecord],
+      description: 'The (first) created job; with copies > 1 it also carries batch_id and job_ids.',
+    },
+  },
+};
+
+export const jobsListSpec: ListSpec = {
+  fields: Object.keys(jobRecord.properties as object),
+  // The jobs table keeps a numeric priority rank so that sorting by priority follows urgency, not the alphabet.
+  sortable: { created_at: 'created_at', started_at: 'started_at', completed_at: 'completed_at', priority: 'priority_rank', status: 'status', name: 'name' },
+  filters: {
+    status: { column: 'status', type: 'enum', values: JOB_STATUSES },
+    printer_id: { column: 'printer_id', type: 'string' },
+    priority: { column: 'priority', type: 'enum', values: JOB_PRIORITIES },
+  },
+  dateRange: { column: 'created_at' },
+};
+
+// ---- materials -----------------------------------------------------------------------------------------------------
+
+export const MATERIAL_STATUSES = ['active', 'empty', 'archived'] as const;
+
+const materialWritable = {
+  type: str(1, 50, 'Material kind, e.g. "PLA", "PETG".'),
+  brand: str(0, 100),
+  color: str(0, 50),
+  spool_weight: { type: 'number', exclusiveMinimum: 0, maximum: 100000, description: 'Grams of filament on a full spool.' },
+  remaining_weight: grams('Grams left; defaults to spool_weight.'),
+  cost_per_kg: { type: 'number', minimum: 0, maximum: 1000000, description: 'Organization currency per kilogram.' },
+  printer_id: { ...printerRef, description: 'The printer the spool is loaded on.' },
+  reorder_threshold: grams('material.low fires when remaining_weight falls to this.'),
+};
+
+export const materialCreateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'spool_weight'],
+  properties: materialWritable,
+};
+
+export const materialUpdateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { ...materialWritable, status: { type: 'string', enum: ['active', 'archived'] } },
+};
+
+export const materialRecord: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: 'mat_...' },
+    type: { type: 'string' },
+    brand: { type: ['string', 'null'] },
+    color: { type: ['string', 'null'] },
+    spool_weight: { type: 'number' },
+    remaining_weight: { type: 'number' },
+    cost_per_kg: { type: ['number', 'null'] },
+    printer_id: { type: ['string', 'null'] },
+    reorder_threshold: { type: ['number', 'null'] },
+    status: { type: 'string', enum: [...MATERIAL_STATUSES] },
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+};
+
+export const materialsListSpec: ListSpec = {
+  fields: Object.keys(materialRecord.properties as object),
+  sortable: ['created_at', 'updated_at', 'type', 'brand', 'color', 'remaining_weight', 'cost_per_kg'],
+  filters: {
+    type: { column: 'type', type: 'string' },
+    brand: { column: 'brand', type: 'string' },
+    color: { column: 'color', type: 'string' },
+    status: { column: 'status', type: 'enum', values: MATERIAL_STATUSES },
+    printer_id: { column: 'printer_id', type: 'string' },
+  },
+};
+
+// ---- analytics -----------------------------------------------------------------------------------------------------
+
+const periodQuery = {
+  from: dateQuery('Start of the period (default: 30 days before to); a date alone means its first instant (UTC).'),
+  to: dateQuery('End of the period (default: now); a date alone means the whole day (UTC).'),
+};
+
+export const fleetAnalyticsQuery: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...periodQuery, group: str(1, 100, 'Only printers of this group.') },
+};
+export const printerAnalyticsQuery: JsonSchema = { type: 'object', additionalProperties: false, properties: { ...periodQuery } };
+export const jobAnalyticsQuery: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...periodQuery, printer_id: printerRef, group: str(1, 100) },
+};
+export const materialAnalyticsQuery: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...periodQuery, type: str(1, 50, 'Only this material type.') },
+};
+
+const period: JsonSchema = { type: 'object', properties: { from: timestamp, to: timestamp } };
+
+export const fleetAnalyticsRecord: JsonSchema = {
+  type: 'object',
+  properties: {
+    period,
+    metrics: {
+      type: 'object',
+      properties: Object.fromEntries(
+        [
+          'total_printers',
+          'active_printers',
+          'utilization_rate',
+          'jobs_completed',
+          'success_rate',
+          'total_print_time',
+          'material_consumed',
+          'estimated_cost',
+        ].map((k) => [k, { type: 'number' }]),
+      ),
+    },
+  },
+};
+
+export const statsRecord = (what: string): JsonSchema => ({
+  type: 'object',
+  description: `${what} over the period.`,
+  properties: { period, metrics: { type: 'object', additionalProperties: { type: 'number' } } },
+});
+
+// ---- webhooks ------------------------------------------------------------------------------------------------------
+
+export const WEBHOOK_EVENT_NAMES = [
+  'job.created',
+  'job.started',
+  'job.paused',
+  'job.resumed',
+  'job.completed',
+  'job.failed',
+  'job.cancelled',
+  'printer.online',
+  'printer.offline',
+  'printer.error',
+  'material.low',
+  'material.empty',
+  'job.*',
+  'printer.*',
+  'material.*',
+  '*',
+] as const;
+
+const webhookWritable = {
+  url: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'Receiver address (http or https).' },
+  events: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 50,
+    uniqueItems: true,
+    items: { type: 'string', enum: [...WEBHOOK_EVENT_NAMES] },
+    description: 'Event names, group wildcards (job.*, printer.*, material.*) or * for all.',
+  },
+  secret: str(16, 256, 'Shared secret for the X-Signature HMAC; write-only (see has_secret).'),
+  enabled: { type: 'boolean', default: true },
+};
+
+export const webhookCreateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url', 'events', 'secret'],
+  properties: webhookWritable,
+};
+
+export const webhookUpdateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: webhookWritable,
+};
+
+export const webhookRecord: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: 'wh_...' },
+    url: { type: 'string' },
+    events: { type: 'array', items: { type: 'string' } },
+    enabled: { type: 'boolean' },
+    has_secret: { type: 'boolean' },
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+};
+
+export const webhookTestResult: JsonSchema = {
+  type: 'object',
+  properties: {
+    delivered: { type: 'boolean' },
+    status_code: { type: ['integer', 'null'], description: "The receiver's HTTP status, null when it could not be reached." },
+    duration_ms: { type: 'number' },
+    error: { type: ['string', 'null'] },
+  },
+};
+
+export const webhooksListSpec: ListSpec = {
+  fields: Object.keys(webhookRecord.properties as object),
+  sortable: ['created_at', 'updated_at', 'url'],
+  filters: { enabled: { column: 'enabled', type: 'boolean' } },
+};

@@ -1,0 +1,68 @@
+// The command lists a session runs to pause, resume, cancel and cool down, built from the firmware profile's scripts.
+import type { FirmwareProfile } from '../protocol/firmware-profile.js';
+import { renderScriptLine, type MotionPosition } from '../protocol/motion-tracker.js';
+
+/** What a pause remembers so resume can put the print back exactly where it was. */
+export interface PausedState {
+  position: MotionPosition;
+  relativeXyz: boolean;
+  relativeE: boolean;
+  /** Targets in °C at the moment of the pause (0: heater was off). */
+  hotendTarget: number;
+  bedTarget: number;
+}
+
+/** Heater targets the job set (M104/M109, M140/M190), followed from the lines sent: a report may lag behind. */
+export class HeaterTargets {
+  hotend: number | null = null;
+  bed: number | null = null;
+
+  /** Cheap for anything that is not M104/M109/M140/M190. */
+  observe(cmd: string): void {
+    const c0 = cmd.charCodeAt(0);
+    if (c0 !== 77 && c0 !== 109) return;
+    const m = /^[Mm](104|109|140|190)(?!\d)(.*)$/.exec(cmd);
+    if (!m) return;
+    const s = /[Ss]\s*(-?\d+(?:\.\d+)?)/.exec(m[2]!) ?? /[Rr]\s*(-?\d+(?:\.\d+)?)/.exec(m[2]!);
+    if (!s) return;
+    // M104 T1 ... targets another tool; the pause only restores the active one.
+    if (/[Tt]\s*[1-9]/.test(m[2]!)) return;
+    const v = Number(s[1]);
+    if (m[1] === '104' || m[1] === '109') this.hotend = v;
+    else this.bed = v;
+  }
+
+  reset(): void {
+    this.hotend = null;
+    this.bed = null;
+  }
+}
+
+/** Retract, lift, park: the profile's pause lines with the remembered position filled in. */
+export function pauseScript(profile: FirmwareProfile, saved: PausedState): string[] {
+  return profile.scripts.pause.map((l) => renderScriptLine(l, saved.position));
+}
+
+/**
+ * Reheat and wait (bed first: it is the slow one and the nozzle should not ooze while waiting), then the profile's
+ * resume lines (return to X Y, then Z, prime, restore E and F), then the job's own positioning modes.
+ */
+export function resumeScript(profile: FirmwareProfile, saved: PausedState): string[] {
+  const lines: string[] = [];
+  if (saved.bedTarget > 0) lines.push(`M190 S${fmt(saved.bedTarget)}`);
+  if (saved.hotendTarget > 0) lines.push(`M109 S${fmt(saved.hotendTarget)}`);
+  lines.push(...profile.scripts.resume.map((l) => renderScriptLine(l, saved.position)));
+  lines.push(saved.relativeXyz ? 'G91' : 'G90');
+  lines.push(saved.relativeE ? 'M83' : 'M82');
+  return lines;
+}
+
+export function cancelScript(profile: FirmwareProfile): string[] {
+  return [...profile.scripts.cancel];
+}
+
+export function cooldownScript(profile: FirmwareProfile): string[] {
+  return [...profile.scripts.cooldown];
+}
+
+const fmt = (v: number): string => String(Math.round(v * 1000) / 1000);

@@ -1,0 +1,737 @@
+// The host side of the line protocol as a pure state machine: events in (lines received, time, writability), actions out.
+import type { FirmwareProfile } from './firmware-profile.js';
+import type { FirmwareInfo, HostProtocolOptions, ProtocolAction, ProtocolStats } from './protocol-types.js';
+import { checkLine, xorOf } from './framing.js';
+import { ReplyParser, type Reply } from './reply-parser.js';
+import { parseFirmwareFields } from './firmware-info-parser.js';
+import { looksLikeTemperatures, parseTemperatures } from './temperature-parser.js';
+import { MotionTracker } from './motion-tracker.js';
+import { RingQueue } from './ring-queue.js';
+import { commandWord } from './command-classes.js';
+
+// Timeout / flow classes of a line.
+const CLS_SHORT = 0;
+const CLS_LONG = 1;
+/** Sent with nothing else in flight and nothing after it until its ok (M110, EEPROM writes). */
+const CLS_ALONE = 2;
+
+const NO_COMMAND = 0;
+const NO_JOB_LINE = -1;
+
+/** A line waiting to be sent. Its payload checksum is computed when it is queued (framing ahead of time). */
+interface PendingLine {
+  text: string;
+  xor: number;
+  jobLine: number;
+  srcBytes: number;
+  commandId: number;
+  cls: number;
+  isM105: boolean;
+  /** The ok-timeout poke: may go out past a full window. */
+  force: boolean;
+}
+
+/** One sent line, kept in the history ring for resend replays. Slots are reused, never reallocated. */
+interface SentLine {
+  n: number;
+  framed: string;
+  len: number;
+  jobLine: number;
+  srcBytes: number;
+  commandId: number;
+  cls: number;
+  isM105: boolean;
+  cancelled: boolean;
+}
+
+interface CommandState {
+  lines: string[];
+  failed: boolean;
+}
+
+export interface HostProtocolDebugState {
+  nextLineNumber: number;
+  sendCursor: number;
+  ackedThrough: number;
+  inFlightLines: number;
+  inFlightBytes: number;
+  commandSlots: number;
+  swallowOks: number;
+  queuedJobLines: number;
+  queuedCommands: number;
+}
+
+export class HostProtocol {
+  readonly stats: ProtocolStats = {
+    linesSent: 0,
+    linesAcked: 0,
+    bytesWritten: 0,
+    resends: 0,
+    linesResent: 0,
+    timeouts: 0,
+    spuriousOks: 0,
+  };
+  /** Position and extrusion of what was sent (first sends only, replays do not move twice). */
+  readonly motion = new MotionTracker();
+
+  private profile!: FirmwareProfile;
+  private parser!: ReplyParser;
+  private longSet = new Set<string>();
+  private aloneSet = new Set<string>();
+  private readonly historyOption: number | undefined;
+
+  private history: SentLine[] = [];
+  private historyMask = 0;
+
+  private readonly jobQueue = new RingQueue<PendingLine>(64);
+  private readonly commandQueue = new RingQueue<PendingLine>(8);
+  private readonly commands = new Map<number, CommandState>();
+  private nextCommandId = 1;
+  private jobLineCounter = 0;
+
+  /** Next line number to assign; every number below it (down to the history bound) is framed and kept. */
+  private nextNew = 0;
+  /** Next line number to write: below nextNew during a resend replay. */
+  private sendCursor = 0;
+  /** Every line up to here is acknowledged; in flight is (ackedThrough, sendCursor). */
+  private ackedThrough = -1;
+  /** job-acked/command-done already reported up to here (replays of acknowledged lines report nothing twice). */
+  private reportedThrough = -1;
+  private inflightBytes = 0;
+  private aloneInFlight = 0;
+
+  private resetQueued = false;
+  /** Numbering cannot be trusted (after M112 or a failure): restart it before the next line. */
+  private numberingStale = false;
+  /** Whether numbering has ever started in this link (line numbers mean nothing before M110). */
+  private numbered = false;
+
+  private swallowOks = 0;
+  private lastResendN = -1;
+  private resendsWithoutProgress = 0;
+  private forceNext = false;
+
+  private learnedSlots: number | null = null;
+  private okDeadline: number | null = null;
+  private consecutiveTimeouts = 0;
+
+  private handshakeDone = false;
+  private writable = true;
+  private failed = false;
+  private dirty = false;
+  private lastNow = 0;
+  private pendingInfo: FirmwareInfo | null = null;
+
+  private actions: ProtocolAction[] = [];
+
+  constructor(opts: HostProtocolOptions) {
+    this.historyOption = opts.historySize;
+    this.setProfile(opts.profile);
+  }
+
+  /** The profile in use (generic until M115 identified the firmware). */
+  get currentProfile(): FirmwareProfile {
+    return this.profile;
+  }
+
+  setProfile(profile: FirmwareProfile): void {
+    this.profile = profile;
+    this.parser = new ReplyParser(profile);
+    this.longSet = new Set(profile.longCommands.map((c) => c.toUpperCase()));
+    this.aloneSet = new Set(profile.serialStallingCommands.map((c) => c.toUpperCase()));
+    this.learnedSlots = null;
+    const wanted = Math.max(this.historyOption ?? profile.historySize, profile.commandSlots * 2, 16);
+    let cap = 1;
+    while (cap < wanted) cap <<= 1;
+    if (cap !== this.history.length) this.resizeHistory(cap);
+    this.dirty = true;
+  }
+
+  /** Queue `M110 N0` (sent alone) and restart numbering: at connect and at every job start. */
+  resetLineNumbers(now: number): void {
+    this.lastNow = now;
+    if (this.failed) {
+      this.failed = false;
+      this.dropInFlight();
+    }
+    this.resetQueued = true;
+    this.numberingStale = false;
+    this.jobLineCounter = 0;
+    this.dirty = true;
+  }
+
+  jobCapacity(): number {
+    if (this.failed) return 0;
+    const target = this.slots() + 32;
+    return Math.max(0, target - this.jobQueue.size);
+  }
+
+  pushJobLine(text: string, bytes: number, now: number): void {
+    this.lastNow = now;
+    const problem = checkLine(text, this.profile);
+    if (problem !== null) throw new RangeError(`job line ${this.jobLineCounter + 1} cannot be sent: ${problem}`);
+    this.jobQueue.push(this.pending(text, ++this.jobLineCounter, bytes, NO_COMMAND, false));
+    this.dirty = true;
+  }
+
+  sendCommand(text: string, now: number): number {
+    this.lastNow = now;
+    const id = this.nextCommandId++;
+    const problem = checkLine(text, this.profile);
+    if (problem !== null || this.failed) {
+      const reason = problem ?? 'the protocol stopped after a failure; reconnect first';
+      this.actions.push({ type: 'command-done', commandId: id, ok: false, lines: [`cannot send '${text}': ${reason}`] });
+      return id;
+    }
+    this.commands.set(id, { lines: [], failed: false });
+    this.commandQueue.push(this.pending(text, NO_JOB_LINE, 0, id, false));
+    this.dirty = true;
+    return id;
+  }
+
+  emergencyStop(now: number): void {
+    this.lastNow = now;
+    // Writes not yet taken by the session would reach the firmware after M112: drop them, the stop goes first.
+    this.actions = this.actions.filter((a) => a.type !== 'write');
+    this.actions.push({ type: 'write', data: this.profile.emergencyStop });
+    this.stats.bytesWritten += this.profile.emergencyStop.length;
+    this.forgetEverything();
+    this.numberingStale = true;
+  }
+
+  clearJob(): void {
+    this.jobQueue.clear();
+    for (let n = this.ackedThrough + 1; n < this.nextNew; n++) {
+      const e = this.entry(n);
+      if (e && e.jobLine !== NO_JOB_LINE) e.cancelled = true;
+    }
+    this.jobLineCounter = 0;
+    this.dirty = true;
+  }
+
+  lineReceived(text: string, now: number): void {
+    this.lastNow = now;
+    const reply = this.parser.parse(text);
+    this.handle(reply, now);
+    this.dirty = true;
+  }
+
+  tick(now: number): void {
+    this.lastNow = now;
+    if (this.okDeadline !== null && now >= this.okDeadline && !this.failed) this.onOkTimeout(now);
+    this.dirty = true;
+  }
+
+  setWritable(writable: boolean, now: number): void {
+    this.lastNow = now;
+    this.writable = writable;
+    if (writable) this.dirty = true;
+  }
+
+  takeActions(): ProtocolAction[] {
+    if (this.dirty) this.pump(this.lastNow);
+    const out = this.actions;
+    this.actions = [];
+    return out;
+  }
+
+  nextDeadline(): number | null {
+    if (this.dirty) this.pump(this.lastNow);
+    return this.okDeadline;
+  }
+
+  isIdle(): boolean {
+    return (
+      this.jobQueue.size === 0 &&
+      this.commandQueue.size === 0 &&
+      this.inFlightLines() === 0 &&
+      this.sendCursor === this.nextNew &&
+      !this.resetQueued
+    );
+  }
+
+  /** Resends per line sent: the link-quality figure for the stream summary. */
+  resendRatio(): number {
+    return this.stats.linesSent === 0 ? 0 : this.stats.resends / this.stats.linesSent;
+  }
+
+  /** For tests and diagnostics. */
+  debugState(): HostProtocolDebugState {
+    return {
+      nextLineNumber: this.nextNew,
+      sendCursor: this.sendCursor,
+      ackedThrough: this.ackedThrough,
+      inFlightLines: this.inFlightLines(),
+      inFlightBytes: this.inflightBytes,
+      commandSlots: this.slots(),
+      swallowOks: this.swallowOks,
+      queuedJobLines: this.jobQueue.size,
+      queuedCommands: this.commandQueue.size,
+    };
+  }
+
+  // ---- received lines ------------------------------------------------------------------------------------------
+
+  private handle(reply: Reply, now: number): void {
+    switch (reply.kind) {
+      case 'empty':
+      case 'wait':
+        // `wait` is the idle firmware's heartbeat (Repetier): neither an ok nor proof that an ok will come.
+        return;
+      case 'ok':
+        this.onOk(reply, now);
+        return;
+      case 'resend':
+        this.onResend(reply.lineNumber, reply.text, now);
+        return;
+      case 'skip':
+        // The firmware discarded that line (after a resend request); the ok that follows belongs to nothing live.
+        if (this.profile.resend.okFollowsSkip) this.swallowOks++;
+        this.actions.push({ type: 'info', text: reply.text });
+        return;
+      case 'busy':
+        if (this.okDeadline !== null) this.okDeadline = Math.max(this.okDeadline, now + this.profile.timeouts.busyExtendMs);
+        this.actions.push({ type: 'busy', text: reply.text });
+        return;
+      case 'start':
+        this.onStart(reply.text);
+        return;
+      case 'action':
+        this.actions.push({ type: 'host-action', name: reply.name, argument: reply.argument });
+        return;
+      case 'fatal':
+        this.attach(reply.text, true);
+        this.actions.push({ type: 'firmware-fatal', text: reply.text });
+        return;
+      case 'warning':
+        this.attach(reply.text, true);
+        this.actions.push({ type: 'firmware-warning', text: reply.text });
+        return;
+      case 'protocol-error':
+        this.actions.push({ type: 'info', text: reply.text });
+        return;
+      case 'temperatures':
+        if (!reply.autoreport) this.attach(reply.text, false);
+        this.actions.push({ type: 'temperatures', temperatures: reply.temperatures });
+        return;
+      case 'firmware-name': {
+        const fields = parseFirmwareFields(reply.text);
+        this.pendingInfo = { name: fields.FIRMWARE_NAME ?? '', fields, capabilities: {} };
+        this.attach(reply.text, false);
+        return;
+      }
+      case 'capability':
+        if (this.pendingInfo) this.pendingInfo.capabilities[reply.name] = reply.value;
+        this.attach(reply.text, false);
+        return;
+      case 'info':
+        this.attach(reply.text, false);
+        this.actions.push({ type: 'info', text: reply.text });
+        return;
+    }
+  }
+
+  private onOk(reply: Extract<Reply, { kind: 'ok' }>, now: number): void {
+    this.handshakeDone = true;
+    const data = reply.data;
+    if (data.length > 0) {
+      if (data.includes('FIRMWARE_NAME:')) {
+        const fields = parseFirmwareFields(data);
+        this.pendingInfo = { name: fields.FIRMWARE_NAME ?? '', fields, capabilities: {} };
+      } else if (looksLikeTemperatures(data)) {
+        const temperatures = parseTemperatures(data);
+        if (temperatures) this.actions.push({ type: 'temperatures', temperatures });
+      }
+    }
+    if (this.pendingInfo) {
+      this.actions.push({ type: 'firmware-info', info: this.pendingInfo });
+      this.pendingInfo = null;
+    }
+    if (reply.freeSlots !== null) {
+      // ADVANCED_OK's B counts free slots while the acknowledged command still holds one.
+      const slots = Math.min(64, reply.freeSlots + 1);
+      if (this.learnedSlots === null || slots > this.learnedSlots) this.learnedSlots = slots;
+    }
+    if (reply.lineNumber !== null && this.numbered) {
+      const n = reply.lineNumber;
+      if (n > this.ackedThrough && n < this.sendCursor) {
+        this.ackThrough(n, data, now);
+        return;
+      }
+      if (n <= this.ackedThrough) {
+        // Already acknowledged (healed by a cumulative ack): nothing more is owed for it.
+        this.stats.spuriousOks++;
+        return;
+      }
+      // A number we never sent in this numbering (a late ok from before M110): count it as a plain ok.
+    } else if (data.length === 0 && reply.lineNumber === null && this.swallowOks > 0) {
+      this.swallowOks--;
+      return;
+    }
+    if (data.length > 0 && looksLikeTemperatures(data)) {
+      // M105's `ok T:` answers an M105: everything sent before that M105 was processed, whatever oks got lost.
+      for (let n = this.ackedThrough + 1; n < this.sendCursor; n++) {
+        if (this.entry(n)?.isM105) {
+          this.ackThrough(n, data, now);
+          return;
+        }
+      }
+    }
+    if (this.inFlightLines() === 0) {
+      // Credits are never banked: an ok that matches nothing is counted and dropped.
+      this.stats.spuriousOks++;
+      return;
+    }
+    this.ackThrough(this.ackedThrough + 1, data, now);
+  }
+
+  private ackThrough(last: number, okData: string, now: number): void {
+    for (let n = this.ackedThrough + 1; n <= last; n++) {
+      const e = this.entry(n);
+      if (!e) continue;
+      this.inflightBytes -= e.len;
+      if (e.cls === CLS_ALONE) this.aloneInFlight--;
+      this.stats.linesAcked++;
+      if (n > this.reportedThrough) {
+        this.reportedThrough = n;
+        if (e.jobLine !== NO_JOB_LINE && !e.cancelled) {
+          this.actions.push({ type: 'job-acked', jobLine: e.jobLine, bytes: e.srcBytes });
+        } else if (e.commandId !== NO_COMMAND) {
+          this.finishCommand(e.commandId, n === last ? okData : '', true);
+        }
+      }
+    }
+    this.ackedThrough = last;
+    this.consecutiveTimeouts = 0;
+    if (this.lastResendN >= 0 && this.ackedThrough >= this.lastResendN) {
+      this.lastResendN = -1;
+      this.resendsWithoutProgress = 0;
+    }
+    this.okDeadline = this.inFlightLines() > 0 ? now + this.timeoutFor(this.ackedThrough + 1) : null;
+    this.dirty = true;
+  }
+
+  private onResend(n: number | null, text: string, now: number): void {
+    this.stats.resends++;
+    if (this.profile.resend.okFollows) this.swallowOks++;
+    if (this.profile.checksum === 'none' || !this.numbered) {
+      this.actions.push({ type: 'info', text: `${text} (ignored: no numbered line was sent)` });
+      return;
+    }
+    this.resendsWithoutProgress++;
+    if (this.resendsWithoutProgress > this.profile.resend.stormLimit) {
+      this.fail('resend_storm', `${this.resendsWithoutProgress} resend requests without progress (last: '${text}')`);
+      return;
+    }
+    if (n === null) {
+      this.fail('resend_invalid', `unreadable resend request '${text}'`);
+      return;
+    }
+    // Before the M110 was acknowledged the firmware's numbers are from before it: start over from the M110.
+    if (this.ackedThrough < 0) n = 0;
+    // Repeats for one N (one per discarded line) until the replay gets past it.
+    if (n === this.lastResendN && this.ackedThrough < n) return;
+    if (n > this.sendCursor) {
+      this.fail('resend_invalid', `firmware asked for line ${n}, but the next line to send is ${this.sendCursor}`);
+      return;
+    }
+    const oldest = Math.max(0, this.nextNew - this.history.length);
+    const e = this.entry(n);
+    if (n < this.sendCursor && (n < oldest || !e)) {
+      this.fail('resend_out_of_history', `firmware asked for line ${n}, the oldest line kept is ${oldest}`);
+      return;
+    }
+    this.rewindTo(n, now);
+    this.lastResendN = n;
+  }
+
+  /** Lines from `n` on were dropped by the firmware: they owe no ok and are written again, one at a time. */
+  private rewindTo(n: number, now: number): void {
+    if (n <= this.ackedThrough) this.ackedThrough = n - 1;
+    this.sendCursor = n;
+    this.recountInFlight();
+    this.okDeadline = this.inFlightLines() > 0 ? now + this.timeoutFor(this.ackedThrough + 1) : null;
+    this.dirty = true;
+  }
+
+  private onStart(text: string): void {
+    if (!this.handshakeDone) {
+      // The board booted after we opened the port: whatever we sent went to the bootloader.
+      this.actions.push({ type: 'info', text });
+      if (this.inFlightLines() > 0) this.rewindTo(this.ackedThrough + 1, this.lastNow);
+      return;
+    }
+    this.actions.push({ type: 'firmware-reset' });
+    this.forgetEverything();
+    this.motion.reset();
+    this.handshakeDone = false;
+    this.resetQueued = true;
+  }
+
+  // ---- timeouts ------------------------------------------------------------------------------------------------
+
+  private onOkTimeout(now: number): void {
+    this.stats.timeouts++;
+    this.consecutiveTimeouts++;
+    if (this.inFlightLines() === 0 && this.sendCursor === this.nextNew) {
+      this.okDeadline = null;
+      return;
+    }
+    if (this.consecutiveTimeouts > this.profile.timeouts.maxConsecutive) {
+      this.fail('ok_timeout', `no ok for line ${this.ackedThrough + 1} after ${this.consecutiveTimeouts} timeouts`);
+      return;
+    }
+    this.okDeadline = now + this.profile.timeouts.shortMs;
+    if (!this.handshakeDone && this.profile.checksum === 'xor') {
+      // Nothing ever answered: the board was probably still booting. Send what is in flight again.
+      this.rewindTo(this.ackedThrough + 1, now);
+      this.okDeadline = now + this.profile.timeouts.shortMs;
+      return;
+    }
+    if (this.sendCursor < this.nextNew) {
+      // During a replay the next replayed line is the poke: the firmware's sequence check tells us what it has.
+      this.forceNext = true;
+    } else if (!this.pokeQueued()) {
+      const poke = this.pending('M105', NO_JOB_LINE, 0, NO_COMMAND, true);
+      this.commandQueue.unshift(poke);
+    }
+    this.dirty = true;
+  }
+
+  private pokeQueued(): boolean {
+    for (const p of this.commandQueue) if (p.force) return true;
+    for (let n = this.ackedThrough + 1; n < this.sendCursor; n++) {
+      const e = this.entry(n);
+      if (e && e.isM105 && e.commandId === NO_COMMAND) return true;
+    }
+    return false;
+  }
+
+  private timeoutFor(n: number): number {
+    const e = this.entry(n);
+    return e && e.cls === CLS_LONG ? this.profile.timeouts.longMs : this.profile.timeouts.shortMs;
+  }
+
+  // ---- sending -------------------------------------------------------------------------------------------------
+
+  private pump(now: number): void {
+    this.dirty = false;
+    if (this.failed || !this.writable) return;
+    const frames: string[] = [];
+    let bytes = 0;
+    const slots = this.slots();
+    const pingPong = this.profile.flowControl === 'ping-pong';
+    const rxLimit = this.profile.rxBufferBytes - 1;
+    for (;;) {
+      const inFlight = this.sendCursor - this.ackedThrough - 1;
+      if (this.sendCursor < this.nextNew) {
+        // Resend replay: ping-pong, unless the timeout poke forces the next line out.
+        if (inFlight > 0 && !this.forceNext) break;
+        this.forceNext = false;
+        const e = this.entry(this.sendCursor)!;
+        frames.push(e.framed);
+        bytes += e.len;
+        this.inflightBytes += e.len;
+        if (e.cls === CLS_ALONE) this.aloneInFlight++;
+        this.sendCursor++;
+        this.stats.linesResent++;
+        if (inFlight === 0) this.okDeadline = now + this.timeoutFor(this.sendCursor - 1);
+        continue;
+      }
+      const head = this.commandQueue.peek();
+      if (head && head.force && this.numbered) {
+        // The ok-timeout poke goes out whatever the window, a pending M110 or a stalling command say.
+        this.commandQueue.shift();
+        bytes += this.frameAndSend(head, head.cls, frames, now);
+        continue;
+      }
+      if (this.numberingStale && (this.commandQueue.size > 0 || this.jobQueue.size > 0)) {
+        this.numberingStale = false;
+        this.resetQueued = true;
+      }
+      if (this.resetQueued) {
+        if (inFlight > 0) break;
+        this.resetQueued = false;
+        if (this.profile.checksum === 'none') {
+          this.startNumbering();
+          continue;
+        }
+        this.startNumbering();
+        bytes += this.frameAndSend(this.pending('M110 N0', NO_JOB_LINE, 0, NO_COMMAND, false), CLS_ALONE, frames, now);
+        continue;
+      }
+      const next = this.commandQueue.peek() ?? this.jobQueue.peek();
+      if (!next) break;
+      if (this.profile.checksum === 'xor') {
+        if (!this.numbered || this.nextNew > this.profile.lineNumberMax) {
+          // Numbering never started, or the next number would pass what the firmware compares: M110 first.
+          this.resetQueued = true;
+          continue;
+        }
+      } else if (!this.numbered) {
+        this.startNumbering();
+      }
+      if (!next.force) {
+        if (this.aloneInFlight > 0) break;
+        if (inFlight > 0) {
+          if (pingPong || next.cls === CLS_ALONE) break;
+          if (inFlight >= slots) break;
+          if (this.inflightBytes + this.framedLength(this.nextNew, next) > rxLimit) break;
+        }
+      }
+      if (next === this.commandQueue.peek()) this.commandQueue.shift();
+      else this.jobQueue.shift();
+      bytes += this.frameAndSend(next, next.cls, frames, now);
+      this.motion.update(next.text);
+    }
+    if (frames.length > 0) {
+      this.actions.push({ type: 'write', data: frames.length === 1 ? frames[0]! : frames.join('') });
+      this.stats.bytesWritten += bytes;
+    }
+  }
+
+  /** Assigns the next number, frames, stores in history, counts as in flight. Returns the framed length. */
+  private frameAndSend(p: PendingLine, cls: number, frames: string[], now: number): number {
+    const n = this.nextNew;
+    let framed: string;
+    if (this.profile.checksum === 'none') {
+      framed = p.text + '\n';
+    } else {
+      const prefix = 'N' + n + ' ';
+      framed = prefix + p.text + '*' + xorOf(prefix, 0, p.xor) + '\n';
+    }
+    const e = this.history[n & this.historyMask]!;
+    e.n = n;
+    e.framed = framed;
+    e.len = framed.length;
+    e.jobLine = p.jobLine;
+    e.srcBytes = p.srcBytes;
+    e.commandId = p.commandId;
+    e.cls = cls;
+    e.isM105 = p.isM105;
+    e.cancelled = false;
+    const wasEmpty = this.sendCursor - this.ackedThrough - 1 === 0;
+    this.nextNew = n + 1;
+    this.sendCursor = n + 1;
+    this.inflightBytes += framed.length;
+    if (cls === CLS_ALONE) this.aloneInFlight++;
+    this.stats.linesSent++;
+    if (wasEmpty || this.okDeadline === null) this.okDeadline = now + this.timeoutFor(this.ackedThrough + 1);
+    frames.push(framed);
+    return framed.length;
+  }
+
+  private framedLength(n: number, p: PendingLine): number {
+    if (this.profile.checksum === 'none') return p.text.length + 1;
+    const prefix = 'N' + n + ' ';
+    const cs = xorOf(prefix, 0, p.xor);
+    return prefix.length + p.text.length + 1 + (cs >= 100 ? 3 : cs >= 10 ? 2 : 1) + 1;
+  }
+
+  private pending(text: string, jobLine: number, srcBytes: number, commandId: number, force: boolean): PendingLine {
+    const word = commandWord(text);
+    const cls = this.aloneSet.has(word) ? CLS_ALONE : this.longSet.has(word) ? CLS_LONG : CLS_SHORT;
+    return { text, xor: xorOf(text), jobLine, srcBytes, commandId, cls, isM105: word === 'M105', force };
+  }
+
+  // ---- bookkeeping ---------------------------------------------------------------------------------------------
+
+  private slots(): number {
+    if (this.profile.flowControl === 'ping-pong') return 1;
+    return Math.min(this.learnedSlots ?? this.profile.commandSlots, this.history.length >> 1);
+  }
+
+  private inFlightLines(): number {
+    return this.sendCursor - this.ackedThrough - 1;
+  }
+
+  private entry(n: number): SentLine | undefined {
+    if (n < 0) return undefined;
+    const e = this.history[n & this.historyMask];
+    return e && e.n === n ? e : undefined;
+  }
+
+  private resizeHistory(cap: number): void {
+    const old = this.history;
+    this.history = new Array<SentLine>(cap);
+    for (let i = 0; i < cap; i++) {
+      this.history[i] = { n: -1, framed: '', len: 0, jobLine: NO_JOB_LINE, srcBytes: 0, commandId: 0, cls: 0, isM105: false, cancelled: false };
+    }
+    this.historyMask = cap - 1;
+    for (const e of old) if (e.n >= 0 && e.n >= this.nextNew - cap) Object.assign(this.history[e.n & this.historyMask]!, e);
+  }
+
+  private startNumbering(): void {
+    for (const e of this.history) e.n = -1;
+    this.nextNew = 0;
+    this.sendCursor = 0;
+    this.ackedThrough = -1;
+    this.reportedThrough = -1;
+    this.inflightBytes = 0;
+    this.aloneInFlight = 0;
+    this.swallowOks = 0;
+    this.lastResendN = -1;
+    this.resendsWithoutProgress = 0;
+    this.numbered = true;
+  }
+
+  private recountInFlight(): void {
+    this.inflightBytes = 0;
+    this.aloneInFlight = 0;
+    for (let n = this.ackedThrough + 1; n < this.sendCursor; n++) {
+      const e = this.entry(n);
+      if (!e) continue;
+      this.inflightBytes += e.len;
+      if (e.cls === CLS_ALONE) this.aloneInFlight++;
+    }
+  }
+
+  /** A reply line that arrived while a console command is the oldest line in flight belongs to it. */
+  private attach(text: string, isError: boolean): void {
+    const e = this.entry(this.ackedThrough + 1);
+    if (!e || e.commandId === NO_COMMAND || this.ackedThrough + 1 >= this.sendCursor) return;
+    const c = this.commands.get(e.commandId);
+    if (!c) return;
+    c.lines.push(text);
+    if (isError) c.failed = true;
+  }
+
+  private finishCommand(id: number, okData: string, delivered: boolean): void {
+    const c = this.commands.get(id);
+    if (!c) return;
+    this.commands.delete(id);
+    if (okData) c.lines.push(okData);
+    this.actions.push({ type: 'command-done', commandId: id, ok: delivered && !c.failed, lines: c.lines });
+  }
+
+  /** Nothing queued or in flight survives (reset, emergency stop, failure); open commands end unsuccessfully. */
+  private forgetEverything(): void {
+    this.jobQueue.clear();
+    while (this.commandQueue.size > 0) this.commandQueue.shift();
+    for (const id of [...this.commands.keys()]) this.finishCommand(id, '', false);
+    this.dropInFlight();
+    this.okDeadline = null;
+    this.pendingInfo = null;
+    this.forceNext = false;
+    this.consecutiveTimeouts = 0;
+  }
+
+  private dropInFlight(): void {
+    for (const e of this.history) e.n = -1;
+    this.ackedThrough = this.nextNew - 1;
+    this.sendCursor = this.nextNew;
+    this.reportedThrough = this.nextNew - 1;
+    this.inflightBytes = 0;
+    this.aloneInFlight = 0;
+    this.swallowOks = 0;
+    this.lastResendN = -1;
+    this.resendsWithoutProgress = 0;
+  }
+
+  private fail(code: Extract<ProtocolAction, { type: 'protocol-failure' }>['code'], message: string): void {
+    this.actions.push({ type: 'protocol-failure', code, message });
+    this.forgetEverything();
+    this.failed = true;
+    this.numberingStale = true;
+  }
+}

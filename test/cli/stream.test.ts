@@ -1,0 +1,72 @@
+// `printfarm stream` and `printfarm console` run as child processes against sim:// printers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { writeGcode } from '../printers/gcode-fixture.js';
+
+const MAIN = path.resolve('src/main.ts');
+
+function runCli(args: string[], stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 45_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+test('printfarm stream completes a file over sim:// and exits 0 with a summary', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pf-cli-'));
+  try {
+    const file = path.join(dir, 'part.gcode');
+    const fx = await writeGcode(file, 600);
+    const r = await runCli(['stream', '--url', 'sim://cli1?speed=max', file]);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    assert.match(r.stderr, /connected: Marlin/);
+    assert.match(r.stdout, new RegExp(`lines +${fx.stripped.length} acknowledged of ${fx.stripped.length} sent`));
+    assert.match(r.stdout, new RegExp(`bytes +${Buffer.byteLength(fx.text)} of ${Buffer.byteLength(fx.text)}`));
+    for (const key of ['seconds', 'lines/s', 'resends', 'timeouts']) assert.match(r.stdout, new RegExp(`^${key} +[\\d.]+$`, 'm'));
+    assert.match(r.stdout, /result +completed/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('printfarm stream exits 1 with the reason when the print fails, 2 on bad flags', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pf-cli-'));
+  try {
+    const file = path.join(dir, 'part.gcode');
+    await writeGcode(file, 600);
+    const r = await runCli(['stream', '--url', 'sim://cli2?speed=max&runaway_after_lines=200', file]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /result +failed: .*(runaway|halted).*\(firmware_error\)/i);
+    const missing = await runCli(['stream', '--url', 'sim://cli3?speed=max', path.join(dir, 'nope.gcode')]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /cannot read G-code file/);
+    const bad = await runCli(['stream', file]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--url is required/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('printfarm console sends typed commands, prints their replies, and leaves on end of input', async () => {
+  const r = await runCli(['console', '--url', 'sim://con1?speed=max'], 'M105\nM115\nG28\nFOO42\n');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /connected: Marlin/);
+  assert.match(r.stdout, /< .*T:\d/);
+  assert.match(r.stdout, /< FIRMWARE_NAME:Marlin/);
+  assert.match(r.stdout, /Unknown command/i);
+});

@@ -1,0 +1,63 @@
+// Every built list endpoint goes through the list-query helper: unknown, repeated or out-of-range parameters are 400, a page past the end is empty.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { allRoutes } from '../../src/http/routes-index.js';
+import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+interface ListBody {
+  data?: unknown[];
+  keys?: unknown[];
+  pagination: { page: number; per_page: number; total: number; total_pages: number };
+}
+
+const builtLists = allRoutes().filter((r) => r.method === 'GET' && r.list && !r.planned && r.handle);
+
+describe('built list endpoints use the list-query helper', () => {
+  let t: TestApp;
+  let admin: string;
+  before(async () => {
+    t = await startTestApp();
+    admin = await mintTestKey(t);
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  const get = (path: string) => t.request(path, { headers: bearer(admin) });
+  const message = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
+
+  it('there are some (users, api-keys) to check', () => {
+    const paths = builtLists.map((r) => r.path);
+    assert.ok(paths.includes('/v1/users') && paths.includes('/v1/api-keys'), paths.join(', '));
+  });
+
+  for (const route of builtLists) {
+    it(`${route.path}: unknown, repeated and out-of-range parameters are 400 naming them`, async () => {
+      const unknown = await get(`${route.path}?colour=red`);
+      assert.equal(unknown.status, 400);
+      assert.match((await message(unknown)).message, /unknown query parameter "colour"/);
+      const repeated = await get(`${route.path}?page=1&page=2`);
+      assert.equal(repeated.status, 400);
+      assert.match((await message(repeated)).message, /page: must be given at most once/);
+      const tooMany = await get(`${route.path}?per_page=101`);
+      assert.equal(tooMany.status, 400);
+      assert.match((await message(tooMany)).message, /per_page: must be an integer from 1 to 100/);
+      const badSort = await get(`${route.path}?sort=-nonexistent`);
+      assert.equal(badSort.status, 400);
+      assert.match((await message(badSort)).message, /sort: cannot sort by "nonexistent"/);
+    });
+
+    it(`${route.path}: a page past the end is empty with correct pagination; fields selects`, async () => {
+      const res = await get(`${route.path}?page=50&per_page=5`);
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as ListBody;
+      assert.deepEqual(body.data ?? body.keys, []);
+      assert.equal(body.pagination.page, 50);
+      assert.equal(body.pagination.per_page, 5);
+      assert.ok(body.pagination.total >= 1);
+      assert.equal(body.pagination.total_pages, Math.ceil(body.pagination.total / 5));
+      const first = (await (await get(`${route.path}?fields=id`)).json()) as ListBody;
+      for (const rec of (first.data ?? first.keys) as object[]) assert.deepEqual(Object.keys(rec), ['id']);
+    });
+  }
+});

@@ -1,0 +1,252 @@
+// GET /v1/openapi.json: a structurally valid OpenAPI 3.1 document covering every spec endpoint, built from the validating schemas; planned routes never answer 200.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { effectiveRoutes, operationId, toOpenApiPath } from '../../src/http/openapi.js';
+import { plannedRoutes } from '../../src/http/planned-routes.js';
+import { defineRoute } from '../../src/http/route.js';
+import { allRoutes } from '../../src/http/routes-index.js';
+import { compileSchema } from '../../src/http/validation.js';
+import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+/** Every endpoint of the spec (section 4), written out from the spec itself. */
+const SPEC_ENDPOINTS = [
+  'GET /v1/printers',
+  'GET /v1/printers/:id',
+  'POST /v1/printers',
+  'PATCH /v1/printers/:id',
+  'DELETE /v1/printers/:id',
+  'POST /v1/printers/:id/actions',
+  'GET /v1/jobs',
+  'GET /v1/jobs/:id',
+  'POST /v1/jobs',
+  'PATCH /v1/jobs/:id',
+  'DELETE /v1/jobs/:id',
+  'GET /v1/materials',
+  'GET /v1/materials/:id',
+  'POST /v1/materials',
+  'PATCH /v1/materials/:id',
+  'GET /v1/analytics/fleet',
+  'GET /v1/analytics/printers/:id',
+  'GET /v1/analytics/jobs',
+  'GET /v1/analytics/materials',
+  'GET /v1/webhooks',
+  'POST /v1/webhooks',
+  'PATCH /v1/webhooks/:id',
+  'DELETE /v1/webhooks/:id',
+  'POST /v1/webhooks/:id/test',
+  'GET /v1/organization',
+  'PATCH /v1/organization',
+  'GET /v1/users',
+  'GET /v1/users/:id',
+  'POST /v1/users/invite',
+  'POST /v1/api-keys',
+  'GET /v1/api-keys',
+  'GET /v1/api-keys/current',
+  'DELETE /v1/api-keys/:id',
+  'POST /v1/api-keys/:id/roll',
+  'GET /v1/auth/test',
+];
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+type Obj = Record<string, any>;
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let doc: Obj;
+  before(async () => {
+    t = await startTestApp();
+    const res = await t.request('/v1/openapi.json');
+    assert.equal(res.status, 200, 'served without a key');
+    assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+    doc = (await res.json()) as Obj;
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  const operations = (): { path: string; method: string; op: Obj }[] =>
+    Object.entries(doc.paths as Obj).flatMap(([path, item]) =>
+      Object.entries(item as Obj)
+        .filter(([m]) => HTTP_METHODS.includes(m))
+        .map(([method, op]) => ({ path, method, op: op as Obj })),
+    );
+
+  it('is OpenAPI 3.1.0 with info, paths, components and both security schemes', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(typeof doc.info.title, 'string');
+    assert.equal(typeof doc.info.version, 'string');
+    assert.equal(doc.components.securitySchemes.bearerAuth.type, 'http');
+    assert.equal(doc.components.securitySchemes.bearerAuth.scheme, 'bearer');
+    assert.equal(doc.components.securitySchemes.basicAuth.scheme, 'basic');
+    assert.deepEqual(doc.components.schemas.Error.required, ['success', 'error']);
+  });
+
+  it('covers every endpoint of the spec by method and path', () => {
+    const present = new Set(operations().map((o) => `${o.method.toUpperCase()} ${o.path}`));
+    const missing = SPEC_ENDPOINTS.filter((e) => {
+      const [method, path] = e.split(' ') as [string, string];
+      return !present.has(`${method} ${toOpenApiPath(path)}`);
+    });
+    assert.deepEqual(missing, []);
+    assert.ok(present.has('GET /v1/openapi.json'));
+  });
+
+  it('every operation is well formed: unique operationId, tags declared, path parameters match the template, responses described', () => {
+    const ids = new Set<string>();
+    const tags = new Set((doc.tags as Obj[]).map((x) => x.name));
+    for (const { path, method, op } of operations()) {
+      const where = `${method} ${path}`;
+      assert.match(path, /^\/[^:]*$/, `${where}: no :params left`);
+      assert.ok(!ids.has(op.operationId), `${where}: duplicate operationId`);
+      ids.add(op.operationId);
+      for (const tag of op.tags) assert.ok(tags.has(tag), `${where}: tag ${tag} declared`);
+      const templ = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      const declared = (op.parameters as Obj[]).filter((p) => p.in === 'path');
+      assert.deepEqual(declared.map((p) => p.name).sort(), templ, `${where}: path parameters`);
+      for (const p of op.parameters as Obj[]) {
+        assert.ok(['path', 'query', 'header', 'cookie'].includes(p.in), `${where}: parameter location`);
+        assert.equal(typeof p.name, 'string');
+        assert.ok(p.schema && typeof p.schema === 'object', `${where}: ${p.name} has a schema`);
+        if (p.in === 'path') assert.equal(p.required, true, `${where}: path parameter required`);
+      }
+      assert.ok(Object.keys(op.responses).length > 0, `${where}: responses`);
+      for (const [status, r] of Object.entries(op.responses as Obj)) {
+        assert.match(status, /^[1-5]\d\d$/, `${where}: status key`);
+        assert.ok(r.$ref || typeof r.description === 'string', `${where} ${status}: description or $ref`);
+      }
+      for (const s of op.security as Obj[]) for (const name of Object.keys(s)) assert.ok(doc.components.securitySchemes[name], `${where}: scheme ${name}`);
+    }
+  });
+
+  it('every $ref resolves inside the document', () => {
+    const refs: string[] = [];
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (k === '$ref' && typeof x === 'string') refs.push(x);
+          else walk(x);
+        }
+      }
+    };
+    walk(doc);
+    assert.ok(refs.length > 0);
+    for (const ref of refs) {
+      assert.match(ref, /^#\//);
+      const target = ref
+        .slice(2)
+        .split('/')
+        .reduce<any>((node, part) => node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+      assert.ok(target, `${ref} resolves`);
+    }
+  });
+
+  it('every schema in the document is valid JSON Schema 2020-12', () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema({ $id: 'doc', components: doc.components }, 'doc');
+    let count = 0;
+    const check = (schema: Obj, where: string): void => {
+      const rewritten = JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"doc#/components/'));
+      assert.doesNotThrow(() => ajv.compile(rewritten), where);
+      count += 1;
+    };
+    for (const { path, method, op } of operations()) {
+      for (const p of op.parameters as Obj[]) check(p.schema, `${method} ${path} ${p.name}`);
+      for (const [type, media] of Object.entries((op.requestBody?.content ?? {}) as Obj)) check(media.schema, `${method} ${path} body ${type}`);
+      for (const [status, r] of Object.entries(op.responses as Obj)) {
+        for (const media of Object.values((r.content ?? {}) as Obj)) check(media.schema, `${method} ${path} ${status}`);
+      }
+    }
+    assert.ok(count > 50);
+  });
+
+  it('is generated from the very schemas that validate requests', () => {
+    const routes = allRoutes();
+    const createKey = routes.find((r) => r.method === 'POST' && r.path === '/v1/api-keys');
+    assert.ok(createKey?.body);
+    assert.deepEqual(doc.paths['/v1/api-keys'].post.requestBody.content['application/json'].schema, createKey.body);
+    const createJob = plannedRoutes.find((r) => r.method === 'POST' && r.path === '/v1/jobs');
+    assert.deepEqual(doc.paths['/v1/jobs'].post.requestBody.content['application/json'].schema, createJob?.body);
+    assert.ok(doc.paths['/v1/jobs'].post.requestBody.content['multipart/form-data']);
+    // The list helper's parameters: paging, sorting, fields, the spec's filters and jobs' from/to.
+    const jobParams = (doc.paths['/v1/jobs'].get.parameters as Obj[]).map((p) => p.name);
+    for (const name of ['page', 'per_page', 'sort', 'fields', 'status', 'printer_id', 'priority', 'from', 'to']) assert.ok(jobParams.includes(name), name);
+    const perPage = (doc.paths['/v1/printers'].get.parameters as Obj[]).find((p) => p.name === 'per_page');
+    assert.equal(perPage?.schema.maximum, 100);
+    // Creating POSTs document Idempotency-Key.
+    for (const path of ['/v1/printers', '/v1/jobs', '/v1/materials', '/v1/webhooks', '/v1/api-keys']) {
+      assert.ok((doc.paths[path].post.parameters as Obj[]).some((p) => p.name === 'Idempotency-Key' && p.in === 'header'), path);
+    }
+    assert.equal(doc.paths['/v1/printers'].get['x-required-scope'], 'printers:read');
+  });
+
+  it("every route's body and query schema compiles under the server's own (strict) ajv", () => {
+    for (const r of allRoutes()) {
+      if (r.body) assert.doesNotThrow(() => compileSchema(r.body!), `${r.method} ${r.path} body`);
+      if (r.query) assert.doesNotThrow(() => compileSchema(r.query!), `${r.method} ${r.path} query`);
+    }
+  });
+
+  it('planned schemas enforce the decided rules', () => {
+    const body = (method: string, path: string) => compileSchema(plannedRoutes.find((r) => r.method === method && r.path === path)!.body!);
+    const printer = body('POST', '/v1/printers');
+    assert.equal(printer({ name: 'mk4', connection_url: 'serial:///dev/ttyACM0' }), true);
+    assert.equal(printer({ name: 'mk4' }), false);
+    const action = body('POST', '/v1/printers/:id/actions');
+    assert.equal(action({ action: 'home' }), true);
+    assert.equal(action({ action: 'explode' }), false);
+    const job = body('POST', '/v1/jobs');
+    assert.equal(job({ file_url: 'https://example.com/a.gcode', priority: 'urgent', copies: 3 }), true);
+    assert.equal(job({ file_url: 'ftp://example.com/a.gcode' }), false);
+    assert.equal(job({ file_url: 'https://example.com/a.gcode', copies: 101 }), false);
+    assert.equal(job({ file_url: 'https://example.com/a.gcode', priority: 'asap' }), false);
+    const hook = body('POST', '/v1/webhooks');
+    assert.equal(hook({ url: 'https://example.com/h', events: ['job.*', 'printer.offline'], secret: 's'.repeat(16) }), true);
+    assert.equal(hook({ url: 'https://example.com/h', events: ['job.exploded'], secret: 's'.repeat(16) }), false);
+    const patch = body('PATCH', '/v1/materials/:id');
+    assert.equal(patch({}), false, 'an empty PATCH is refused');
+    assert.equal(patch({ colour: 'red' }), false, 'unknown fields are refused');
+  });
+
+  it('marks planned operations x-planned and says they are not available yet', () => {
+    const planned = operations().filter((o) => o.op['x-planned'] === true);
+    assert.equal(planned.length, effectiveRoutes(allRoutes()).filter((r) => r.planned).length);
+    assert.ok(planned.length > 0);
+    for (const { op } of planned) assert.match(op.description, /not yet available/);
+    assert.equal(doc.paths['/v1/api-keys'].post['x-planned'], undefined);
+  });
+
+  it('planned routes answer 404 or 405, never 2xx, even to an admin key', async () => {
+    const admin = await mintTestKey(t);
+    const stillPlanned = effectiveRoutes(allRoutes()).filter((r) => r.planned);
+    assert.ok(stillPlanned.length > 0);
+    for (const r of stillPlanned) {
+      const path = r.path.replace(/:(\w+)/g, 'x_1');
+      const res = await t.request(path, {
+        method: r.method,
+        headers: bearer(admin, r.method !== 'GET' && r.method !== 'DELETE'),
+        ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { body: '{}' }),
+      });
+      assert.ok(res.status === 404 || res.status === 405, `${r.method} ${r.path} answered ${res.status}`);
+      const body = (await res.json()) as { success: boolean };
+      assert.equal(body.success, false);
+    }
+  });
+});
+
+describe('openapi helpers', () => {
+  it('converts :params to {params} and derives operation ids', () => {
+    assert.equal(toOpenApiPath('/v1/printers/:id/actions'), '/v1/printers/{id}/actions');
+    const r = defineRoute({ method: 'POST', path: '/v1/api-keys/:id/roll', summary: '', tag: 'x', auth: 'none', responses: {} });
+    assert.equal(operationId(r), 'postV1ApiKeysByIdRoll');
+  });
+
+  it('a built route wins over a planned one for the same method and path', () => {
+    const planned = defineRoute({ method: 'GET', path: '/v1/jobs', summary: 'p', tag: 'Jobs', auth: 'none', responses: {}, planned: true });
+    const built = defineRoute({ method: 'GET', path: '/v1/jobs', summary: 'b', tag: 'Jobs', auth: 'none', responses: {} });
+    assert.deepEqual(effectiveRoutes([planned, built]).map((r) => r.summary), ['b']);
+    assert.deepEqual(effectiveRoutes([built, planned]).map((r) => r.summary), ['b']);
+  });
+});

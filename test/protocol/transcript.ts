@@ -1,0 +1,128 @@
+// Transcript tests for the protocol core: `> ...` lines the host must write, `< ...` lines the firmware sends, `@` time, `!` actions.
+import assert from 'node:assert/strict';
+import { HostProtocol } from '../../src/protocol/host-protocol.js';
+import type { FirmwareProfile } from '../../src/protocol/firmware-profile.js';
+import type { ProtocolAction } from '../../src/protocol/protocol-types.js';
+import { profileByName } from '../../src/printers/firmware-profiles.js';
+
+/** Independent of src/: the XOR checksum the transcript appends to `> N<n> cmd` lines written without one. */
+function xor(s: string): number {
+  let cs = 0;
+  for (const ch of Buffer.from(s, 'latin1')) cs ^= ch;
+  return cs;
+}
+
+export type ProfileOverrides = { [K in keyof FirmwareProfile]?: FirmwareProfile[K] extends object ? Partial<FirmwareProfile[K]> | FirmwareProfile[K] : FirmwareProfile[K] };
+
+export function profile(name: string, overrides: ProfileOverrides = {}): FirmwareProfile {
+  const base = profileByName(name);
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(overrides)) {
+    const cur = (base as unknown as Record<string, unknown>)[k];
+    out[k] = v && typeof v === 'object' && !Array.isArray(v) && cur && typeof cur === 'object' ? { ...cur, ...v } : v;
+  }
+  return out as unknown as FirmwareProfile;
+}
+
+export class Transcript {
+  now = 1_000_000;
+  /** Framed lines written and not yet matched by a `>` step. */
+  readonly written: string[] = [];
+  /** Non-write actions not yet matched by a `!` step. */
+  readonly events: ProtocolAction[] = [];
+  /** Every action, in order, for assertions beyond the script. */
+  readonly log: ProtocolAction[] = [];
+  readonly writes: string[] = [];
+
+  constructor(readonly proto: HostProtocol) {}
+
+  static for(name: string, overrides: ProfileOverrides = {}, historySize?: number): Transcript {
+    const p = profile(name, overrides);
+    return new Transcript(new HostProtocol(historySize === undefined ? { profile: p } : { profile: p, historySize }));
+  }
+
+  /** A link past the handshake: `M110 N0` written and acknowledged. */
+  static connected(name: string, overrides: ProfileOverrides = {}, historySize?: number): Transcript {
+    const t = Transcript.for(name, overrides, historySize);
+    t.proto.resetLineNumbers(t.now);
+    if (t.proto.currentProfile.checksum === 'xor') t.run('> N0 M110 N0*125\n< ok');
+    t.drain();
+    t.events.length = 0;
+    return t;
+  }
+
+  collect(): void {
+    for (const a of this.proto.takeActions()) {
+      this.log.push(a);
+      if (a.type === 'write') {
+        this.writes.push(a.data);
+        const parts = a.data.split('\n');
+        assert.equal(parts.pop(), '', `a write must end with a newline: ${JSON.stringify(a.data)}`);
+        this.written.push(...parts);
+      } else this.events.push(a);
+    }
+  }
+
+  drain(): void {
+    this.collect();
+  }
+
+  job(...lines: string[]): this {
+    for (const l of lines) this.proto.pushJobLine(l, l.length + 1, this.now);
+    this.collect();
+    return this;
+  }
+
+  command(text: string): number {
+    const id = this.proto.sendCommand(text, this.now);
+    this.collect();
+    return id;
+  }
+
+  /** Runs a script; every `>` must match the next written line, and at the end nothing unexpected was written. */
+  run(script: string): this {
+    for (const rawLine of script.split('\n')) {
+      const line = rawLine.replace(/^\s+/, '');
+      if (line === '' || line.startsWith('#')) continue;
+      const op = line[0];
+      const arg = line.slice(2);
+      if (op === '<') {
+        this.proto.lineReceived(arg.replace(/\\0/g, '\0'), this.now);
+        this.collect();
+      } else if (op === '>') {
+        this.collect();
+        const expected = /^N\d+ /.test(arg) && !arg.includes('*') ? `${arg}*${xor(arg)}` : arg;
+        assert.ok(this.written.length > 0, `expected the host to write '${expected}', it wrote nothing`);
+        assert.equal(this.written.shift(), expected);
+      } else if (op === '@') {
+        // `@ +500` advances, `@ 1000` sets (relative to the start).
+        this.now = arg.startsWith('+') ? this.now + Number(arg.slice(1)) : 1_000_000 + Number(arg);
+        this.proto.tick(this.now);
+        this.collect();
+      } else if (op === '!') {
+        this.collect();
+        const sp = arg.indexOf(' ');
+        const type = sp < 0 ? arg : arg.slice(0, sp);
+        const needle = sp < 0 ? '' : arg.slice(sp + 1);
+        const i = this.events.findIndex((a) => a.type === type && JSON.stringify(a).includes(needle));
+        assert.ok(i >= 0, `expected action ${type} ${needle}; got ${JSON.stringify(this.events)}`);
+        this.events.splice(0, i + 1);
+      } else if (op === '=') {
+        // `= nothing written`
+        this.collect();
+        assert.deepEqual(this.written, [], 'nothing more should have been written');
+      } else {
+        throw new Error(`bad transcript line: ${rawLine}`);
+      }
+    }
+    this.collect();
+    assert.deepEqual(this.written, [], 'the host wrote lines the transcript does not show');
+    return this;
+  }
+
+  /** True when no action of this type is waiting. */
+  none(type: ProtocolAction['type']): boolean {
+    this.collect();
+    return !this.events.some((a) => a.type === type);
+  }
+}
