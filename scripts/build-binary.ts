@@ -1,9 +1,9 @@
 // `npm run build:binary [-- --arch x64|arm64|all]`: builds dist/printfarm-linux-<arch>, one executable with Node, the app, its addons and files.
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fetchNode } from './binary/node-dist.js';
-import { prepareAddons } from './binary/addons.js';
+import { prepareAddons, type Addons } from './binary/addons.js';
 import { bundle } from './binary/bundle.js';
 import { buildSea, collectAssets, fileSizeMiB } from './binary/sea.js';
 import { ARCHES, CACHE_DIR, DIST_DIR, NODE_VERSION, REPO_ROOT, binaryName, type Arch } from './binary/targets.js';
@@ -23,10 +23,17 @@ async function buildBinary(arch: Arch): Promise<string> {
   log(`${arch}: Node ${target.version} from ${path.relative(REPO_ROOT, target.dir)}`);
 
   const addons = await prepareAddons(arch, target, log);
-  const workDir = path.join(CACHE_DIR, `sea-${arch}`);
-  rmSync(workDir, { recursive: true, force: true });
-  mkdirSync(workDir, { recursive: true });
+  // A fresh dir per build, so a test and a manual build running at once do not trample each other's blob.
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const workDir = mkdtempSync(path.join(CACHE_DIR, `sea-${arch}-`));
+  try {
+    return await assemble(arch, workDir, target.binary, generator.binary, addons, started);
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
 
+async function assemble(arch: Arch, workDir: string, targetNode: string, generatorNode: string, addons: Addons, started: number): Promise<string> {
   const bundled = await bundle(path.join(workDir, 'printfarm.cjs'));
   for (const w of bundled.warnings) log(`esbuild warning: ${w}`);
 
@@ -37,7 +44,7 @@ async function buildBinary(arch: Arch): Promise<string> {
 
   mkdirSync(DIST_DIR, { recursive: true });
   const outFile = path.join(DIST_DIR, binaryName(arch));
-  await buildSea({ arch, workDir, bundleFile: bundled.file, assets, generatorNode: generator.binary, targetNode: target.binary, outFile });
+  await buildSea({ arch, workDir, bundleFile: bundled.file, assets, generatorNode, targetNode, outFile });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   log(`${arch}: ${path.relative(REPO_ROOT, outFile)} ${fileSizeMiB(outFile)} MiB (${fileCount} embedded files + 2 addons), built in ${seconds} s`);
   return outFile;

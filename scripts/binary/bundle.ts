@@ -53,9 +53,10 @@ export async function bundle(outfile: string): Promise<BundleResult> {
     target: `node${NODE_VERSION.split('.')[0]}`,
     banner: { js: BANNER },
     plugins: [nodeGypBuildShim],
-    // Readable stack traces from farm owners' bug reports are worth more than the few hundred KB minifying saves.
-    minify: false,
-    keepNames: true,
+    // Whitespace and syntax only: start-up parses a third less, while identifiers (and so stack traces in farm
+    // owners' bug reports) stay readable without keepNames' run-time cost.
+    minifyWhitespace: true,
+    minifySyntax: true,
     legalComments: 'eof',
     logLevel: 'silent',
   });

@@ -1,5 +1,5 @@
 // Starts a built binary copied alone into an empty dir, with no Node reachable, and checks /healthz and /v1/auth/test (arm64 under qemu-user).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -61,6 +61,34 @@ function waitForExit(child: ChildProcess, ms: number): Promise<number | null> {
   });
 }
 
+/** How to start `binary` with `args`: directly on x64, through qemu-user for arm64. */
+function commandFor(binary: string, arch: Arch, args: string[]): [string, string[]] {
+  return arch === 'x64' ? [binary, args] : [QEMU_AARCH64, ['-L', ARM64_SYSROOT, binary, ...args]];
+}
+
+/** The environment a bare service manager would give: no Node, no node_modules, the addon cache inside `dir`. */
+function bareEnv(dir: string): NodeJS.ProcessEnv {
+  return { PATH: EMPTY_PATH, HOME: dir, XDG_CACHE_HOME: path.join(dir, 'cache'), LANG: 'C' };
+}
+
+/** Runs `printfarm doctor` from a copy in an empty dir: it loads both addons and reads the embedded files. */
+export async function doctorBinary(binary: string, arch: Arch): Promise<{ exitCode: number; output: string }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `printfarm-doctor-${arch}-`));
+  try {
+    const copy = path.join(dir, path.basename(binary));
+    copyFileSync(binary, copy);
+    const [command, args] = commandFor(copy, arch, ['doctor']);
+    return await new Promise((resolve) => {
+      execFile(command, args, { cwd: dir, env: bareEnv(dir), timeout: 300_000 }, (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ exitCode: code, output: `${stdout}${stderr}` });
+      });
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function smokeBinary(binary: string, arch: Arch, options: SmokeOptions = {}): Promise<SmokeResult> {
   const startTimeoutMs = options.startTimeoutMs ?? (arch === 'x64' ? 60_000 : 300_000);
   const dir = mkdtempSync(path.join(os.tmpdir(), `printfarm-smoke-${arch}-`));
@@ -69,13 +97,12 @@ export async function smokeBinary(binary: string, arch: Arch, options: SmokeOpti
   try {
     const copy = path.join(dir, path.basename(binary));
     copyFileSync(binary, copy);
-    // Only what a bare service manager would give: no Node, no node_modules, the addon cache inside the temp dir.
-    const env: NodeJS.ProcessEnv = { PATH: EMPTY_PATH, HOME: dir, XDG_CACHE_HOME: path.join(dir, 'cache'), LANG: 'C' };
+    const env = bareEnv(dir);
     const nodeOnPath = spawnSync('/bin/sh', ['-c', 'command -v node'], { env, cwd: dir }).status === 0;
 
     const port = await freePort();
     const serveArgs = ['serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', './data'];
-    const [command, args] = arch === 'x64' ? [copy, serveArgs] : [QEMU_AARCH64, ['-L', ARM64_SYSROOT, copy, ...serveArgs]];
+    const [command, args] = commandFor(copy, arch, serveArgs);
     const started = performance.now();
     child = spawn(command, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (b: Buffer) => output.push(b.toString()));

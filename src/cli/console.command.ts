@@ -25,8 +25,12 @@ async function run(args: string[]): Promise<number> {
   const session = new PrinterSession({ printerId: 'console', url, profile, bus, autoReconnect: false });
   const out = (text: string): void => void process.stdout.write(`${text}\n`);
 
+  // Lines already printed as they arrived are not printed again as part of the reply they belong to.
+  const shown = new Set<string>();
   const unsubscribe = session.onConsole((e) => {
-    if (e.direction === 'received') out(`${e.kind === 'noise' ? '~ ' : '< '}${e.text}`);
+    if (e.direction !== 'received') return;
+    shown.add(e.text);
+    out(`${e.kind === 'noise' ? '~ ' : '< '}${e.text}`);
   });
   bus.on('printer.error', (p) => out(`! printer error: ${p.reason ?? ''}`));
   bus.on('printer.offline', (p) => out(`! printer offline: ${p.reason ?? ''}`));
@@ -61,8 +65,9 @@ async function run(args: string[]): Promise<number> {
           session.emergencyStop();
           return out('emergency stop sent (M112)');
         }
+        shown.clear();
         const reply = await session.sendCommand(text);
-        for (const line of reply.lines) out(`< ${line}`);
+        for (const line of reply.lines) if (!shown.has(line)) out(`< ${line}`);
         if (!reply.ok) out('! the printer reported an error for this command');
       } catch (err) {
         out(`! ${(err as Error).message}`);

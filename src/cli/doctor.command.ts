@@ -83,7 +83,7 @@ const checks: Check[] = [
   {
     name: 'firmware-profiles',
     run: () => {
-      const files = shippedFiles('firmware-profiles').filter((f) => f.endsWith('.json'));
+      const files = shippedFiles('firmware-profiles').filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json'));
       if (files.length === 0) return { status: 'FAIL', detail: 'no firmware profiles shipped' };
       for (const file of files) {
         const bytes = readAsset(file);

@@ -46,6 +46,11 @@ export interface FirmwareProfile {
   okMeaning: 'processed' | 'received';
   /** `ping-pong` sends one line per ok (used while the firmware is unknown). */
   flowControl: 'send-ahead' | 'ping-pong';
+  /**
+   * What the firmware does with a line whose checksum is wrong (absent: `resend`). `silent-drop`: it discards the line
+   * with no reply at all (RepRapFirmware), so a dropped line and a lost ok look the same to the host.
+   */
+  badLine?: 'resend' | 'silent-drop';
   /** Firmware serial receive buffer; unacknowledged bytes stay <= this minus one. */
   rxBufferBytes: number;
   /** Firmware command buffer slots; unacknowledged lines stay <= this. */

@@ -8,6 +8,7 @@ import { looksLikeTemperatures, parseTemperatures } from './temperature-parser.j
 import { MotionTracker } from './motion-tracker.js';
 import { RingQueue } from './ring-queue.js';
 import { commandWord } from './command-classes.js';
+import { isReplaySafe } from './replay-safety.js';
 
 // Timeout / flow classes of a line.
 const CLS_SHORT = 0;
@@ -78,6 +79,8 @@ export class HostProtocol {
   private parser!: ReplyParser;
   private longSet = new Set<string>();
   private aloneSet = new Set<string>();
+  /** The firmware discards bad lines without a word (RepRapFirmware): one line in flight, see replay-safety.ts. */
+  private silentDrop = false;
   private readonly historyOption: number | undefined;
 
   private history: SentLine[] = [];
@@ -139,6 +142,7 @@ export class HostProtocol {
     this.parser = new ReplyParser(profile);
     this.longSet = new Set(profile.longCommands.map((c) => c.toUpperCase()));
     this.aloneSet = new Set(profile.serialStallingCommands.map((c) => c.toUpperCase()));
+    this.silentDrop = profile.badLine === 'silent-drop' && profile.checksum === 'xor';
     this.learnedSlots = null;
     const wanted = Math.max(this.historyOption ?? profile.historySize, profile.commandSlots * 2, 16);
     let cap = 1;
@@ -372,9 +376,16 @@ export class HostProtocol {
       // M105's `ok T:` answers an M105: everything sent before that M105 was processed, whatever oks got lost.
       for (let n = this.ackedThrough + 1; n < this.sendCursor; n++) {
         if (this.entry(n)?.isM105) {
-          this.ackThrough(n, data, now);
+          // A firmware that drops bad lines silently may have dropped the lines before it instead of running them.
+          if (this.silentDrop && n > this.ackedThrough + 1) this.resolveUnanswered(n, now);
+          else this.ackThrough(n, data, now);
           return;
         }
+      }
+      if (this.silentDrop) {
+        // Only an M105 answers with temperatures: a stray one (from an earlier poke) must not stand for another line's ok.
+        this.stats.spuriousOks++;
+        return;
       }
     }
     if (this.inFlightLines() === 0) {
@@ -429,8 +440,9 @@ export class HostProtocol {
     }
     // Before the M110 was acknowledged the firmware's numbers are from before it: start over from the M110.
     if (this.ackedThrough < 0) n = 0;
-    // Repeats for one N (one per discarded line) until the replay gets past it.
-    if (n === this.lastResendN && this.ackedThrough < n) return;
+    // Repeats for one N (one per discarded line) until the replay of N is written; a request after that means the
+    // replay itself arrived damaged, and ignoring it would stall until the ok-timeout gives up.
+    if (n === this.lastResendN && this.ackedThrough < n && this.sendCursor <= n) return;
     if (n > this.sendCursor) {
       this.fail('resend_invalid', `firmware asked for line ${n}, but the next line to send is ${this.sendCursor}`);
       return;
@@ -443,6 +455,30 @@ export class HostProtocol {
     }
     this.rewindTo(n, now);
     this.lastResendN = n;
+  }
+
+  /**
+   * The M105 at `pokeN` was answered but the lines before it were not: each was either dropped (bad checksum) or run
+   * with its ok lost, and the firmware's replies cannot tell which. Send them again (same numbers: the firmware does
+   * not check them) only if a second run cannot move or extrude twice; otherwise stop the job. Never skip a line.
+   */
+  private resolveUnanswered(pokeN: number, now: number): void {
+    const modes = this.motion.explicitModes;
+    for (let n = this.ackedThrough + 1; n < pokeN; n++) {
+      const e = this.entry(n);
+      const cmd = e ? payloadOf(e.framed) : '';
+      if (!e || !isReplaySafe(cmd, commandWord(cmd), modes)) {
+        this.fail(
+          'ok_timeout',
+          `line ${n} ('${cmd}') got no ok: ${this.profile.displayName} drops a corrupted line without a reply and a lost ok ` +
+            'looks the same, so it may or may not have run; sending it again could move or extrude twice, so the job ' +
+            'is stopped here (nothing was skipped)',
+        );
+        return;
+      }
+    }
+    this.actions.push({ type: 'info', text: `line ${this.ackedThrough + 1} got no ok: sending it again (a second run changes nothing)` });
+    this.rewindTo(this.ackedThrough + 1, now);
   }
 
   /** Lines from `n` on were dropped by the firmware: they owe no ok and are written again, one at a time. */
@@ -637,7 +673,8 @@ export class HostProtocol {
   // ---- bookkeeping ---------------------------------------------------------------------------------------------
 
   private slots(): number {
-    if (this.profile.flowControl === 'ping-pong') return 1;
+    // Silent-drop: with one line in flight, an unanswered line is the only one whose fate is unknown.
+    if (this.profile.flowControl === 'ping-pong' || this.silentDrop) return 1;
     return Math.min(this.learnedSlots ?? this.profile.commandSlots, this.history.length >> 1);
   }
 
@@ -734,4 +771,13 @@ export class HostProtocol {
     this.failed = true;
     this.numberingStale = true;
   }
+}
+
+/** The command inside a framed line `N<n> <cmd>*<cs>\n` (bare lines have no number and no checksum). */
+function payloadOf(framed: string): string {
+  const body = framed.endsWith('\n') ? framed.slice(0, -1) : framed;
+  if (body.charCodeAt(0) !== 78 /* N */) return body;
+  const sp = body.indexOf(' ');
+  const star = body.lastIndexOf('*');
+  return body.slice(sp + 1, star > sp ? star : body.length);
 }

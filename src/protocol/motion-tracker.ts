@@ -14,6 +14,12 @@ export class MotionTracker {
   private relativeXyz = false;
   private relativeE = false;
   private extruded = 0;
+  /**
+   * Modes as last set explicitly (null: never set since the tracker started). E is known only from M82/M83: G90/G91
+   * also switch E on Marlin but not on RepRapFirmware, so after them the E mode is firmware-dependent.
+   */
+  private explicitRelativeXyz: boolean | null = null;
+  private explicitRelativeE: boolean | null = null;
 
   /** Where the nozzle was last sent to (logical coordinates, after G92 offsets as the firmware sees them). */
   get position(): Readonly<MotionPosition> {
@@ -33,6 +39,11 @@ export class MotionTracker {
     return this.relativeXyz;
   }
 
+  /** Modes the host set itself; null where it cannot be sure (decides whether a line may safely run twice). */
+  get explicitModes(): { relativeXyz: boolean | null; relativeE: boolean | null } {
+    return { relativeXyz: this.explicitRelativeXyz, relativeE: this.explicitRelativeE };
+  }
+
   /** Start counting filament from zero (job start); position and modes stay. */
   resetTotals(): void {
     this.extruded = 0;
@@ -44,6 +55,8 @@ export class MotionTracker {
     this.relativeXyz = false;
     this.relativeE = false;
     this.extruded = 0;
+    this.explicitRelativeXyz = null;
+    this.explicitRelativeE = null;
   }
 
   /** One stripped command as sent. Cheap for lines that do not move. */
@@ -70,12 +83,21 @@ export class MotionTracker {
       else if (code === 90) {
         this.relativeXyz = false;
         this.relativeE = false;
+        this.explicitRelativeXyz = false;
+        this.explicitRelativeE = null;
       } else if (code === 91) {
         this.relativeXyz = true;
         this.relativeE = true;
+        this.explicitRelativeXyz = true;
+        this.explicitRelativeE = null;
       } else if (code === 28) this.home(cmd, i);
-    } else if (code === 82) this.relativeE = false;
-    else if (code === 83) this.relativeE = true;
+    } else if (code === 82) {
+      this.relativeE = false;
+      this.explicitRelativeE = false;
+    } else if (code === 83) {
+      this.relativeE = true;
+      this.explicitRelativeE = true;
+    }
   }
 
   private forEachWord(cmd: string, from: number, fn: (letter: string, value: number) => void): void {

@@ -105,8 +105,13 @@ class RealTimeLoop {
     this.armedFor = Infinity;
     this.running = true;
     try {
-      const now = this.now();
-      for (let top = this.heap.peek(); top !== undefined && top.at <= now; top = this.heap.peek()) {
+      // Re-read the clock as the batch runs: what fell due meanwhile runs now, not a timer tick (>= 1 ms) later.
+      let now = this.now();
+      for (let top = this.heap.peek(); top !== undefined; top = this.heap.peek()) {
+        if (top.at > now) {
+          now = this.now();
+          if (top.at > now) break;
+        }
         this.heap.pop();
         const fn = top.fn;
         top.fn = null;

@@ -1,86 +1,29 @@
 // A virtual 3D printer: firmware command handling over a modelled serial link, with fault injection and a record of what ran.
 import { DIALECTS, type FirmwareDialect, type HeaterReport } from './firmware-dialects.js';
+import {
+  type Command,
+  DELIBERATE_WAITS,
+  FirmwareCommands,
+  type FirmwareHost,
+  HOUSEKEEPING,
+  parseCommand,
+  type Resume,
+} from './firmware-commands.js';
 import { checkLine } from './line-check.js';
-import { MotionState, Planner, word } from './motion-planner.js';
+import { Planner, word } from './motion-planner.js';
 import { RealTimeScheduler, type SimScheduler, type SimTimer } from './sim-scheduler.js';
 import { Downlink, Prng, ReceiveBuffer, Uplink } from './serial-link.js';
 import type { SimulatorOptions } from './simulator-options.js';
-import { BED, HOTEND, Heater } from './thermal-model.js';
+import { type SimulatorStats, zeroStats } from './simulator-stats.js';
+
+export { HOUSEKEEPING } from './firmware-commands.js';
+export type { SimulatorStats } from './simulator-stats.js';
 
 /** hostWrite() returns false above this many bytes still on the wire, like a serial port's write stream. */
 export const WRITE_HIGH_WATER = 16 * 1024;
 /** Marlin MAX_CMD_SIZE minus the terminator: longer lines are cut, so their checksum fails. */
 const MAX_LINE = 95;
-/** Commands a host adds around a job (handshake, temperature polls); executedJobLines() leaves them out. */
-export const HOUSEKEEPING = /^(M110|M105|M115|M155)(?!\d)/i;
-/** Commands that wait on purpose: the planner running dry around them is not starvation. */
-const DELIBERATE_WAITS = new Set(['G4', 'G28', 'G29', 'M400', 'M109', 'M190', 'M600', 'M0', 'M1', 'M226']);
-const HOME_MS = 4000;
-const PROBE_MS = 15000;
-
-/** Commands the model accepts without an effect worth modelling (slicer boilerplate, settings, SD, fans, ...). */
-const PLAIN = new Set(
-  (
-    'G10 G11 G20 G21 G80 M0 M1 M17 M18 M20 M21 M22 M23 M24 M25 M26 M27 M31 M42 M73 M75 M76 M77 M78 M80 M81 M84 ' +
-    'M92 M106 M107 M108 M111 M117 M118 M119 M120 M121 M141 M149 M150 M191 M200 M201 M202 M203 M204 M205 M206 ' +
-    'M207 M208 M209 M211 M217 M218 M220 M221 M226 M240 M250 M256 M260 M261 M280 M290 M300 M301 M302 M303 M304 ' +
-    'M350 M355 M380 M381 M401 M402 M403 M404 M405 M406 M407 M412 M413 M420 M421 M422 M425 M486 M500 M501 M502 ' +
-    'M503 M504 M510 M511 M512 M540 M550 M552 M555 M569 M572 M575 M584 M593 M600 M601 M602 M603 M701 M702 M710 ' +
-    'M851 M862 M900 M906 M907 M913 M914 M915 M999 T0 T1 T2 T3'
-  ).split(' '),
-);
-
-export interface SimulatorStats {
-  /** Bytes that reached the firmware's receive buffer. */
-  bytesReceived: number;
-  /** Bytes that arrived while the receive buffer was full and were lost. */
-  bytesLostOverflow: number;
-  /** Bytes flushed from the receive buffer after a bad line, or ignored while booting or halted. */
-  bytesDiscarded: number;
-  bytesCorrupted: number;
-  bytesLostOnWire: number;
-  bytesSent: number;
-  linesReceived: number;
-  checksumErrors: number;
-  sequenceErrors: number;
-  resendsRequested: number;
-  duplicatesSkipped: number;
-  oksSent: number;
-  oksDropped: number;
-  /** Simulated ms the planner stood empty between two moves with no deliberate wait (G4, M109, ...) between. */
-  starvationMs: number;
-  starvationEvents: number;
-}
-
-const zeroStats = (): SimulatorStats => ({
-  bytesReceived: 0,
-  bytesLostOverflow: 0,
-  bytesDiscarded: 0,
-  bytesCorrupted: 0,
-  bytesLostOnWire: 0,
-  bytesSent: 0,
-  linesReceived: 0,
-  checksumErrors: 0,
-  sequenceErrors: 0,
-  resendsRequested: 0,
-  duplicatesSkipped: 0,
-  oksSent: 0,
-  oksDropped: 0,
-  starvationMs: 0,
-  starvationEvents: 0,
-});
-
-interface Command {
-  text: string;
-  /** The line number it came with, or null. */
-  n: number | null;
-  code: string;
-  words: string[];
-}
-
 type PrinterState = 'off' | 'booting' | 'ready' | 'halted' | 'unplugged' | 'closed';
-/** Polled until the running command is done; null means done at once. */
-type Resume = () => boolean;
 
 export class VirtualPrinter {
   readonly options: SimulatorOptions;
@@ -94,30 +37,20 @@ export class VirtualPrinter {
   stats: SimulatorStats = zeroStats();
 
   private state: PrinterState = 'booting';
-  private readonly timeScale: number;
-  private readonly instant: boolean;
   private readonly rng: Prng;
   private readonly uplink: Uplink;
   private readonly downlink: Downlink;
   private readonly rx: ReceiveBuffer;
-  private readonly planner: Planner;
-  private motion = new MotionState();
-  private readonly hotend: Heater;
-  private readonly bed: Heater;
+  readonly planner: Planner;
+  private readonly commands: FirmwareCommands;
   private partial = '';
   private lastN = 0;
   private repetierIgnore = 0;
   private readonly queue: Command[] = [];
   private current: { cmd: Command; resume: Resume } | null = null;
-  private okSuffix: string | null = null;
   private okCount = 0;
-  private busyIntervalS: number;
-  private autoreportS = 0;
   private timers = new Set<SimTimer>();
   private uplinkTimer: SimTimer | null = null;
-  private busyTimer: SimTimer | null = null;
-  private heatTimer: SimTimer | null = null;
-  private autoreportTimer: SimTimer | null = null;
   private inService = false;
   private serviceAgain = false;
   private wantDrain = false;
@@ -130,20 +63,19 @@ export class VirtualPrinter {
     this.options = options;
     this.dialect = DIALECTS[options.profile];
     this.scheduler = deps.scheduler ?? new RealTimeScheduler();
-    this.timeScale = options.speed === 'max' ? 1 : options.speed;
-    this.instant = options.instant || options.speed === 'max';
+    // speed scales simulated time; at speed=max only work (moves, dwell, heating, boot) collapses to zero.
+    const timeScale = options.speed === 'max' ? 1 : options.speed;
     this.rng = new Prng(options.seed);
-    const byteMs = options.baud === 0 ? 0 : 10_000 / options.baud / this.timeScale;
-    const halfLatency = options.latencyMs / 2 / this.timeScale;
+    const byteMs = options.baud === 0 ? 0 : 10_000 / options.baud / timeScale;
+    const halfLatency = options.latencyMs / 2 / timeScale;
     this.uplink = new Uplink(byteMs, halfLatency, options.errorRate, options.lossRate, this.rng);
     this.downlink = new Downlink(byteMs, halfLatency, this.scheduler, (bytes) => {
       for (const l of this.outputListeners) l(bytes);
     });
     this.rx = new ReceiveBuffer(options.rx);
     this.planner = new Planner(options.planner, this.scheduler, () => this.service());
-    this.hotend = new Heater(HOTEND, this.instant);
-    this.bed = new Heater(BED, this.instant);
-    this.busyIntervalS = options.busyIntervalS;
+    const instant = options.instant || options.speed === 'max';
+    this.commands = new FirmwareCommands(this.firmwareHost(), this.dialect, options, timeScale, instant);
     if (deps.start ?? true) this.powerOn();
     else this.state = 'off';
   }
@@ -200,20 +132,17 @@ export class VirtualPrinter {
     return this.lastN;
   }
   temperatures(): HeaterReport {
-    const t = this.simNow();
-    return {
-      hotend: this.hotend.read(t),
-      hotendTarget: this.hotend.target,
-      bed: this.bed.read(t),
-      bedTarget: this.bed.target,
-      hotendPower: this.hotend.power(t),
-      bedPower: this.bed.power(t),
-    };
+    return this.commands.temperatures();
   }
 
   /** The executed record without the host's housekeeping (M110, M105, M115, M155): compare it with a job's lines. */
   executedJobLines(): string[] {
     return this.executed.filter((c) => !HOUSEKEEPING.test(c));
+  }
+
+  /** Only the moves (G0-G3) that were executed. */
+  executedMotion(): string[] {
+    return this.executed.filter((c) => /^G[0-3](?!\d)/i.test(c));
   }
 
   resetStats(): void {
@@ -245,11 +174,7 @@ export class VirtualPrinter {
   private reboot(): void {
     this.stopEverything();
     this.lastN = 0;
-    this.motion = new MotionState();
-    this.autoreportS = 0;
-    this.busyIntervalS = this.options.busyIntervalS;
-    this.hotend.resetTarget(this.simNow());
-    this.bed.resetTarget(this.simNow());
+    this.commands.powerOn();
     this.powerOn();
   }
 
@@ -279,16 +204,20 @@ export class VirtualPrinter {
 
   // ---- time --------------------------------------------------------------------------------------------------
 
-  /** Simulated firmware ms -> scheduler ms for things that take time (moves, dwell, homing, boot). */
-  private work(ms: number): number {
-    return this.instant ? 0 : ms / this.timeScale;
-  }
-  /** Simulated ms -> scheduler ms for periodic reports, which keep their pace even at speed=max. */
-  private period(ms: number): number {
-    return ms / this.timeScale;
-  }
-  private simNow(): number {
-    return this.scheduler.now() * this.timeScale;
+  private firmwareHost(): FirmwareHost {
+    return {
+      scheduler: this.scheduler,
+      planner: this.planner,
+      emit: (line) => this.emit(line),
+      after: (ms, fn) => this.after(ms, fn),
+      cancel: (timer) => this.cancel(timer),
+      service: () => this.service(),
+      emergencyStop: () => this.halt('M112'),
+      starved: (ms) => {
+        this.stats.starvationMs += ms;
+        this.stats.starvationEvents++;
+      },
+    };
   }
   private after(ms: number, fn: () => void): SimTimer {
     const timer = this.scheduler.at(this.scheduler.now() + ms, () => {
@@ -310,7 +239,7 @@ export class VirtualPrinter {
 
   private powerOn(): void {
     this.state = 'booting';
-    const bootMs = this.work(this.options.bootMs);
+    const bootMs = this.commands.work(this.options.bootMs);
     if (bootMs > 0) this.after(bootMs, () => this.bootDone());
     else this.bootDone();
   }
@@ -328,20 +257,20 @@ export class VirtualPrinter {
       this.downlink.send(noise);
     }
     for (const line of this.dialect.banner()) this.emit(line);
-    if (this.dialect.waitWhenIdle) this.after(this.period(1000), () => this.idleWait());
+    if (this.dialect.waitWhenIdle) this.after(this.commands.period(1000), () => this.idleWait());
     this.scheduleUplink();
   }
 
   private idleWait(): void {
     if (this.state !== 'ready') return;
     if (this.queue.length === 0 && this.rx.used === 0) this.emit('wait');
-    this.after(this.period(1000), () => this.idleWait());
+    this.after(this.commands.period(1000), () => this.idleWait());
   }
 
   private stopEverything(): void {
     for (const t of this.timers) this.scheduler.cancel(t);
     this.timers.clear();
-    this.uplinkTimer = this.busyTimer = this.heatTimer = this.autoreportTimer = null;
+    this.uplinkTimer = null;
     this.planner.clear();
     this.queue.length = 0;
     this.current = null;
@@ -353,9 +282,7 @@ export class VirtualPrinter {
 
   private halt(reason: 'M112' | 'runaway'): void {
     this.stopEverything();
-    this.hotend.resetTarget(this.simNow());
-    this.bed.resetTarget(this.simNow());
-    this.autoreportS = 0;
+    this.commands.coolDown();
     for (const line of this.dialect.haltLines(reason)) this.emit(line);
     this.state = 'halted';
     this.scheduleUplink();
@@ -365,6 +292,10 @@ export class VirtualPrinter {
     for (let i = buf.indexOf('M112'); i >= 0; i = buf.indexOf('M112', i + 4)) {
       const next = buf[i + 4];
       if (next !== undefined && next >= 0x30 && next <= 0x39) continue;
+      // Like Marlin's parser state machine: only M112 as the command of its line (after an optional N word).
+      let lineStart = i;
+      while (lineStart > 0 && buf[lineStart - 1] !== 0x0a && buf[lineStart - 1] !== 0x0d) lineStart--;
+      if (!/^\s*(N\d+\s*)?$/.test(buf.toString('latin1', lineStart, i))) continue;
       this.after(Math.max(0, this.uplink.arrivalOf(t0, i + 3) - this.scheduler.now()), () => {
         if (this.state === 'ready') this.halt('M112');
       });
@@ -543,14 +474,13 @@ export class VirtualPrinter {
       }
       const cmd = this.queue[0];
       if (cmd === undefined) return;
-      this.okSuffix = null;
-      const resume = this.execute(cmd);
+      const resume = this.commands.execute(cmd);
       if (resume === null || resume()) {
         this.finish(cmd);
         continue;
       }
       this.current = { cmd, resume };
-      this.startBusy();
+      this.commands.waiting();
       return;
     }
   }
@@ -562,18 +492,17 @@ export class VirtualPrinter {
     this.current = null;
     // The planner ran dry during a deliberate wait on purpose: not starvation.
     if (DELIBERATE_WAITS.has(cmd.code)) this.planner.emptySince = null;
-    this.busyTimer = this.cancel(this.busyTimer);
-    this.heatTimer = this.cancel(this.heatTimer);
+    this.commands.done();
     this.executedCount++;
     if (this.options.record) this.executed.push(cmd.text);
     this.executedHash = fnv1a(this.executedHash, cmd.text);
     if (!this.dialect.okOnReceipt) {
-      if (this.okSuffix !== null) this.sendOk(` ${this.okSuffix}`);
+      if (this.commands.okSuffix !== null) this.sendOk(` ${this.commands.okSuffix}`);
       else if (this.options.advancedOk) {
         this.sendOk(`${cmd.n === null ? '' : ` N${cmd.n}`} P${this.planner.free} B${slotsFree}`);
       } else this.sendOk('');
     }
-    this.okSuffix = null;
+    this.commands.okSuffix = null;
     this.faultTriggers();
   }
 
@@ -585,161 +514,6 @@ export class VirtualPrinter {
     if (o.unplugAfterLines > 0 && n === o.unplugAfterLines) this.unplug();
     if (o.runawayAfterLines > 0 && n === o.runawayAfterLines) this.thermalRunaway();
   }
-
-  private startBusy(): void {
-    if (!this.dialect.busyLines) return;
-    const tick = (): void => {
-      this.emit('echo:busy: processing');
-      this.busyTimer = this.after(this.period(this.busyIntervalS * 1000), tick);
-    };
-    this.busyTimer = this.after(this.period(this.busyIntervalS * 1000), tick);
-  }
-
-  private temperatureText(): string {
-    return this.dialect.temperatures(this.temperatures());
-  }
-
-  private addBlock(ms: number): void {
-    const p = this.planner;
-    if (p.isEmpty() && p.emptySince !== null && !this.instant) {
-      const gap = (this.scheduler.now() - p.emptySince) * this.timeScale;
-      if (gap > 0) {
-        this.stats.starvationMs += gap;
-        this.stats.starvationEvents++;
-      }
-    }
-    p.emptySince = null;
-    p.add(ms);
-  }
-
-  /** Waits for the planner to run dry, then `ms` of simulated work. */
-  private afterMoves(ms: number, then?: () => void): Resume {
-    let until: number | null = null;
-    return () => {
-      if (!this.planner.isEmpty()) return false;
-      if (until === null) {
-        until = this.scheduler.now() + this.work(ms);
-        if (until > this.scheduler.now()) this.after(until - this.scheduler.now(), () => this.service());
-      }
-      if (this.scheduler.now() < until) return false;
-      then?.();
-      return true;
-    };
-  }
-
-  private waitForHeat(heater: Heater): Resume {
-    const report = (): void => {
-      if (this.dialect.busyLines) this.emit(` ${this.temperatureText()} W:?`);
-      this.heatTimer = this.after(this.period(1000), report);
-    };
-    this.heatTimer = this.after(this.period(1000), report);
-    let wake: SimTimer | null = null;
-    return () => {
-      const ms = heater.msToTarget(this.simNow());
-      if (ms <= 0) return true;
-      if (wake === null || wake.fn === null) wake = this.after(this.period(ms) + 0.001, () => this.service());
-      return false;
-    };
-  }
-
-  /** Runs a command; returns null when it is done at once, or a poll that says when it is. */
-  private execute(cmd: Command): Resume | null {
-    const { code, words } = cmd;
-    switch (code) {
-      case 'G0':
-      case 'G1':
-      case 'G2':
-      case 'G3': {
-        const ms = this.work(this.motion.move(code, words));
-        if (ms <= 0) return null;
-        return () => {
-          if (this.planner.free <= 0) return false;
-          this.addBlock(ms);
-          return true;
-        };
-      }
-      case 'G4': {
-        const s = word(words, 'S');
-        return this.afterMoves(word(words, 'P') ?? (s !== undefined ? s * 1000 : 0));
-      }
-      case 'G28':
-        return this.afterMoves(HOME_MS, () => this.motion.home());
-      case 'G29':
-        return this.afterMoves(PROBE_MS);
-      case 'M400':
-        return this.afterMoves(0);
-      case 'G90':
-      case 'G91':
-        this.motion.setAbsolute(code === 'G90');
-        return null;
-      case 'M82':
-      case 'M83':
-        this.motion.setAbsoluteE(code === 'M82');
-        return null;
-      case 'G92':
-        this.motion.setPosition(words);
-        return null;
-      case 'M104':
-      case 'M109':
-      case 'M140':
-      case 'M190': {
-        const heater = code === 'M104' || code === 'M109' ? this.hotend : this.bed;
-        const target = word(words, 'S') ?? word(words, 'R');
-        if (target !== undefined) heater.setTarget(target, this.simNow());
-        return code === 'M109' || code === 'M190' ? this.waitForHeat(heater) : null;
-      }
-      case 'M105':
-        if (this.dialect.okOnReceipt) this.emit(this.temperatureText());
-        else this.okSuffix = this.temperatureText();
-        return null;
-      case 'M155':
-        if (!this.dialect.supportsAutoreport || !this.options.autoreport) return this.unknown(cmd);
-        this.setAutoreport(word(words, 'S') ?? 0);
-        return null;
-      case 'M115': {
-        const lines = this.dialect.m115({ advancedOk: this.options.advancedOk, autoreport: this.options.autoreport });
-        if (this.dialect.m115InOk) this.okSuffix = lines.join(' ');
-        else for (const l of lines) this.emit(l);
-        return null;
-      }
-      case 'M113':
-        this.busyIntervalS = word(words, 'S') || this.busyIntervalS;
-        return null;
-      case 'M114': {
-        const p = this.motion.pos;
-        this.emit(`X:${p.X.toFixed(2)} Y:${p.Y.toFixed(2)} Z:${p.Z.toFixed(2)} E:${p.E.toFixed(2)} Count X:0 Y:0 Z:0`);
-        return null;
-      }
-      case 'M110':
-        return null;
-      case 'M112':
-        this.after(0, () => this.halt('M112'));
-        return null;
-      case 'M410':
-        this.planner.clear();
-        return null;
-      default:
-        if (PLAIN.has(code)) return null;
-        if (this.options.profile === 'klipper' && /^[A-Z][A-Z_][A-Z0-9_]*$/.test(code)) return null;
-        return this.unknown(cmd);
-    }
-  }
-
-  private unknown(cmd: Command): null {
-    for (const l of this.dialect.unknownCommand(cmd.text)) this.emit(l);
-    return null;
-  }
-
-  private setAutoreport(seconds: number): void {
-    this.autoreportS = Math.max(0, seconds);
-    this.autoreportTimer = this.cancel(this.autoreportTimer);
-    if (this.autoreportS <= 0) return;
-    const tick = (): void => {
-      this.emit(` ${this.temperatureText()}`);
-      this.autoreportTimer = this.after(this.period(this.autoreportS * 1000), tick);
-    };
-    this.autoreportTimer = this.after(this.period(this.autoreportS * 1000), tick);
-  }
 }
 
 function subscribe<T>(list: T[], item: T): () => void {
@@ -748,15 +522,6 @@ function subscribe<T>(list: T[], item: T): () => void {
     const i = list.indexOf(item);
     if (i >= 0) list.splice(i, 1);
   };
-}
-
-function parseCommand(text: string, n: number | null): Command {
-  const m = /^([A-Za-z])(\d+)(\.\d+)?/.exec(text);
-  const words = text.split(/\s+/);
-  if (m === null) return { text, n, code: (words[0] ?? '').toUpperCase(), words: words.slice(1) };
-  const code = `${m[1]!.toUpperCase()}${Number(m[2])}`;
-  const rest = text.slice(m[0].length).trim();
-  return { text, n, code, words: rest === '' ? [] : rest.split(/\s+/) };
 }
 
 function fnv1a(hash: number, text: string): number {

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ARM64_SYSROOT, QEMU_AARCH64, smokeBinary } from '../../scripts/binary/smoke.js';
+import { ARM64_SYSROOT, QEMU_AARCH64, doctorBinary, smokeBinary } from '../../scripts/binary/smoke.js';
 import { DIST_DIR, REPO_ROOT, binaryName, type Arch } from '../../scripts/binary/targets.js';
 
 /** Everything whose change can change the binary. */
@@ -50,6 +50,13 @@ async function assertServes(arch: Arch): Promise<void> {
   assert.equal(r.authWithKeyStatus, 200, `/v1/auth/test with the initial key; ${context}`);
   assert.equal(r.authWithoutKeyStatus, 401, `/v1/auth/test without a key; ${context}`);
   assert.equal(r.exitCode, 0, `exit status after SIGTERM; ${context}`);
+
+  const doctor = await doctorBinary(binary, arch);
+  for (const check of ['sqlite', 'serial-addon', 'firmware-profiles', 'dashboard']) {
+    assert.match(doctor.output, new RegExp(`^OK +${check} `, 'm'), `doctor check ${check}:\n${doctor.output}`);
+  }
+  assert.match(doctor.output, new RegExp(`^OK +runtime .* linux-${arch} \\(single binary\\)`, 'm'), doctor.output);
+  assert.equal(doctor.exitCode, 0, doctor.output);
 }
 
 // The first build compiles better-sqlite3 (a few minutes on 2 cores); later ones reuse .build/ and take seconds.

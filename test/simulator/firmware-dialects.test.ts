@@ -82,6 +82,9 @@ test('Klipper ignores line numbers and checksums, answers errors with !! / info 
   h.advance(1);
   assert.deepEqual(h.printer.executed, ['G1 X1', 'M104 S200', 'M105']);
   assert.deepEqual(h.take(), ['ok', 'ok', 'ok B:25.0 /0.0 T0:200.0 /200.0']);
+  h.write('G1 Xabc\n');
+  h.advance(1);
+  assert.deepEqual(h.take(), ["!! Unable to parse move 'G1 Xabc'", 'ok']);
   h.write('G999\nM115\nPRINT_START\n');
   h.advance(1);
   assert.deepEqual(h.take(), ['// Unknown command:"G999"', 'ok', 'ok FIRMWARE_NAME:Klipper FIRMWARE_VERSION:v0.12.0-virtual', 'ok']);

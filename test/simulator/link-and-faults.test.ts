@@ -75,6 +75,27 @@ test('a host that over-sends overflows the RX buffer: bytes are lost and the str
   usb.close();
 });
 
+test('at a finite baud each line still on the wire behind a bad one gets its own error and the same resend', () => {
+  const h = harness({ baud: '250000' });
+  h.advance(100);
+  handshake(h);
+  h.write(frame(1, 'G90').replace(/\*\d+/, '*0') + frame(2, 'G90') + frame(3, 'G90'));
+  h.advance(50);
+  assert.deepEqual(h.take(), [
+    'Error:checksum mismatch, Last Line: 0',
+    'Resend: 1',
+    'ok',
+    'Error:Line Number is not Last Line Number+1, Last Line: 0',
+    'Resend: 1',
+    'ok',
+    'Error:Line Number is not Last Line Number+1, Last Line: 0',
+    'Resend: 1',
+    'ok',
+  ]);
+  assert.equal(h.printer.stats.resendsRequested, 3);
+  h.close();
+});
+
 test('error_rate corrupts bytes: checksum errors and resends, never a corrupted command executed; seeded', () => {
   const run = (seed: string): Harness => {
     const h = harness({ baud: '0', speed: 'max', error_rate: '0.01', seed });

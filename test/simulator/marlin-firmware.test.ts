@@ -20,6 +20,13 @@ test('boots with start, answers M110 with ok and records the command', () => {
   assert.deepEqual(h.take(), ['ok']);
   assert.deepEqual(h.printer.executed, ['M110 N0']);
   h.close();
+
+  const text = harness({ baud: '0' });
+  text.write('N0 M110 N0*125\n' + frame(1, 'M117 M112 is the emergency stop'));
+  text.advance(10);
+  assert.equal(text.printer.isHalted, false, 'M112 inside a message is not a command');
+  assert.deepEqual(text.printer.executed, ['M110 N0', 'M117 M112 is the emergency stop']);
+  text.close();
 });
 
 test('a checksum error: Error, Resend and ok; earlier lines still run after it, later ones vanish', () => {
@@ -188,6 +195,13 @@ test('M112 acts through the emergency parser at once, even behind a long command
   assert.deepEqual(h.take(), [], 'a halted printer answers nothing');
   assert.deepEqual(h.printer.executed, ['M110 N0']);
   h.close();
+
+  const text = harness({ baud: '0' });
+  text.write('N0 M110 N0*125\n' + frame(1, 'M117 M112 is the emergency stop'));
+  text.advance(10);
+  assert.equal(text.printer.isHalted, false, 'M112 inside a message is not a command');
+  assert.deepEqual(text.printer.executed, ['M110 N0', 'M117 M112 is the emergency stop']);
+  text.close();
 });
 
 test('M109 heats with the thermal model, with busy and temperature lines, and oks once at temperature', () => {
@@ -216,6 +230,7 @@ test('the record holds every executed command without N and checksum, in order',
     h.printer.executedJobLines(),
     file.filter((l) => l !== 'M105'),
   );
+  assert.deepEqual(h.printer.executedMotion(), ['G1 X10 Y10 F3000', 'G1 X20 E1.5', 'G1 Z0.2']);
   assert.equal(h.printer.executedCount, file.length + 1);
   h.close();
 });

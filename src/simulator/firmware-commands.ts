@@ -1,0 +1,295 @@
+// What the virtual firmware does with each command: moves into the planner, dwell and homing, heaters, reports, busy lines.
+import type { FirmwareDialect, HeaterReport } from './firmware-dialects.js';
+import { MotionState, type Planner, word } from './motion-planner.js';
+import type { SimScheduler, SimTimer } from './sim-scheduler.js';
+import type { SimulatorOptions } from './simulator-options.js';
+import { BED, HOTEND, Heater } from './thermal-model.js';
+
+/** Commands a host adds around a job (handshake, temperature polls); executedJobLines() leaves them out. */
+export const HOUSEKEEPING = /^(M110|M105|M115|M155)(?!\d)/i;
+/** Commands that wait on purpose: the planner running dry around them is not starvation. */
+export const DELIBERATE_WAITS = new Set(['G4', 'G28', 'G29', 'M400', 'M109', 'M190', 'M600', 'M0', 'M1', 'M226']);
+const HOME_MS = 4000;
+const PROBE_MS = 15000;
+
+/** Commands the model accepts without an effect worth modelling (slicer boilerplate, settings, SD, fans, ...). */
+const PLAIN = new Set(
+  (
+    'G10 G11 G20 G21 G80 M0 M1 M17 M18 M20 M21 M22 M23 M24 M25 M26 M27 M31 M42 M73 M75 M76 M77 M78 M80 M81 M84 ' +
+    'M92 M106 M107 M108 M111 M117 M118 M119 M120 M121 M141 M149 M150 M191 M200 M201 M202 M203 M204 M205 M206 ' +
+    'M207 M208 M209 M211 M217 M218 M220 M221 M226 M240 M250 M256 M260 M261 M280 M290 M300 M301 M302 M303 M304 ' +
+    'M350 M355 M380 M381 M401 M402 M403 M404 M405 M406 M407 M412 M413 M420 M421 M422 M425 M486 M500 M501 M502 ' +
+    'M503 M504 M510 M511 M512 M540 M550 M552 M555 M569 M572 M575 M584 M593 M600 M601 M602 M603 M701 M702 M710 ' +
+    'M851 M862 M900 M906 M907 M913 M914 M915 M999 T0 T1 T2 T3'
+  ).split(' '),
+);
+
+export interface Command {
+  text: string;
+  /** The line number it came with, or null. */
+  n: number | null;
+  code: string;
+  words: string[];
+}
+
+/** Polled until the running command is done. */
+export type Resume = () => boolean;
+
+/** What the command layer needs from the printer around it. */
+export interface FirmwareHost {
+  readonly scheduler: SimScheduler;
+  readonly planner: Planner;
+  emit(line: string): void;
+  /** A timer the printer cancels on reset, halt and power-off. */
+  after(ms: number, fn: () => void): SimTimer;
+  cancel(timer: SimTimer | null): null;
+  /** Runs the firmware loop again: a wait may be over. */
+  service(): void;
+  emergencyStop(): void;
+  /** The planner stood empty `ms` simulated ms between two moves. */
+  starved(ms: number): void;
+}
+
+export function parseCommand(text: string, n: number | null): Command {
+  const m = /^([A-Za-z])(\d+)(\.\d+)?/.exec(text);
+  const words = text.split(/\s+/);
+  if (m === null) return { text, n, code: (words[0] ?? '').toUpperCase(), words: words.slice(1) };
+  const code = `${m[1]!.toUpperCase()}${Number(m[2])}`;
+  const rest = text.slice(m[0].length).trim();
+  return { text, n, code, words: rest === '' ? [] : rest.split(/\s+/) };
+}
+
+export class FirmwareCommands {
+  motion = new MotionState();
+  readonly hotend: Heater;
+  readonly bed: Heater;
+  /** Data for the ok line of the command just run (M105 temperatures, Klipper's M115), or null. */
+  okSuffix: string | null = null;
+  private busyIntervalS: number;
+  private autoreportS = 0;
+  private busyTimer: SimTimer | null = null;
+  private heatTimer: SimTimer | null = null;
+  private autoreportTimer: SimTimer | null = null;
+
+  constructor(
+    private readonly host: FirmwareHost,
+    private readonly dialect: FirmwareDialect,
+    private readonly options: SimulatorOptions,
+    /** Simulated ms per scheduler ms. */
+    private readonly timeScale: number,
+    /** Moves, dwell and heating take no time. */
+    private readonly instant: boolean,
+  ) {
+    this.hotend = new Heater(HOTEND, instant);
+    this.bed = new Heater(BED, instant);
+    this.busyIntervalS = options.busyIntervalS;
+  }
+
+  /** Simulated firmware ms -> scheduler ms for things that take time (moves, dwell, homing). */
+  work(ms: number): number {
+    return this.instant ? 0 : ms / this.timeScale;
+  }
+  /** Simulated ms -> scheduler ms for periodic reports, which keep their pace even at speed=max. */
+  period(ms: number): number {
+    return ms / this.timeScale;
+  }
+  simNow(): number {
+    return this.host.scheduler.now() * this.timeScale;
+  }
+
+  temperatures(): HeaterReport {
+    const t = this.simNow();
+    return {
+      hotend: this.hotend.read(t),
+      hotendTarget: this.hotend.target,
+      bed: this.bed.read(t),
+      bedTarget: this.bed.target,
+      hotendPower: this.hotend.power(t),
+      bedPower: this.bed.power(t),
+    };
+  }
+
+  /** Power-on defaults (the metal keeps its heat); the printer has already cancelled every timer. */
+  powerOn(): void {
+    this.motion = new MotionState();
+    this.coolDown();
+    this.busyIntervalS = this.options.busyIntervalS;
+    this.okSuffix = null;
+  }
+
+  /** Heaters off and reports stopped, as after a kill. */
+  coolDown(): void {
+    this.hotend.resetTarget(this.simNow());
+    this.bed.resetTarget(this.simNow());
+    this.autoreportS = 0;
+    this.autoreportTimer = this.host.cancel(this.autoreportTimer);
+  }
+
+  /** The running command has to wait: busy lines start. */
+  waiting(): void {
+    if (!this.dialect.busyLines) return;
+    const tick = (): void => {
+      this.host.emit('echo:busy: processing');
+      this.busyTimer = this.host.after(this.period(this.busyIntervalS * 1000), tick);
+    };
+    this.busyTimer = this.host.after(this.period(this.busyIntervalS * 1000), tick);
+  }
+
+  /** The running command is done: its busy and heating reports stop. */
+  done(): void {
+    this.busyTimer = this.host.cancel(this.busyTimer);
+    this.heatTimer = this.host.cancel(this.heatTimer);
+  }
+
+  private temperatureText(): string {
+    return this.dialect.temperatures(this.temperatures());
+  }
+
+  private addBlock(ms: number): void {
+    const p = this.host.planner;
+    if (p.isEmpty() && p.emptySince !== null && !this.instant) {
+      const gap = (this.host.scheduler.now() - p.emptySince) * this.timeScale;
+      if (gap > 0) this.host.starved(gap);
+    }
+    p.emptySince = null;
+    p.add(ms);
+  }
+
+  /** Waits for the planner to run dry, then `ms` of simulated work. */
+  private afterMoves(ms: number, then?: () => void): Resume {
+    const { scheduler, planner } = this.host;
+    let until: number | null = null;
+    return () => {
+      if (!planner.isEmpty()) return false;
+      if (until === null) {
+        until = scheduler.now() + this.work(ms);
+        if (until > scheduler.now()) this.host.after(until - scheduler.now(), () => this.host.service());
+      }
+      if (scheduler.now() < until) return false;
+      then?.();
+      return true;
+    };
+  }
+
+  private waitForHeat(heater: Heater): Resume {
+    const report = (): void => {
+      if (this.dialect.busyLines) this.host.emit(` ${this.temperatureText()} W:?`);
+      this.heatTimer = this.host.after(this.period(1000), report);
+    };
+    this.heatTimer = this.host.after(this.period(1000), report);
+    let wake: SimTimer | null = null;
+    return () => {
+      const ms = heater.msToTarget(this.simNow());
+      if (ms <= 0) return true;
+      if (wake === null || wake.fn === null) wake = this.host.after(this.period(ms) + 0.001, () => this.host.service());
+      return false;
+    };
+  }
+
+  /** Runs a command; returns null when it is done at once, or a poll that says when it is. */
+  execute(cmd: Command): Resume | null {
+    const { code, words } = cmd;
+    const { planner } = this.host;
+    this.okSuffix = null;
+    switch (code) {
+      case 'G0':
+      case 'G1':
+      case 'G2':
+      case 'G3': {
+        const junk = words.find((w) => /^[XYZEF]/i.test(w) && !Number.isFinite(Number(w.slice(1))));
+        if (junk !== undefined && this.options.profile === 'klipper') {
+          // Klipper refuses a move it cannot parse with an error line, then its ok.
+          this.host.emit(this.dialect.errorLine(`Unable to parse move '${cmd.text}'`));
+          return null;
+        }
+        const ms = this.work(this.motion.move(code, words));
+        if (ms <= 0) return null;
+        return () => {
+          if (planner.free <= 0) return false;
+          this.addBlock(ms);
+          return true;
+        };
+      }
+      case 'G4': {
+        const s = word(words, 'S');
+        return this.afterMoves(word(words, 'P') ?? (s !== undefined ? s * 1000 : 0));
+      }
+      case 'G28':
+        return this.afterMoves(HOME_MS, () => this.motion.home());
+      case 'G29':
+        return this.afterMoves(PROBE_MS);
+      case 'M400':
+        return this.afterMoves(0);
+      case 'G90':
+      case 'G91':
+        this.motion.setAbsolute(code === 'G90');
+        return null;
+      case 'M82':
+      case 'M83':
+        this.motion.setAbsoluteE(code === 'M82');
+        return null;
+      case 'G92':
+        this.motion.setPosition(words);
+        return null;
+      case 'M104':
+      case 'M109':
+      case 'M140':
+      case 'M190': {
+        const heater = code === 'M104' || code === 'M109' ? this.hotend : this.bed;
+        const target = word(words, 'S') ?? word(words, 'R');
+        if (target !== undefined) heater.setTarget(target, this.simNow());
+        return code === 'M109' || code === 'M190' ? this.waitForHeat(heater) : null;
+      }
+      case 'M105':
+        if (this.dialect.okOnReceipt) this.host.emit(this.temperatureText());
+        else this.okSuffix = this.temperatureText();
+        return null;
+      case 'M155':
+        if (!this.dialect.supportsAutoreport || !this.options.autoreport) return this.unknown(cmd);
+        this.setAutoreport(word(words, 'S') ?? 0);
+        return null;
+      case 'M115': {
+        const lines = this.dialect.m115({ advancedOk: this.options.advancedOk, autoreport: this.options.autoreport });
+        if (this.dialect.m115InOk) this.okSuffix = lines.join(' ');
+        else for (const l of lines) this.host.emit(l);
+        return null;
+      }
+      case 'M113':
+        this.busyIntervalS = word(words, 'S') || this.busyIntervalS;
+        return null;
+      case 'M114': {
+        const p = this.motion.pos;
+        this.host.emit(`X:${p.X.toFixed(2)} Y:${p.Y.toFixed(2)} Z:${p.Z.toFixed(2)} E:${p.E.toFixed(2)} Count X:0 Y:0 Z:0`);
+        return null;
+      }
+      case 'M110':
+        return null;
+      case 'M112':
+        this.host.after(0, () => this.host.emergencyStop());
+        return null;
+      case 'M410':
+        planner.clear();
+        return null;
+      default:
+        if (PLAIN.has(code)) return null;
+        if (this.options.profile === 'klipper' && /^[A-Z][A-Z_][A-Z0-9_]*$/.test(code)) return null;
+        return this.unknown(cmd);
+    }
+  }
+
+  private unknown(cmd: Command): null {
+    for (const l of this.dialect.unknownCommand(cmd.text)) this.host.emit(l);
+    return null;
+  }
+
+  private setAutoreport(seconds: number): void {
+    this.autoreportS = Math.max(0, seconds);
+    this.autoreportTimer = this.host.cancel(this.autoreportTimer);
+    if (this.autoreportS <= 0) return;
+    const tick = (): void => {
+      this.host.emit(` ${this.temperatureText()}`);
+      this.autoreportTimer = this.host.after(this.period(this.autoreportS * 1000), tick);
+    };
+    this.autoreportTimer = this.host.after(this.period(this.autoreportS * 1000), tick);
+  }
+}

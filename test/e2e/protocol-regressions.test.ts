@@ -1,0 +1,56 @@
+// Protocol bugs first seen in the end-to-end fault-injection runs, pinned down as wire transcripts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Transcript } from '../protocol/transcript.js';
+
+const acked = (t: Transcript): number[] => t.log.flatMap((a) => (a.type === 'job-acked' ? [a.jobLine] : []));
+
+test('a replayed line that is corrupted again gets its second resend honoured at once (no timeout, no failure)', () => {
+  // Seen at error_rate=1e-3 (seed 1, line 2163): the dedupe of repeated `Resend: N` also swallowed the firmware's
+  // genuine request after the replay of N itself arrived damaged; every later poke was answered `Resend: N` again and
+  // ignored again until the job failed with ok_timeout.
+  const t = Transcript.connected('marlin');
+  t.job('G1 X1', 'G1 X2', 'G1 X3');
+  t.run(`
+    > N1 G1 X1
+    > N2 G1 X2
+    > N3 G1 X3
+    < Error:checksum mismatch, Last Line: 1
+    < Resend: 2
+    < ok
+    < ok
+    > N2 G1 X2
+    # the replay of N2 arrives damaged too: the firmware asks for N2 again, after the replay was written
+    < Error:checksum mismatch, Last Line: 1
+    < Resend: 2
+    < ok
+    > N2 G1 X2
+    < ok
+    > N3 G1 X3
+    < ok
+  `);
+  assert.deepEqual(acked(t), [1, 2, 3]);
+  assert.equal(t.proto.stats.timeouts, 0);
+  assert.ok(t.proto.isIdle());
+});
+
+test('duplicate resend requests that arrive before the replay is written are still ignored', () => {
+  const t = Transcript.connected('marlin');
+  t.job('G1 X1', 'G1 X2');
+  t.run(`
+    > N1 G1 X1
+    > N2 G1 X2
+    < Error:checksum mismatch, Last Line: 0
+    < Resend: 1
+    < ok
+    < Resend: 1
+    < ok
+    > N1 G1 X1
+    < ok
+    > N2 G1 X2
+    < ok
+  `);
+  assert.deepEqual(acked(t), [1, 2]);
+  assert.equal(t.proto.stats.linesResent, 2);
+  assert.ok(t.proto.isIdle());
+});

@@ -1,0 +1,76 @@
+// `printfarm simulate --pty PATH` as a real process: a host opens PATH with serialport and talks to the virtual printer.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SerialPort } from 'serialport';
+
+const hasSocat = spawnSync('socat', ['-V'], { stdio: 'ignore' }).status === 0;
+const linkExists = (p: string): boolean => {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('simulate --pty serves a virtual printer on a pseudo-terminal and cleans up on SIGTERM', {
+  skip: hasSocat ? false : 'socat is not installed (apt-get install socat)',
+  timeout: 40_000,
+}, async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'printfarm-sim-'));
+  const path = join(dir, 'printer');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'simulate', '--pty', path, '--profile', 'marlin', '--speed', 'max'], {
+    // npm test runs from the repository root; detached so a failed run can kill socat with the whole group.
+    cwd: process.cwd(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  let port: SerialPort | null = null;
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!stdout.includes('listening on')) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no listening line; stderr: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.match(stdout, new RegExp(`virtual printer marlin listening on ${path.replaceAll('/', '\\/')}`));
+    assert.ok(existsSync(path));
+
+    const host = new SerialPort({ path, baudRate: 250000, autoOpen: false });
+    port = host;
+    await new Promise<void>((ok, fail) => host.open((err) => (err ? fail(err) : ok())));
+    let received = '';
+    host.on('data', (d: Buffer) => (received += d.toString('latin1')));
+    host.write('N0 M110 N0*125\nN1 M115*39\n');
+    const until = Date.now() + 10_000;
+    while (!/Cap:ADVANCED_OK:0\nok\n/.test(received)) {
+      if (Date.now() > until) throw new Error(`no reply; got ${JSON.stringify(received)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.match(received, /^ok$/m);
+    assert.match(received, /FIRMWARE_NAME:Marlin/);
+    await new Promise<void>((ok) => host.close(() => ok()));
+    port = null;
+
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    assert.equal(linkExists(path), false, 'the pty link is removed');
+    assert.equal(linkExists(`${path}.sim`), false);
+  } finally {
+    if (port?.isOpen) await new Promise<void>((ok) => port!.close(() => ok()));
+    if (child.exitCode === null && child.signalCode === null) {
+      process.kill(-child.pid!, 'SIGKILL');
+      await exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  }
+});
