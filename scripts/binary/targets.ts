@@ -21,7 +21,7 @@ export interface ArchInfo {
   cross?: { CC: string; CXX: string; LINK: string; AR: string; strip: string };
   /** The glibc build among @serialport/bindings-cpp's prebuilds (Raspberry Pi OS and Debian are glibc). */
   serialportPrebuild: string;
-  /** The `file` style machine name checked on the produced addons, to catch a wrong toolchain early. */
+  /** ELF e_machine of this architecture, checked on every addon to catch a toolchain mix-up at build time. */
   elfMachine: number;
 }
 

@@ -440,9 +440,8 @@ export class HostProtocol {
     }
     // Before the M110 was acknowledged the firmware's numbers are from before it: start over from the M110.
     if (this.ackedThrough < 0) n = 0;
-    // Repeats for one N (one per discarded line) until the replay of N is written; a request after that means the
-    // replay itself arrived damaged, and ignoring it would stall until the ok-timeout gives up.
-    if (n === this.lastResendN && this.ackedThrough < n && this.sendCursor <= n) return;
+    // Repeats for one N (one per discarded line) until the replay gets past it.
+    if (n === this.lastResendN && this.ackedThrough < n) return;
     if (n > this.sendCursor) {
       this.fail('resend_invalid', `firmware asked for line ${n}, but the next line to send is ${this.sendCursor}`);
       return;
@@ -518,6 +517,8 @@ export class HostProtocol {
       return;
     }
     this.okDeadline = now + this.profile.timeouts.shortMs;
+    // After a timeout a `Resend: N` for the last N is the firmware's answer to the poke, not a repeat: honour it.
+    this.lastResendN = -1;
     if (!this.handshakeDone && this.profile.checksum === 'xor') {
       // Nothing ever answered: the board was probably still booting. Send what is in flight again.
       this.rewindTo(this.ackedThrough + 1, now);

@@ -16,7 +16,7 @@ import { parseServeArgs } from '../../src/cli/serve.command.js';
 
 const MAIN = path.join(process.cwd(), 'src', 'main.ts');
 /** A guard against a hung child, not a speed expectation: a start normally takes a second or two. */
-const HANG_GUARD_MS = 30_000;
+const HANG_GUARD_MS = 120_000;
 
 interface Exit {
   code: number | null;
@@ -36,10 +36,15 @@ const children = new Set<ChildProcess>();
 const tempDirs: string[] = [];
 
 function runCli(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  return runProcess(process.execPath, ['--import', 'tsx', MAIN, ...args], env);
+}
+
+function runProcess(file: string, args: string[], env: NodeJS.ProcessEnv = {}, detached = false): ServeProcess {
+  const child = spawn(file, args, {
     cwd: process.cwd(),
     env: { ...cleanEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached,
   });
   children.add(child);
   let out = '';
@@ -194,6 +199,25 @@ describe('printfarm serve: first start and restart', () => {
     assert.equal((await authTest(url, firstKey)).status, 200);
     assert.deepEqual(await stop(proc), { code: 0, signal: null });
     assert.equal(apiKeyCount(path.join(dataDir, 'printfarm.sqlite')), 1);
+  });
+});
+
+describe('npm start', () => {
+  it('`npm start -- --port P --data-dir D` serves /healthz and writes D/initial-admin-key.txt', async () => {
+    const dataDir = path.join(await tempDir(), 'data');
+    const port = await freePort();
+    // Its own process group, so the signal reaches npm, the shell and node alike.
+    const proc = runProcess('npm', ['start', '--', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir], {}, true);
+    try {
+      const [, url] = await proc.waitForOutput(LISTENING);
+      assert.equal(url, `http://127.0.0.1:${port}`);
+      assert.equal((await fetch(`${url}/healthz`)).status, 200);
+      assert.equal(statSync(path.join(dataDir, 'initial-admin-key.txt')).mode & 0o777, 0o600);
+    } finally {
+      process.kill(-proc.child.pid!, 'SIGTERM');
+    }
+    await proc.exited;
+    assert.match(proc.stdout(), /stopped, database closed/);
   });
 });
 

@@ -1,6 +1,7 @@
 // GET /v1/openapi.json: a structurally valid OpenAPI 3.1 document covering every spec endpoint, built from the validating schemas; planned routes never answer 200.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { effectiveRoutes, operationId, toOpenApiPath } from '../../src/http/openapi.js';
 import { plannedRoutes } from '../../src/http/planned-routes.js';
@@ -118,6 +119,25 @@ describe('OpenAPI document', () => {
       }
       for (const s of op.security as Obj[]) for (const name of Object.keys(s)) assert.ok(doc.components.securitySchemes[name], `${where}: scheme ${name}`);
     }
+  });
+
+  it('passes an independent OpenAPI 3.1 validator (openapi-spec-validator) where that is installed', (ctx) => {
+    const script = [
+      'import sys, json',
+      'try:',
+      '    from openapi_spec_validator import OpenAPIV31SpecValidator',
+      'except ImportError:',
+      '    sys.exit(3)',
+      'errors = [e.message for e in OpenAPIV31SpecValidator(json.load(sys.stdin)).iter_errors()]',
+      'print(json.dumps(errors))',
+    ].join('\n');
+    const run = spawnSync('python3', ['-c', script], { input: JSON.stringify(doc), encoding: 'utf8', timeout: 30_000 });
+    if (run.error || run.status === 3) {
+      ctx.skip('python3 with openapi-spec-validator is not installed');
+      return;
+    }
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), []);
   });
 
   it('every $ref resolves inside the document', () => {

@@ -1,0 +1,189 @@
+// End-to-end helpers: a virtual printer behind a pty (in-process or `printfarm simulate`), recorded events, bounded waits, exact-record checks.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { SerialPort } from 'serialport';
+import { EventBus, type EventName } from '../../src/events/event-bus.js';
+import type { DomainEvents } from '../../src/events/event-types.js';
+import { PrinterSession, type PrinterSessionOptions } from '../../src/printers/printer-session.js';
+import { xorOf } from '../../src/protocol/framing.js';
+import { parseSimulatorOptions } from '../../src/simulator/simulator-options.js';
+import { VirtualPrinter } from '../../src/simulator/virtual-printer.js';
+
+export const MAIN = path.resolve('src/main.ts');
+
+/** Every event of one bus, in order, with a bounded wait for the next matching one. */
+export class EventLog {
+  readonly events: Array<{ name: EventName; payload: unknown }> = [];
+  constructor(readonly bus: EventBus) {
+    bus.onAny((payload, name) => this.events.push({ name, payload }));
+  }
+  names(): string[] {
+    return this.events.map((e) => e.name).filter((n) => n !== 'job.progress');
+  }
+  count(name: EventName): number {
+    return this.events.filter((e) => e.name === name).length;
+  }
+  /** The `nth` (1-based) event of this name, already seen or still to come; rejects after `timeoutMs` naming what came. */
+  waitFor<K extends EventName>(name: K, timeoutMs: number, nth = 1, pred: (p: DomainEvents[K]) => boolean = () => true): Promise<DomainEvents[K]> {
+    const matches = (): Array<DomainEvents[K]> =>
+      this.events.filter((e) => e.name === name && pred(e.payload as DomainEvents[K])).map((e) => e.payload as DomainEvents[K]);
+    const seen = matches();
+    if (seen.length >= nth) return Promise.resolve(seen[nth - 1]!);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        off();
+        reject(new Error(`no ${name} #${nth} within ${timeoutMs} ms; events so far: ${this.names().join(', ')}`));
+      }, timeoutMs);
+      // The bus may call this listener before the onAny recorder: look once the emit is over.
+      const off = this.bus.on(name, () =>
+        queueMicrotask(() => {
+          const all = matches();
+          if (all.length < nth) return;
+          clearTimeout(timer);
+          off();
+          resolve(all[nth - 1]!);
+        }),
+      );
+    });
+  }
+}
+
+/** A session with test-friendly handshake and reconnect timings; autoReconnect stays on unless told. */
+export function newSession(url: string, bus: EventBus, opts: Partial<PrinterSessionOptions> = {}): PrinterSession {
+  return new PrinterSession({
+    printerId: 'prt_e2e',
+    url,
+    bus,
+    drainQuietMs: 100,
+    drainMaxMs: 1500,
+    reconnect: { initialMs: 200, maxMs: 1000 },
+    ...opts,
+  });
+}
+
+/** Rejects with `what` when `p` does not settle in time: a broken build fails the test instead of hanging it. */
+export async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what}: not done within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Polls `cond` every 20 ms; throws after `ms` with `what`. */
+export async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export interface PtyPrinter {
+  printer: VirtualPrinter;
+  port: SerialPort;
+  close(): Promise<void>;
+}
+
+/**
+ * A virtual printer on the device end of a pty pair, read and written through serialport exactly as
+ * `printfarm simulate` does, so the host end sees a real tty. The board powers on at once (its banner waits in the pty).
+ */
+export async function attachPrinter(devicePath: string, query: string, opts: { start?: boolean } = {}): Promise<PtyPrinter> {
+  const options = parseSimulatorOptions(new URLSearchParams(query));
+  const port = new SerialPort({ path: devicePath, baudRate: 250000, autoOpen: false });
+  await new Promise<void>((resolve, reject) => port.open((err) => (err ? reject(err) : resolve())));
+  port.on('error', () => undefined);
+  const printer = new VirtualPrinter(options, { start: opts.start ?? true });
+  printer.onOutput((bytes) => {
+    if (port.isOpen) port.write(bytes);
+  });
+  printer.onDrain(() => port.resume());
+  port.on('data', (data: Buffer) => {
+    if (!printer.hostWrite(data)) port.pause();
+  });
+  return {
+    printer,
+    port,
+    close: async () => {
+      printer.close();
+      if (port.isOpen) await new Promise<void>((resolve) => port.close(() => resolve()));
+    },
+  };
+}
+
+/** `printfarm simulate --pty PATH ...` as a child process; resolves once it listens. */
+export async function startSimulateProcess(ptyPath: string, args: string[], timeoutMs = 20_000): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'simulate', '--pty', ptyPath, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  child.stderr!.setEncoding('utf8');
+  child.stdout!.on('data', (d: string) => (out += d));
+  child.stderr!.on('data', (d: string) => (out += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(killer);
+  };
+  try {
+    await until(() => out.includes('listening on') || child.exitCode !== null, timeoutMs, `printfarm simulate to listen (output: ${out})`);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  if (child.exitCode !== null) throw new Error(`printfarm simulate exited ${child.exitCode}: ${out}`);
+  return { child, stop };
+}
+
+export interface RecordCheck {
+  /** Executed equals expected line for line. */
+  exact: boolean;
+  /**
+   * Indices where a corrupted line ran anyway because its damage is invisible to the XOR checksum (same length, the
+   * flipped bits cancel): Marlin's protocol cannot catch these, no host can.
+   */
+  checksumInvisible: number[];
+  /** First index that differs in another way (a line missing, twice, out of order, or visibly damaged), or -1. */
+  firstBadIndex: number;
+  describe(): string;
+}
+
+/** Compares what the printer ran with what the file says, index by index (order, none twice, none missing). */
+export function checkRecord(executed: readonly string[], expected: readonly string[]): RecordCheck {
+  const invisible: number[] = [];
+  let firstBad = -1;
+  const n = Math.max(executed.length, expected.length);
+  for (let i = 0; i < n; i++) {
+    const got = executed[i];
+    const want = expected[i];
+    if (got === want) continue;
+    if (got !== undefined && want !== undefined && got.length === want.length && xorOf(got) === xorOf(want)) {
+      invisible.push(i);
+      continue;
+    }
+    firstBad = i;
+    break;
+  }
+  const exact = firstBad === -1 && invisible.length === 0;
+  return {
+    exact,
+    checksumInvisible: invisible,
+    firstBadIndex: firstBad,
+    describe: () =>
+      firstBad === -1
+        ? `${executed.length} lines, ${invisible.length} checksum-invisible corruptions`
+        : `executed ${executed.length} lines, expected ${expected.length}; first difference at ${firstBad}: ` +
+          `expected ${JSON.stringify(expected.slice(Math.max(0, firstBad - 1), firstBad + 2))}, ` +
+          `got ${JSON.stringify(executed.slice(Math.max(0, firstBad - 1), firstBad + 2))}`,
+  };
+}
