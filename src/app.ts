@@ -45,13 +45,15 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef<any, any>[] =
   app.use(async (ctx, next) => {
     await next();
     if (ctx.body != null) return;
-    if (ctx.status === 405 || ctx.status === 501) {
-      const allow = ctx.response.get('Allow');
-      throw new AppError(405, 'invalid_request', `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${allow || 'none'}`, '', {
+    const allow = ctx.response.get('Allow');
+    // A method the router does not know (501) on a path nothing serves is just an unknown route.
+    if ((ctx.status === 405 || ctx.status === 501) && allow) {
+      throw new AppError(405, 'invalid_request', `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${allow}`, '', {
         Allow: allow,
       });
     }
-    if (ctx.status === 404) {
+    if (ctx.status === 404 || ctx.status === 405 || ctx.status === 501) {
+      ctx.remove('Allow');
       throw new AppError(404, 'resource_not_found', `no route for ${ctx.method} ${ctx.path}`);
     }
   });

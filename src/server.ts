@@ -92,25 +92,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const handle = openDb(databaseFile, clock);
   const deps: AppDeps = { db: handle.db, sqlite: handle.sqlite, clock, env: config.env, bus: new EventBus(), logger };
 
-  let server: http.Server;
-  let initialAdminKey: string | null;
-  try {
-    initialAdminKey = await ensureInitialAdmin(deps, config.dataDir);
-    server = http.createServer(createApp(deps).callback());
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    }).catch((err: NodeJS.ErrnoException) => {
-      throw listenError(err, config.host, config.port);
-    });
-  } catch (err) {
-    await handle.close();
-    throw err;
-  }
-
+  const server = http.createServer(createApp(deps).callback());
   // Requests being answered, so a shutdown can tell their connections to close once the response is out.
   const active = new Set<http.ServerResponse>();
   let closing = false;
@@ -122,6 +104,26 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
       if (closing) server.closeIdleConnections();
     });
   });
+
+  let initialAdminKey: string | null;
+  try {
+    // Bind before the first admin is made, so a start that cannot listen leaves an empty database and no key file.
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    }).catch((err: NodeJS.ErrnoException) => {
+      throw listenError(err, config.host, config.port);
+    });
+    // Until this resolves no key exists, so a request in the meantime can only get 401.
+    initialAdminKey = await ensureInitialAdmin(deps, config.dataDir);
+  } catch (err) {
+    if (server.listening) await new Promise((resolve) => server.close(resolve));
+    await handle.close();
+    throw err;
+  }
 
   const address = server.address() as AddressInfo;
   const boundUrl = `http://${urlHost(address.address)}:${address.port}`;

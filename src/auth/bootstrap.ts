@@ -71,7 +71,7 @@ export function writeSecretFileAtomic(file: string, content: string): void {
   }
   try {
     // The mode given to open is filtered by the umask; set it explicitly.
-    chmodSync(tmp, 0o644);
+    chmodSync(tmp, 0o600);
     renameSync(tmp, file);
   } catch (err) {
     rmSync(tmp, { force: true });

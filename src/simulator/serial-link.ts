@@ -1,6 +1,8 @@
 // The modelled cable: bytes take 10 bits each at the baud rate, may be corrupted or lost, and land in a small RX buffer.
 import type { SimScheduler, SimTimer } from './sim-scheduler.js';
 
+const isTerminator = (b: number | undefined): boolean => b === 0x0a || b === 0x0d;
+
 /** mulberry32: tiny, fast and good enough to make fault injection reproducible from a seed. */
 export class Prng {
   private state: number;
@@ -94,7 +96,7 @@ export class Uplink {
     return out;
   }
 
-  /** Time at which byte `index` of a chunk starting at t0 has fully arrived. */
+  /** Time at which byte `index` of a chunk starting at t0 has fully arrived (a whole chunk at once without a baud limit). */
   arrivalOf(t0: number, index: number): number {
     return t0 + (index + 1) * this.byteMs + this.halfLatencyMs;
   }
@@ -106,28 +108,49 @@ export class Uplink {
   }
 
   /**
-   * Hands every byte arrived by `now` to `sink`, which returns how many it took; a short take stops the delivery
-   * (native USB pushes back) and the rest stays on the wire.
+   * Hands the bytes arrived by `now` to `sink`, which returns how many it took; a short take stops the delivery
+   * (native USB pushes back) and the rest stays on the wire. With `oneLine`, delivery stops after the first line
+   * terminator, so the firmware handles each line before the bytes that came after it (a flush after a bad line
+   * must not eat what arrived later). Returns true when it stopped there with more arrived bytes waiting.
    */
-  deliver(now: number, sink: (buf: Buffer, from: number, to: number) => number): void {
+  deliver(now: number, sink: (buf: Buffer, from: number, to: number) => number, oneLine = false): boolean {
+    const limit = oneLine ? Math.min(now, this.firstTerminatorArrival(now) ?? now) : now;
     while (this.chunks.length > 0) {
       const c = this.chunks[0]!;
-      const arrived = this.arrivedIn(c, now);
-      if (arrived <= c.off) return;
+      const arrived = this.arrivedIn(c, limit);
+      if (arrived <= c.off) break;
       const taken = sink(c.buf, c.off, arrived);
       c.off += taken;
       this.pendingBytes -= taken;
-      if (c.off < c.buf.length) return;
+      if (c.off < c.buf.length) {
+        if (c.off < arrived) return false;
+        break;
+      }
       this.chunks.shift();
     }
+    return limit < now && this.hasArrived(now);
+  }
+
+  /** Arrival time of the first line terminator among the bytes arrived by `now`, or null. */
+  private firstTerminatorArrival(now: number): number | null {
+    for (const c of this.chunks) {
+      const arrived = this.arrivedIn(c, now);
+      for (let i = c.off; i < arrived; i++) if (isTerminator(c.buf[i])) return this.arrivalOf(c.t0, i);
+      if (arrived < c.buf.length) return null;
+    }
+    return null;
+  }
+
+  private hasArrived(now: number): boolean {
+    const c = this.chunks[0];
+    return c !== undefined && this.arrivedIn(c, now) > c.off;
   }
 
   /** When the next line terminator still on the wire arrives (null if none). */
   nextTerminatorAt(): number | null {
     for (const c of this.chunks) {
       for (let i = c.off; i < c.buf.length; i++) {
-        const b = c.buf[i];
-        if (b === 0x0a || b === 0x0d) return this.arrivalOf(c.t0, i);
+        if (isTerminator(c.buf[i])) return this.arrivalOf(c.t0, i);
       }
     }
     return null;

@@ -345,12 +345,14 @@ export class VirtualPrinter {
     try {
       do {
         this.serviceAgain = false;
-        this.uplink.deliver(this.scheduler.now(), this.sink);
+        // While the firmware reads, one line at a time, as its loop would see them even when this timer fired late.
+        // While it cannot read, everything arrived so far lands in RX at once, or is lost when RX is full.
+        const more = this.uplink.deliver(this.scheduler.now(), this.sink, this.canRead());
         this.readLines();
         const queued = this.queue.length;
         this.runCommands();
         // Finished commands freed slots: read what waits in RX (or on a pushed-back USB link) at once.
-        if (this.queue.length < queued && this.canRead()) this.serviceAgain = true;
+        if (more || (this.queue.length < queued && this.canRead())) this.serviceAgain = true;
       } while (this.serviceAgain);
     } finally {
       this.inService = false;

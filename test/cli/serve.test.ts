@@ -13,6 +13,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import pkg from '../../package.json' with { type: 'json' };
 import { CliUsageError } from '../../src/cli/command.js';
 import { parseServeArgs } from '../../src/cli/serve.command.js';
+import { silentLogger } from '../../src/logger.js';
+import { startServer } from '../../src/server.js';
 
 const MAIN = path.join(process.cwd(), 'src', 'main.ts');
 /** A guard against a hung child, not a speed expectation: a start normally takes a second or two. */
@@ -325,12 +327,14 @@ describe('printfarm serve: configuration and refusals', { concurrency: true }, (
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = blocker.address() as net.AddressInfo;
-      const proc = runCli(['serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', await tempDir()]);
+      const dataDir = await tempDir();
+      const proc = runCli(['serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir]);
       const exit = await proc.exited;
       assert.equal(exit.code, 1);
       const lines = proc.stderr().trim().split('\n');
       assert.equal(lines.length, 1, proc.stderr());
       assert.match(lines[0]!, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: the port is already in use`));
+      assert.ok(!existsSync(path.join(dataDir, 'initial-admin-key.txt')), 'no key minted by a start that could not listen');
     } finally {
       await new Promise((r) => blocker.close(r));
     }
@@ -351,6 +355,37 @@ describe('printfarm serve: configuration and refusals', { concurrency: true }, (
     assert.equal(lines.length, 1, proc.stderr());
     assert.match(lines[0]!, /schema version 999, newer than this program knows/);
     assert.ok(!existsSync(path.join(dataDir, 'initial-admin-key.txt')), 'no key minted into a refused database');
+  });
+});
+
+describe('startServer (in process)', () => {
+  it('cuts a request that never finishes once the grace period is over, then closes the database', async () => {
+    const dataDir = await tempDir();
+    const server = await startServer(
+      { host: '127.0.0.1', port: 0, dataDir, env: 'live' },
+      { logger: silentLogger, shutdownGraceMs: 200 },
+    );
+    const { port } = new URL(server.url);
+    const req = http.request({
+      host: '127.0.0.1',
+      port: Number(port),
+      method: 'POST',
+      path: '/v1/api-keys',
+      headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', Expect: '100-continue' },
+    });
+    const outcome = new Promise<string>((resolve) => {
+      req.once('response', () => resolve('response'));
+      req.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    });
+    req.flushHeaders();
+    await once(req, 'continue');
+    req.write('{"name":');
+    assert.equal(server.inFlight(), 1);
+
+    await server.close();
+    assert.equal(await outcome, 'ECONNRESET', 'the stuck request was cut');
+    assert.equal(server.deps.sqlite.open, false, 'database closed');
+    await server.close(); // a second close is harmless
   });
 });
 

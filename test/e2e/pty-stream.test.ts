@@ -17,11 +17,11 @@ async function tempDir(): Promise<{ dir: string; remove(): Promise<void> }> {
 }
 
 describe('through a socat pty pair', { skip }, () => {
-  test('a file streams exactly: the printer ran every stripped line once, in order, also with corrupted bytes', async () => {
+  test('a file streams exactly: the printer ran every stripped line once, in order, through the real tty', async () => {
     const pair = await createPtyPair();
     const tmp = await tempDir();
-    // Real 250000-baud link timing in the model, motion instant; 1e-4 byte errors exercise resends over the real tty.
-    const sim = await attachPrinter(pair.devicePath, 'baud=250000&speed=max&error_rate=0.0001&seed=7');
+    // Real 250000-baud link timing in the model, motion instant. (Corrupted bytes are test/e2e/fault-injection's job.)
+    const sim = await attachPrinter(pair.devicePath, 'baud=250000&speed=max');
     const bus = new EventBus();
     const log = new EventLog(bus);
     const session = newSession(`serial://${pair.hostPath}?baud=250000`, bus, { autoReconnect: false });
@@ -39,7 +39,6 @@ describe('through a socat pty pair', { skip }, () => {
       const ran = sim.printer.executedJobLines().slice(base);
       const check = checkRecord(ran, [...fx.stripped, 'M400']);
       assert.ok(check.exact, check.describe());
-      assert.ok(sim.printer.stats.resendsRequested > 0, 'the run should have met corrupted bytes');
       assert.deepEqual(log.names(), ['printer.online', 'job.started', 'job.completed']);
       assert.equal(session.snapshot().status, 'idle');
     } finally {

@@ -141,6 +141,24 @@ describe('authentication', () => {
     assert.ok(!JSON.stringify(row).includes(rec.key as string));
   });
 
+  it('POST /v1/api-keys honours Idempotency-Key: a retry returns the same key and creates nothing more', async () => {
+    const send = (): Promise<Response> =>
+      t.request('/v1/api-keys', {
+        method: 'POST',
+        headers: { ...bearer(admin, true), 'Idempotency-Key': 'create-ci-key-1' },
+        body: JSON.stringify({ name: 'idempotent', scopes: ['jobs:read'] }),
+      });
+    const first = (await (await send()).json()) as KeyRecord;
+    const second = await send();
+    assert.equal(second.status, 201);
+    assert.equal(second.headers.get('idempotent-replayed'), 'true');
+    const replay = (await second.json()) as KeyRecord;
+    assert.equal(replay.id, first.id);
+    assert.equal(replay.key, first.key);
+    const n = t.handle.sqlite.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE name = 'idempotent'").get() as { n: number };
+    assert.equal(n.n, 1);
+  });
+
   it('garbage bodies: malformed JSON, wrong types, unknown fields, bad scopes, oversize names', async () => {
     const post = (body: string, contentType = 'application/json'): Promise<Response> =>
       t.request('/v1/api-keys', { method: 'POST', headers: { ...bearer(admin), 'Content-Type': contentType }, body });

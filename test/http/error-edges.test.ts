@@ -115,6 +115,9 @@ describe('http error edges', () => {
 
   it('a method the router does not know at all is also 405 in shape B', async () => {
     await expectError(await t.request('/healthz', { method: 'PROPFIND' }), 405, 'invalid_request');
+    const nowhere = await t.request('/v1/nothing', { method: 'PROPFIND' });
+    await expectError(nowhere, 404, 'resource_not_found');
+    assert.equal(nowhere.headers.get('allow'), null);
   });
 
   it('a real creating endpoint (POST /v1/api-keys) shows the same edges behind authentication', async () => {

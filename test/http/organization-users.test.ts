@@ -176,14 +176,27 @@ describe('users', () => {
     assert.match(err.error.message, /already exists/);
   });
 
+  it('invite honours Idempotency-Key', async () => {
+    const send = (): Promise<Response> =>
+      t.request('/v1/users/invite', {
+        method: 'POST',
+        headers: { ...bearer(admin, true), 'Idempotency-Key': 'invite-linus' },
+        body: JSON.stringify({ email: 'linus@example.com', role: 'viewer' }),
+      });
+    const first = (await (await send()).json()) as User;
+    const again = await send();
+    assert.equal(again.status, 201, 'a replay, not a 409 duplicate');
+    assert.equal(((await again.json()) as User).id, first.id);
+  });
+
   it('list filters and sorts; unknown parameters are 400', async () => {
-    const viewers = (await (await t.request('/v1/users?role=viewer', { headers: bearer(admin) })).json()) as { data: User[] };
+    const viewers = (await (await t.request('/v1/users?role=viewer&sort=email', { headers: bearer(admin) })).json()) as { data: User[] };
     assert.deepEqual(
       viewers.data.map((u) => u.email),
-      ['grace@example.com'],
+      ['grace@example.com', 'linus@example.com'],
     );
     const sorted = (await (await t.request('/v1/users?sort=email&fields=email', { headers: bearer(admin) })).json()) as { data: User[] };
-    assert.deepEqual(sorted.data, [{ email: 'ada@example.com' }, { email: 'grace@example.com' }, { email: 'owner@printfarm.local' }]);
+    assert.deepEqual(sorted.data, [{ email: 'ada@example.com' }, { email: 'grace@example.com' }, { email: 'linus@example.com' }, { email: 'owner@printfarm.local' }]);
     assert.equal((await t.request('/v1/users?role=king', { headers: bearer(admin) })).status, 400);
     assert.equal((await t.request('/v1/users?password=x', { headers: bearer(admin) })).status, 400);
   });
