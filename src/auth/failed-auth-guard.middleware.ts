@@ -2,14 +2,17 @@
 import type Koa from 'koa';
 import { AppError } from '../errors.js';
 import type { AppDeps } from '../http/app-deps.js';
+import { verifyApiKey } from './api-keys.service.js';
 import { getAuth } from './auth-context.js';
+import { presentedKey } from './credentials.js';
 import { authRuntimeFor, FAILED_AUTH_LIMIT } from './auth-runtime.js';
 import { isApiPath, rateLimitExceeded, setRateLimitHeaders } from './rate-limit-headers.js';
 
 /**
- * Outermost of the auth middlewares. Once an address has used up its failed attempts, every API request from it is
- * refused with 429 until the window ends, without looking at its key: otherwise a guesser could keep testing keys and
- * simply ignore the 429s of the wrong ones.
+ * Outermost of the auth middlewares. Once an address has used up its failed attempts, its keyless and wrong-key
+ * requests get 429 until the window ends, and a wrong key is not even told apart from a missing one. A VALID key
+ * still works from that address: on a farm PC one stale script must not lock the owner's dashboard out, and with
+ * 190 random bits per key a guesser gains nothing from being able to recognise a hit.
  */
 export function failedAuthGuard(deps: AppDeps): Koa.Middleware {
   const counter = authRuntimeFor(deps).failedAuth;
@@ -18,7 +21,7 @@ export function failedAuthGuard(deps: AppDeps): Koa.Middleware {
     const address = ctx.ip || 'unknown';
     const now = deps.clock.now();
     const before = counter.peek(address, now);
-    if (before.count >= FAILED_AUTH_LIMIT) {
+    if (before.count >= FAILED_AUTH_LIMIT && !(await presentsValidKey(deps, ctx))) {
       setRateLimitHeaders(ctx, FAILED_AUTH_LIMIT, before.count, before.resetAt);
       throw rateLimitExceeded(`too many failed authentications from ${address}`, before.resetAt, now);
     }
@@ -41,4 +44,15 @@ export function failedAuthGuard(deps: AppDeps): Koa.Middleware {
     }
     keylessHeaders();
   };
+}
+
+async function presentsValidKey(deps: AppDeps, ctx: Koa.Context): Promise<boolean> {
+  const key = presentedKey(ctx.get('Authorization') || undefined);
+  if (key === null) return false;
+  try {
+    await verifyApiKey(deps, key);
+    return true;
+  } catch {
+    return false;
+  }
 }
