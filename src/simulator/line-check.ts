@@ -16,7 +16,8 @@ export function xorChecksum(text: string, end = text.length): number {
   return cs;
 }
 
-const LINE_NUMBER = /^N(-?\d+)[ \t]*/;
+// Marlin takes any line starting with N as numbered (strtol of no digits is 0), so `N` alone is a sequence error.
+const LINE_NUMBER = /^N(-?\d*)[ \t]*/;
 
 /** Compares line numbers the way the firmware stores them (Repetier keeps 16 bits). */
 export function sameLineNumber(a: number, b: number, bits: number): boolean {

@@ -156,10 +156,16 @@ export class Uplink {
     return null;
   }
 
-  /** When the next byte still on the wire arrives (null if none). */
-  nextByteAt(): number | null {
-    const c = this.chunks[0];
-    return c === undefined ? null : this.arrivalOf(c.t0, c.off);
+  /** When at most `n` bytes will still be on the wire (null if that is already so). */
+  timeWhenPendingAtMost(n: number): number | null {
+    let skip = this.pendingBytes - n;
+    if (skip <= 0) return null;
+    for (const c of this.chunks) {
+      const left = c.buf.length - c.off;
+      if (skip <= left) return this.arrivalOf(c.t0, c.off + skip - 1);
+      skip -= left;
+    }
+    return null;
   }
 
   clear(): void {

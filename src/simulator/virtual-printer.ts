@@ -93,12 +93,10 @@ export class VirtualPrinter {
     this.stats.bytesCorrupted += this.uplink.corrupted - corrupted;
     this.stats.bytesLostOnWire += this.uplink.lostOnWire - lost;
     if (this.dialect.emergencyParser) this.watchEmergency(buf, t0);
+    const full = this.uplink.pendingBytes > WRITE_HIGH_WATER;
+    if (full) this.wantDrain = true;
     this.scheduleUplink();
-    if (this.uplink.pendingBytes > WRITE_HIGH_WATER) {
-      this.wantDrain = true;
-      return false;
-    }
-    return true;
+    return !full;
   }
 
   /** Bytes for the host, in arrival-sized chunks. Returns an unsubscribe function. */
@@ -368,9 +366,11 @@ export class VirtualPrinter {
     if (!this.isConnected) return;
     let at: number | null = null;
     if (this.state !== 'ready' || this.canRead()) at = this.uplink.nextTerminatorAt();
-    if (this.wantDrain) {
-      const next = this.uplink.nextByteAt();
-      if (next !== null && (at === null || next < at)) at = next;
+    // On a serial line the backlog leaves at the baud rate whether or not the firmware reads; wake when it is small
+    // enough. Native USB drains only as the firmware reads, which always runs service().
+    if (this.wantDrain && this.options.baud > 0) {
+      const drained = this.uplink.timeWhenPendingAtMost(WRITE_HIGH_WATER);
+      if (drained !== null && (at === null || drained < at)) at = Math.max(drained, this.scheduler.now());
     }
     if (at === null) {
       this.uplinkTimer = this.cancel(this.uplinkTimer);

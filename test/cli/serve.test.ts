@@ -1,5 +1,5 @@
 // `printfarm serve` as a real child process: start, first admin key, restart, env vars, bad flags, graceful SIGTERM, newer schema.
-import { after, describe, it } from 'node:test';
+import { after, describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -12,6 +12,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pkg from '../../package.json' with { type: 'json' };
 import { CliUsageError } from '../../src/cli/command.js';
+import { main } from '../../src/cli/run-cli.js';
 import { parseServeArgs } from '../../src/cli/serve.command.js';
 import { silentLogger } from '../../src/logger.js';
 import { startServer } from '../../src/server.js';
@@ -120,6 +121,15 @@ async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<
 async function stop(proc: ServeProcess): Promise<Exit> {
   proc.child.kill('SIGTERM');
   return proc.exited;
+}
+
+/** Collects what console.log prints during one test (the CLI's in-process output). */
+function captureLog(t: TestContext): string[] {
+  const lines: string[] = [];
+  t.mock.method(console, 'log', (...args: unknown[]) => {
+    lines.push(args.map(String).join(' '));
+  });
+  return lines;
 }
 
 const keyIn = (text: string): string | undefined => /\bsvc_(?:live|test|dev)_[A-Za-z0-9]{32,}\b/.exec(text)?.[0];
@@ -426,22 +436,23 @@ describe('serve flag parsing (in process)', () => {
   });
 });
 
-describe('printfarm --help and --version', { concurrency: true }, () => {
+describe('printfarm --help and --version', () => {
   it('--version prints the package version', async () => {
     const proc = runCli(['--version']);
     assert.equal((await proc.exited).code, 0);
     assert.equal(proc.stdout().trim(), pkg.version);
   });
 
-  it('--help lists serve', async () => {
-    const help = runCli(['--help']);
-    assert.equal((await help.exited).code, 0);
-    assert.match(help.stdout(), /^\s+serve\s+Run the API server and dashboard$/m);
+  it('--help lists serve (in process)', async (t) => {
+    const out = captureLog(t);
+    assert.equal(await main(['--help']), 0);
+    assert.match(out.join('\n'), /^\s+serve\s+Run the API server and dashboard$/m);
   });
 
-  it('serve --help lists every flag with its variable and default', async () => {
-    const serveHelp = runCli(['serve', '--help']);
-    assert.equal((await serveHelp.exited).code, 0);
+  it('serve --help lists every flag with its variable and default (in process)', async (t) => {
+    const out = captureLog(t);
+    assert.equal(await main(['serve', '--help']), 0);
+    const text = out.join('\n');
     const flags: Array<[string, string, string]> = [
       ['--host', 'PRINTFARM_HOST', '0.0.0.0'],
       ['--port', 'PRINTFARM_PORT', '8080'],
@@ -449,7 +460,7 @@ describe('printfarm --help and --version', { concurrency: true }, () => {
       ['--env', 'PRINTFARM_ENV', 'live'],
     ];
     for (const [flag, env, def] of flags) {
-      assert.match(serveHelp.stdout(), new RegExp(`${flag} .*${env}\\s+default ${def.replace(/\./g, '\\.')}`));
+      assert.match(text, new RegExp(`${flag} .*${env}\\s+default ${def.replace(/\./g, '\\.')}`));
     }
   });
 });

@@ -153,6 +153,11 @@ export interface RecordCheck {
    * flipped bits cancel): Marlin's protocol cannot catch these, no host can.
    */
   checksumInvisible: number[];
+  /**
+   * Indices (in `executed`) of extra lines that are the next line's frame with both its `N` and its `*` destroyed: a
+   * line with neither is a plain command to Marlin, which rejects it as unknown. No checksum scheme can catch it.
+   */
+  unframed: number[];
   /** First index that differs in another way (a line missing, twice, out of order, or visibly damaged), or -1. */
   firstBadIndex: number;
   describe(): string;
@@ -161,29 +166,54 @@ export interface RecordCheck {
 /** Compares what the printer ran with what the file says, index by index (order, none twice, none missing). */
 export function checkRecord(executed: readonly string[], expected: readonly string[]): RecordCheck {
   const invisible: number[] = [];
+  const unframed: number[] = [];
   let firstBad = -1;
-  const n = Math.max(executed.length, expected.length);
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  let j = 0;
+  while (i < executed.length || j < expected.length) {
     const got = executed[i];
-    const want = expected[i];
-    if (got === want) continue;
+    const want = expected[j];
+    if (got === want) {
+      i++;
+      j++;
+      continue;
+    }
     if (got !== undefined && want !== undefined && got.length === want.length && xorOf(got) === xorOf(want)) {
       invisible.push(i);
+      i++;
+      j++;
+      continue;
+    }
+    if (got !== undefined && want !== undefined && isUnframedCopy(got, want) && executed[i + 1] === want) {
+      unframed.push(i);
+      i++;
       continue;
     }
     firstBad = i;
     break;
   }
-  const exact = firstBad === -1 && invisible.length === 0;
+  const exact = firstBad === -1 && invisible.length === 0 && unframed.length === 0;
   return {
     exact,
     checksumInvisible: invisible,
+    unframed,
     firstBadIndex: firstBad,
     describe: () =>
       firstBad === -1
-        ? `${executed.length} lines, ${invisible.length} checksum-invisible corruptions`
+        ? `${executed.length} lines, ${invisible.length} checksum-invisible corruptions, ${unframed.length} unframed`
         : `executed ${executed.length} lines, expected ${expected.length}; first difference at ${firstBad}: ` +
           `expected ${JSON.stringify(expected.slice(Math.max(0, firstBad - 1), firstBad + 2))}, ` +
           `got ${JSON.stringify(executed.slice(Math.max(0, firstBad - 1), firstBad + 2))}`,
   };
+}
+
+/** `got` is `N<n> <want>*<cs>` with the N and the `*` each flipped into something else, the checksum still right. */
+function isUnframedCopy(got: string, want: string): boolean {
+  const head = /^[^N](\d+) /.exec(got);
+  if (head === null) return false;
+  const rest = got.slice(head[0].length);
+  if (!rest.startsWith(want)) return false;
+  const tail = rest.slice(want.length);
+  if (tail.length < 2 || tail[0] === '*' || !/^\d+$/.test(tail.slice(1))) return false;
+  return xorOf(`N${head[1]} ${want}`) === Number(tail.slice(1));
 }

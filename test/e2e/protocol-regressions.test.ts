@@ -1,6 +1,8 @@
 // Protocol bugs first seen in the end-to-end fault-injection runs, pinned down as wire transcripts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkLine } from '../../src/simulator/line-check.js';
+import { DIALECTS } from '../../src/simulator/firmware-dialects.js';
 import { Transcript } from '../protocol/transcript.js';
 
 const acked = (t: Transcript): number[] => t.log.flatMap((a) => (a.type === 'job-acked' ? [a.jobLine] : []));
@@ -53,4 +55,13 @@ test('duplicate resend requests that arrive before the replay is written are sti
   assert.deepEqual(acked(t), [1, 2]);
   assert.equal(t.proto.stats.linesResent, 2);
   assert.ok(t.proto.isIdle());
+});
+
+test('simulator: a line left as a bare `N` (a digit flipped into `;`) is a numbered line to Marlin, never a command', () => {
+  // Seen at error_rate=1e-4 (seed 11): `N;3067 G1 ...*80` lost everything after `;` as a comment and the simulator
+  // ran the command "N". Marlin reads any line starting with N as numbered (strtol gives 0) and asks for a resend.
+  for (const raw of ['N;3067 G1 X51.123*80', 'N', 'N G1 X1']) {
+    const verdict = checkLine(raw, DIALECTS.marlin, 33066);
+    assert.equal(verdict.kind, 'bad', `${raw} -> ${JSON.stringify(verdict)}`);
+  }
 });

@@ -246,3 +246,31 @@ test('starvation: planner gaps between moves are measured, deliberate waits are 
   assert.equal(h.printer.stats.starvationEvents, 1, 'the gap around G4 is on purpose');
   h.close();
 });
+
+test('hostWrite pushes back above 16 KiB on the cable; drain follows at the baud rate, or as a USB firmware reads', () => {
+  const serial = harness({ baud: '250000', slots: '1' });
+  handshake(serial);
+  let drains = 0;
+  serial.printer.onDrain(() => drains++);
+  serial.write(frame(1, 'G4 S10'));
+  serial.advance(10);
+  assert.equal(serial.write(`M117 ${'x'.repeat(80)}\n`.repeat(250)), false, '21 KiB is over the mark');
+  serial.advance(100);
+  assert.equal(drains, 0);
+  serial.advance(200); // (21250 - 16384) bytes at 25 bytes/ms: ~195 ms
+  assert.equal(drains, 1);
+  assert.ok(serial.printer.stats.bytesLostOverflow > 0, 'the firmware was busy, so RX overflowed meanwhile');
+  serial.close();
+
+  const usb = harness({ baud: '0', slots: '1', speed: 'max' });
+  handshake(usb);
+  let usbDrains = 0;
+  usb.printer.onDrain(() => usbDrains++);
+  const lines = Array.from({ length: 250 }, (_, i) => `M117 ${String(i).padStart(80, 'x')}`);
+  assert.equal(usb.write(lines.map((l) => `${l}\n`).join('')), false);
+  usb.advance(10);
+  assert.equal(usbDrains, 1);
+  assert.equal(usb.printer.stats.bytesLostOverflow, 0);
+  assert.deepEqual(usb.printer.executedJobLines(), lines);
+  usb.close();
+});
