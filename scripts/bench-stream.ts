@@ -1,0 +1,384 @@
+// `npm run bench:stream [-- --json] [--quick] [--only a,b]`: streaming throughput, ping-pong speedup, starvation, scale, memory, integrity.
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { EventBus } from '../src/events/event-bus.js';
+import { PrinterSession } from '../src/printers/printer-session.js';
+import type { ProtocolStats } from '../src/protocol/protocol-types.js';
+import type { SimScheduler } from '../src/simulator/sim-scheduler.js';
+import type { SimulatorStats } from '../src/simulator/virtual-printer.js';
+import { createSimTransport, type SimTransport } from '../src/transport/sim.transport.js';
+import { ImmediateScheduler } from '../test/e2e/immediate-scheduler.js';
+
+// ---------------------------------------------------------------- arguments
+
+const argv = process.argv.slice(2);
+const JSON_OUT = argv.includes('--json');
+const QUICK = argv.includes('--quick');
+const onlyArg = argv.find((a, i) => a.startsWith('--only') && (a.includes('=') || argv[i + 1] !== undefined));
+const ONLY = new Set(
+  (onlyArg === undefined ? 'a,b,c,d,e,f' : onlyArg.includes('=') ? onlyArg.split('=')[1]! : argv[argv.indexOf(onlyArg) + 1]!)
+    .split(',')
+    .map((s) => s.trim().toLowerCase()),
+);
+for (const a of argv) {
+  if (a.startsWith('--') && !['--json', '--quick'].includes(a) && !a.startsWith('--only')) {
+    process.stderr.write(`bench-stream: unknown flag ${a} (known: --json, --quick, --only a,b,c,d,e,f)\n`);
+    process.exit(2);
+  }
+}
+
+const progress = (msg: string): void => void process.stderr.write(`[bench] ${msg}\n`);
+const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
+
+// ---------------------------------------------------------------- one streamed job
+
+interface StreamResult {
+  ms: number;
+  lines: number;
+  bytesWritten: number;
+  host: ProtocolStats;
+  printer: SimulatorStats;
+  outcome: string;
+}
+
+interface Streamer {
+  session: PrinterSession;
+  sim: () => SimTransport;
+  close(): Promise<void>;
+}
+
+let printerSeq = 0;
+
+async function openStreamer(query: string, opts: { profile?: string; scheduler?: () => SimScheduler } = {}): Promise<Streamer> {
+  const bus = new EventBus();
+  let sim: SimTransport | null = null;
+  const session = new PrinterSession({
+    printerId: `bench${++printerSeq}`,
+    url: `sim://bench${printerSeq}?${query}`,
+    bus,
+    profile: opts.profile,
+    autoReconnect: false,
+    drainQuietMs: 50,
+    drainMaxMs: 500,
+    createTransport: (u) => (sim = createSimTransport(new URL(u), opts.scheduler ? { scheduler: opts.scheduler() } : {})),
+  });
+  await session.connect();
+  return {
+    session,
+    sim: () => sim!,
+    close: async () => {
+      await session.disconnect();
+      sim?.printer.close();
+    },
+  };
+}
+
+async function streamFile(s: Streamer, file: string): Promise<StreamResult> {
+  const before = s.session.stats()!;
+  const t0 = performance.now();
+  const job = await s.session.startJob({ jobId: `job_${printerSeq}_${Math.round(t0)}`, filePath: file });
+  const outcome = await job.finished;
+  const ms = performance.now() - t0;
+  const host = s.session.stats()!;
+  return {
+    ms,
+    lines: job.snapshot().lines_acked,
+    bytesWritten: host.bytesWritten - before.bytesWritten,
+    host,
+    printer: { ...s.sim().printer.stats },
+    outcome: outcome.status === 'failed' ? `failed: ${outcome.error.code}` : outcome.status,
+  };
+}
+
+// ---------------------------------------------------------------- G-code files
+
+/** Extrusion moves of `segmentMm` length at `feed` mm/min along a zig-zag, ~28 bytes a line like sliced G-code. */
+function moves(count: number, segmentMm = 0.4, feed = 3000): string {
+  const out = ['G90', 'M82', 'G92 E0', `G1 F${feed}`];
+  let x = 20;
+  let y = 20;
+  let e = 0;
+  let dir = 1;
+  for (let i = 0; i < count; i++) {
+    x += dir * segmentMm;
+    if (x > 200 || x < 20) {
+      dir = -dir;
+      y += 0.4;
+    }
+    e += segmentMm * 0.033;
+    out.push(`G1 X${x.toFixed(3)} Y${y.toFixed(3)} E${e.toFixed(4)}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+async function gcodeFile(dir: string, name: string, text: string): Promise<string> {
+  const file = path.join(dir, name);
+  await writeFile(file, text);
+  return file;
+}
+
+// ---------------------------------------------------------------- a) link-bound throughput, b) ping-pong
+
+async function linkBound(dir: string): Promise<Array<{ baud: number; ratio: number; lines_per_s: number }>> {
+  const out = [];
+  for (const baud of [115200, 250000]) {
+    const seconds = QUICK ? 1.5 : 5;
+    const count = Math.round(((baud / 10) * seconds) / 34);
+    const file = await gcodeFile(dir, `link${baud}.gcode`, moves(count));
+    progress(`a) ${count} lines at ${baud} baud, firmware executes instantly, real time`);
+    const s = await openStreamer(`baud=${baud}&speed=1&instant=1`);
+    try {
+      const r = await streamFile(s, file);
+      const ceiling = baud / 10;
+      out.push({ baud, ratio: round(r.bytesWritten / (r.ms / 1000) / ceiling, 3), lines_per_s: round(r.lines / (r.ms / 1000), 0) });
+    } finally {
+      await s.close();
+    }
+  }
+  return out;
+}
+
+async function pingPong(dir: string): Promise<Array<{ latency_ms: number; speedup: number; windowed_lps: number; pingpong_lps: number }>> {
+  const out = [];
+  const baud = 115200;
+  for (const latency of [1, 16]) {
+    const count = QUICK ? 120 : latency === 16 ? 400 : 1200;
+    const file = await gcodeFile(dir, `pp${latency}.gcode`, moves(count));
+    const rates: number[] = [];
+    for (const profile of [undefined, 'generic']) {
+      progress(`b) ${count} lines at ${baud} baud, USB round trip ${latency} ms, ${profile ? 'ping-pong (generic profile)' : 'windowed (Marlin)'}`);
+      const s = await openStreamer(`baud=${baud}&speed=1&instant=1&latency_ms=${latency}`, { profile });
+      try {
+        const r = await streamFile(s, file);
+        rates.push(r.lines / (r.ms / 1000));
+      } finally {
+        await s.close();
+      }
+    }
+    out.push({ latency_ms: latency, speedup: round(rates[0]! / rates[1]!, 2), windowed_lps: round(rates[0]!, 0), pingpong_lps: round(rates[1]!, 0) });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- c) planner starvation
+
+async function starvation(dir: string): Promise<{ starvation_ms: number; events: number; lines: number; seconds: number; lines_per_s: number }> {
+  const count = QUICK ? 1000 : 5000;
+  const file = await gcodeFile(dir, 'fine.gcode', moves(count, 0.1, 3000));
+  progress(`c) ${count} segments of 0.1 mm at 50 mm/s (500 lines/s needed) over 250000 baud, real time`);
+  const s = await openStreamer('baud=250000&speed=1');
+  try {
+    s.sim().printer.resetStats();
+    const r = await streamFile(s, file);
+    return { starvation_ms: round(r.printer.starvationMs, 1), events: r.printer.starvationEvents, lines: r.lines, seconds: round(r.ms / 1000, 1), lines_per_s: round(r.lines / (r.ms / 1000), 0) };
+  } finally {
+    await s.close();
+  }
+}
+
+// ---------------------------------------------------------------- d) scale
+
+async function scale(dir: string) {
+  const printers = QUICK ? 10 : 50;
+  const windowS = QUICK ? 4 : 12;
+  // 0.1667 mm at 50 mm/s = 3.33 ms a segment: the planner paces each printer at ~300 lines/s.
+  const count = Math.round(300 * (windowS + 6));
+  const file = await gcodeFile(dir, 'scale.gcode', moves(count, 0.1667, 3000));
+  progress(`d) ${printers} printers in this process, each ~300 lines/s (planner-paced), ${windowS} s window`);
+  const streamers: Streamer[] = [];
+  try {
+    for (let i = 0; i < printers; i++) streamers.push(await openStreamer('baud=250000&speed=1&record=0'));
+    const jobs = await Promise.all(streamers.map((s, i) => s.session.startJob({ jobId: `scale${i}`, filePath: file })));
+    await new Promise((r) => setTimeout(r, 2000));
+    const acked0 = jobs.reduce((n, j) => n + j.snapshot().lines_acked, 0);
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    let rssMax = 0;
+    const rssTimer = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage.rss())), 250);
+    await new Promise((r) => setTimeout(r, windowS * 1000));
+    clearInterval(rssTimer);
+    const wall = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    delay.disable();
+    const acked = jobs.reduce((n, j) => n + j.snapshot().lines_acked, 0) - acked0;
+    rssMax = Math.max(rssMax, process.memoryUsage.rss());
+    const unfinished = jobs.filter((j) => j.snapshot().lines_acked < j.snapshot().lines_sent || true).length;
+    void unfinished;
+    return {
+      printers,
+      lines_per_s_each: round(acked / (wall / 1000) / printers, 0),
+      cpu_pct_per_printer: round(((cpu.user + cpu.system) / 1000 / wall) * 100 / printers, 3),
+      loop_p99_ms: round(delay.percentile(99) / 1e6, 2),
+      rss_mb: round(rssMax / 1024 / 1024, 1),
+    };
+  } finally {
+    await Promise.all(streamers.map((s) => s.close()));
+  }
+}
+
+// ---------------------------------------------------------------- e) memory against file size
+
+/** Writes `bytes` of G-code: one move, then a long comment line (like the base64 thumbnails slicers embed). */
+async function writeBigFile(file: string, bytes: number): Promise<{ gcodeLines: number }> {
+  const ws = createWriteStream(file);
+  const pad = '; ' + 'Q'.repeat(1000);
+  let written = 0;
+  let lines = 0;
+  let x = 20;
+  const blocks: string[] = [];
+  while (written < bytes) {
+    blocks.length = 0;
+    for (let i = 0; i < 256 && written < bytes; i++) {
+      x = x >= 200 ? 20 : x + 0.4;
+      const block = `G1 X${x.toFixed(3)} Y${(lines % 180) + 20}.5 E${(lines * 0.0132).toFixed(4)}\n${pad}\n`;
+      blocks.push(block);
+      written += block.length;
+      lines++;
+    }
+    if (!ws.write(blocks.join(''))) await new Promise((r) => ws.once('drain', r));
+  }
+  await new Promise<void>((resolve, reject) => ws.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  return { gcodeLines: lines };
+}
+
+async function memory(dir: string) {
+  const bytes = QUICK ? 40 * 1024 * 1024 : 1024 * 1024 * 1024;
+  const file = path.join(dir, 'big.gcode');
+  progress(`e) writing a ${(bytes / 1024 / 1024).toFixed(0)} MB G-code file (streamed) ...`);
+  const { gcodeLines } = await writeBigFile(file, bytes);
+  progress(`e) streaming it at max speed (baud=0, instant, record=0): ${gcodeLines} moves + as many comment lines`);
+  const s = await openStreamer('baud=0&speed=max&record=0', { scheduler: () => new ImmediateScheduler() });
+  const samples: number[] = [];
+  try {
+    const t0 = performance.now();
+    const job = await s.session.startJob({ jobId: 'mem', filePath: file });
+    let next = 10;
+    const sampler = setInterval(() => {
+      const p = job.snapshot().progress;
+      if (p >= next) {
+        samples.push(process.memoryUsage.rss());
+        progress(`e) ${next}%: rss ${(process.memoryUsage.rss() / 1024 / 1024).toFixed(1)} MB`);
+        next += 10;
+      }
+    }, 50);
+    const outcome = await job.finished;
+    clearInterval(sampler);
+    while (samples.length < 10) samples.push(process.memoryUsage.rss());
+    if (outcome.status !== 'completed') throw new Error(`memory run did not complete: ${JSON.stringify(outcome)}`);
+    const warm = samples[1]!; // after 20 %
+    const growth = Math.max(...samples.slice(1)) - warm;
+    return {
+      file_mb: round(bytes / 1024 / 1024, 0),
+      rss_growth_mb: round(growth / 1024 / 1024, 1),
+      rss_mb_at_20pct: round(warm / 1024 / 1024, 1),
+      seconds: round((performance.now() - t0) / 1000, 0),
+      moves: gcodeLines,
+    };
+  } finally {
+    await s.close();
+    await rm(file, { force: true });
+  }
+}
+
+// ---------------------------------------------------------------- f) integrity
+
+async function integrity(dir: string) {
+  const out = [];
+  for (const [rate, count] of [
+    [1e-4, QUICK ? 3000 : 30_000],
+    [1e-3, QUICK ? 600 : 4000],
+  ] as const) {
+    const text = moves(count);
+    const expected = text.split('\n').filter((l) => l !== '');
+    const file = await gcodeFile(dir, `int${rate}.gcode`, text);
+    progress(`f) ${count} lines at byte error rate ${rate} (baud=0, instant)`);
+    const s = await openStreamer(`baud=0&speed=max&error_rate=${rate}&seed=5`, { scheduler: () => new ImmediateScheduler() });
+    try {
+      const base = s.sim().printer.executedJobLines().length;
+      const r = await streamFile(s, file);
+      const ran = s.sim().printer.executedJobLines().slice(base);
+      const exact = r.outcome === 'completed' && ran.length === expected.length + 1 && expected.every((l, i) => ran[i] === l);
+      out.push({
+        error_rate: rate,
+        lines: expected.length,
+        exact,
+        resend_ratio: round(r.host.linesResent / Math.max(1, r.host.linesSent), 4),
+        timeouts: r.host.timeouts,
+        seconds: round(r.ms / 1000, 1),
+      });
+    } finally {
+      await s.close();
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- report
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pf-bench-'));
+  const started = performance.now();
+  try {
+    const link = ONLY.has('a') ? await linkBound(dir) : [];
+    const pp = ONLY.has('b') ? await pingPong(dir) : [];
+    const starve = ONLY.has('c') ? await starvation(dir) : null;
+    const sc = ONLY.has('d') ? await scale(dir) : null;
+    const mem = ONLY.has('e') ? await memory(dir) : null;
+    const integ = ONLY.has('f') ? await integrity(dir) : [];
+    progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+    const json = {
+      link: link.map(({ baud, ratio }) => ({ baud, ratio })),
+      pingpong: pp.map(({ latency_ms, speedup }) => ({ latency_ms, speedup })),
+      starvation_ms: starve?.starvation_ms ?? null,
+      scale: sc,
+      memory: mem ? { file_mb: mem.file_mb, rss_growth_mb: mem.rss_growth_mb } : null,
+      integrity: integ.map(({ error_rate, lines, exact, resend_ratio }) => ({ error_rate, lines, exact, resend_ratio })),
+    };
+    if (JSON_OUT) {
+      process.stdout.write(JSON.stringify(json) + '\n');
+      return;
+    }
+    const rows: string[][] = [['measure', 'result', 'target', 'how']];
+    for (const l of link) {
+      rows.push([`a) link ${l.baud}`, `${l.ratio} of baud/10 (${l.lines_per_s} lines/s)`, '>= 0.95', 'real time, instant firmware']);
+    }
+    for (const p of pp) {
+      rows.push([`b) ping-pong ${p.latency_ms} ms`, `x${p.speedup} (${p.windowed_lps} vs ${p.pingpong_lps} lines/s)`, p.latency_ms === 16 ? '>= 2' : '-', 'real time, 115200 baud']);
+    }
+    if (starve) {
+      rows.push(['c) starvation', `${starve.starvation_ms} ms in ${starve.events} gaps (${starve.lines} lines, ${starve.lines_per_s} lines/s)`, '0 (link allows 735/s)', 'real time, 250000 baud, sim ms']);
+    }
+    if (sc) {
+      rows.push(['d) scale cpu', `${sc.cpu_pct_per_printer} % of a core / printer`, '<= 1 %', `${sc.printers} printers, ${sc.lines_per_s_each} lines/s each, sim included`]);
+      rows.push(['d) loop p99', `${sc.loop_p99_ms} ms`, '<= 20 ms', 'monitorEventLoopDelay']);
+      rows.push(['d) rss', `${sc.rss_mb} MB`, '<= 200 MB', 'max over the window']);
+    }
+    if (mem) {
+      rows.push(['e) memory', `+${mem.rss_growth_mb} MB after 20 % (rss ${mem.rss_mb_at_20pct} MB)`, 'no growth', `${mem.file_mb} MB file, ${mem.moves} moves + thumbnail-like comments, ${mem.seconds} s`]);
+    }
+    for (const i of integ) {
+      rows.push([`f) integrity ${i.error_rate}`, `${i.exact ? 'exact' : 'NOT exact'}, resend ratio ${i.resend_ratio}, ${i.timeouts} timeouts`, 'exact', `${i.lines} lines, ${i.seconds} s, baud=0`]);
+    }
+    const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+    const fmt = (r: string[]): string => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd();
+    console.log(fmt(rows[0]!));
+    console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+    for (const r of rows.slice(1)) console.log(fmt(r));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: Error) => {
+    process.stderr.write(`bench-stream failed: ${err.stack ?? err.message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,66 @@
+// `bench-stream --json --quick` runs end to end and prints exactly one JSON object of the documented shape (no thresholds).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const SCRIPT = path.resolve('scripts/bench-stream.ts');
+
+function runBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 55_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const isNum = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+
+test('bench:stream --json --quick prints one JSON object with every documented field, numbers where numbers belong', async () => {
+  const r = await runBench(['--json', '--quick']);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, `stdout must hold only the JSON: ${r.stdout}`);
+  const j = JSON.parse(lines[0]!) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(j).sort(), ['integrity', 'link', 'memory', 'pingpong', 'scale', 'starvation_ms']);
+
+  const link = j.link as Array<Record<string, unknown>>;
+  assert.deepEqual(link.map((l) => l.baud), [115200, 250000]);
+  for (const l of link) assert.deepEqual(Object.keys(l).sort(), ['baud', 'ratio']), assert.ok(isNum(l.ratio));
+
+  const pp = j.pingpong as Array<Record<string, unknown>>;
+  assert.deepEqual(pp.map((p) => p.latency_ms), [1, 16]);
+  for (const p of pp) assert.deepEqual(Object.keys(p).sort(), ['latency_ms', 'speedup']), assert.ok(isNum(p.speedup));
+
+  assert.ok(isNum(j.starvation_ms));
+
+  const scale = j.scale as Record<string, unknown>;
+  assert.deepEqual(Object.keys(scale).sort(), ['cpu_pct_per_printer', 'lines_per_s_each', 'loop_p99_ms', 'printers', 'rss_mb']);
+  for (const v of Object.values(scale)) assert.ok(isNum(v));
+
+  const memory = j.memory as Record<string, unknown>;
+  assert.deepEqual(Object.keys(memory).sort(), ['file_mb', 'rss_growth_mb']);
+  for (const v of Object.values(memory)) assert.ok(isNum(v));
+
+  const integrity = j.integrity as Array<Record<string, unknown>>;
+  assert.deepEqual(integrity.map((i) => i.error_rate), [1e-4, 1e-3]);
+  for (const i of integrity) {
+    assert.deepEqual(Object.keys(i).sort(), ['error_rate', 'exact', 'lines', 'resend_ratio']);
+    assert.equal(typeof i.exact, 'boolean');
+    assert.ok(isNum(i.lines) && isNum(i.resend_ratio));
+  }
+});
+
+test('bench:stream refuses an unknown flag with exit 2', async () => {
+  const r = await runBench(['--frobnicate']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /unknown flag --frobnicate/);
+});
