@@ -207,8 +207,6 @@ async function scale(dir: string) {
     delay.disable();
     const acked = jobs.reduce((n, j) => n + j.snapshot().lines_acked, 0) - acked0;
     rssMax = Math.max(rssMax, process.memoryUsage.rss());
-    const unfinished = jobs.filter((j) => j.snapshot().lines_acked < j.snapshot().lines_sent || true).length;
-    void unfinished;
     return {
       printers,
       lines_per_s_each: round(acked / (wall / 1000) / printers, 0),
@@ -240,7 +238,7 @@ async function writeBigFile(file: string, bytes: number): Promise<{ gcodeLines: 
       written += block.length;
       lines++;
     }
-    if (!ws.write(blocks.join(''))) await new Promise((r) => ws.once('drain', r));
+    if (!ws.write(blocks.join(''))) await new Promise<void>((r) => ws.once('drain', () => r()));
   }
   await new Promise<void>((resolve, reject) => ws.end((err?: Error | null) => (err ? reject(err) : resolve())));
   return { gcodeLines: lines };

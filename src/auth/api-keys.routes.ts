@@ -1,12 +1,12 @@
 // /v1/api-keys and /v1/auth/test: create, list, inspect, revoke and roll keys (admin:*), and verify the calling key.
-import type { ListQuery } from '../http/list-query.js';
+import { paginationSchema, type ListQuery } from '../http/list-query.js';
 import { defineRoute } from '../http/route.js';
 import { apiKeyRecordSchema, apiKeyWithSecretSchema, toApiKeyRecord } from './api-key-record.js';
 import { createApiKey, getApiKey, KEY_LIST_SPEC, KEY_NAME_MAX, listKeys, revokeApiKey, rollApiKey } from './api-keys.service.js';
 import { requireAuth } from './auth-context.js';
 import { authRuntimeFor } from './auth-runtime.js';
 import { getOrganization } from './organization.service.js';
-import { errorDocs, paginationSchema } from './route-docs.js';
+import { errorDocs } from './route-docs.js';
 import { ADMIN_SCOPE, KNOWN_SCOPES } from './scopes.js';
 
 const TAG = 'API keys';

@@ -1,4 +1,4 @@
-// Response documentation shared by the auth feature's routes (error statuses and the list envelope), for OpenAPI.
+// Error response documentation shared by the auth feature's routes, for OpenAPI.
 import type { RouteResponseDoc } from '../http/route.js';
 import type { JsonSchema } from '../http/validation.js';
 
@@ -28,13 +28,3 @@ export function errorDocs(...statuses: number[]): Record<number, RouteResponseDo
   const all = [...new Set([...statuses, 401, 429])].sort();
   return Object.fromEntries(all.map((s) => [s, { description: ERRORS[s] ?? 'error', schema: errorSchema }]));
 }
-
-export const paginationSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    page: { type: 'integer' },
-    per_page: { type: 'integer' },
-    total: { type: 'integer' },
-    total_pages: { type: 'integer' },
-  },
-};

@@ -1,8 +1,8 @@
 // /v1/users: list and read users, invite one (admin:*); the invite token is in the invite response only.
-import type { ListQuery, ListSpec } from '../http/list-query.js';
+import { listResponseSchema, type ListQuery, type ListSpec } from '../http/list-query.js';
 import { defineRoute } from '../http/route.js';
 import { requireAuth } from './auth-context.js';
-import { errorDocs, paginationSchema } from './route-docs.js';
+import { errorDocs } from './route-docs.js';
 import { ADMIN_SCOPE } from './scopes.js';
 import { getUser, inviteUser, listUsers, ROLES, toUserRecord, USER_FIELDS, type Role } from './users.service.js';
 
@@ -50,7 +50,7 @@ export const userRoutes = [
     responses: {
       200: {
         description: '`data` (users) and `pagination`',
-        schema: { type: 'object', properties: { data: { type: 'array', items: userSchema }, pagination: paginationSchema } },
+        schema: listResponseSchema(userSchema),
       },
       ...errorDocs(400, 403),
     },

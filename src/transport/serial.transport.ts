@@ -1,8 +1,8 @@
 // A printer on a USB (or any tty) serial port through node-serialport, with Linux low-latency mode where the adapter allows it.
 import { SerialPort } from 'serialport';
-import { readLines } from './line-parser.js';
 import { enableLowLatency, NO_LOW_LATENCY, type LowLatencyMode } from './serial-low-latency.js';
-import type { Transport, TransportHandlers } from './transport.js';
+import { StreamTransport } from './stream-transport.js';
+import type { TransportHandlers } from './transport.js';
 
 export interface SerialTransportOptions {
   /** Device path, e.g. /dev/ttyACM0 or a /dev/serial/by-id/ link. */
@@ -29,7 +29,7 @@ function isDisconnect(err: Error & { disconnected?: boolean; code?: string }): b
   return /\b(EIO|ENXIO|ENODEV|EBADF)\b|i\/o error|bad file descriptor|no such device/i.test(err.message);
 }
 
-export class SerialTransport implements Transport {
+export class SerialTransport extends StreamTransport {
   readonly description: string;
   readonly baudCandidates: readonly number[];
   /** What low-latency tuning the last open obtained (nothing on pseudo-terminals and non-Linux hosts). */
@@ -38,14 +38,9 @@ export class SerialTransport implements Transport {
   private readonly path: string;
   private baud: number;
   private port: SerialPort | null = null;
-  private handlers: TransportHandlers | null = null;
-  private stopLines: (() => Promise<void>) | null = null;
-  private finishing: Promise<void> | null = null;
-  private closing: Promise<void> | null = null;
-  private finished = false;
-  private closeRequested = false;
 
   constructor(opts: SerialTransportOptions) {
+    super();
     const first = opts.baudCandidates[0];
     if (first === undefined) throw new Error('serial transport needs at least one baud rate');
     const bad = opts.baudCandidates.find((b) => !Number.isSafeInteger(b) || b <= 0);
@@ -71,11 +66,7 @@ export class SerialTransport implements Transport {
       port.open((err) => (err ? reject(openFailure(this.path, err)) : resolve()));
     });
     this.port = port;
-    this.handlers = handlers;
-    this.finished = false;
-    this.finishing = null;
-    this.closing = null;
-    this.closeRequested = false;
+    this.begin(handlers);
 
     port.on('drain', () => this.handlers?.onDrain());
     let portError: Error | null = null;
@@ -99,7 +90,7 @@ export class SerialTransport implements Transport {
       }
       this.lost(portError);
     });
-    this.stopLines = readLines(port, (line) => handlers.onLine(line));
+    this.readLinesFrom(port, handlers);
 
     // Never part of success: pseudo-terminals and many adapters refuse these ioctls ("Inappropriate ioctl for device").
     this.lowLatency = await enableLowLatency(port, this.path);
@@ -129,19 +120,9 @@ export class SerialTransport implements Transport {
     this.baud = baud;
   }
 
-  close(): Promise<void> {
-    if (this.closing) return this.closing;
-    this.closeRequested = true;
-    const port = this.port;
-    if (port === null) return Promise.resolve();
-    if (this.finished) return this.finishing ?? Promise.resolve();
-    this.closing = new Promise<void>((resolve) => {
-      // Errors from close itself leave nothing to recover: the fd is released either way.
-      port.close(() => {
-        void this.finish(null).then(resolve);
-      });
-    });
-    return this.closing;
+  protected release(done: () => void): void {
+    // Errors from close itself leave nothing to recover: the fd is released either way.
+    this.port?.close(() => done());
   }
 
   /** The port went away without close(): report it once, worded for an operator, the driver's error as the cause. */
@@ -150,18 +131,4 @@ export class SerialTransport implements Transport {
     const reason = cause === null ? 'port closed' : isDisconnect(cause) ? 'device disconnected' : cause.message;
     void this.finish(new Error(`link lost: ${reason} (${this.path})`, cause ? { cause } : undefined));
   }
-
-  /** Delivers the lines already received, then onClose exactly once. */
-  private finish(error: Error | null): Promise<void> {
-    this.finishing ??= (async () => {
-      this.finished = true;
-      await this.stopLines?.();
-      this.stopLines = null;
-      const handlers = this.handlers;
-      this.handlers = null;
-      handlers?.onClose(error);
-    })();
-    return this.finishing;
-  }
-
 }

@@ -1,7 +1,7 @@
 // Raw G-code over TCP, as ser2net, ESP3D and other Wi-Fi serial bridges serve it: the socket is the serial line.
 import { connect, type Socket } from 'node:net';
-import { readLines } from './line-parser.js';
-import type { Transport, TransportHandlers } from './transport.js';
+import { StreamTransport } from './stream-transport.js';
+import type { TransportHandlers } from './transport.js';
 
 export interface TcpTransportOptions {
   host: string;
@@ -39,19 +39,14 @@ function connectFailure(target: string, err: NodeJS.ErrnoException): Error {
   return new Error(`connection to ${target} ${why}`, { cause: err });
 }
 
-export class TcpTransport implements Transport {
+export class TcpTransport extends StreamTransport {
   readonly description: string;
   private readonly opts: Required<TcpTransportOptions>;
   private readonly target: string;
   private socket: Socket | null = null;
-  private handlers: TransportHandlers | null = null;
-  private stopLines: (() => Promise<void>) | null = null;
-  private finishing: Promise<void> | null = null;
-  private closing: Promise<void> | null = null;
-  private finished = false;
-  private closeRequested = false;
 
   constructor(opts: TcpTransportOptions) {
+    super();
     this.opts = {
       connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
       keepAliveMs: DEFAULT_KEEPALIVE_MS,
@@ -81,11 +76,7 @@ export class TcpTransport implements Transport {
       });
     });
     this.socket = socket;
-    this.handlers = handlers;
-    this.finished = false;
-    this.finishing = null;
-    this.closing = null;
-    this.closeRequested = false;
+    this.begin(handlers);
 
     // Short G-code lines must leave at once: Nagle would hold each one for the previous line's ACK.
     socket.setNoDelay(true);
@@ -95,7 +86,7 @@ export class TcpTransport implements Transport {
       this.lost(err.code === 'ECONNRESET' ? 'connection reset by the bridge' : err.message);
     });
     socket.on('close', () => this.lost('connection closed by the bridge'));
-    this.stopLines = readLines(socket, (line) => handlers.onLine(line));
+    this.readLinesFrom(socket, handlers);
   }
 
   /**
@@ -109,23 +100,15 @@ export class TcpTransport implements Transport {
     return socket.write(data);
   }
 
-  close(): Promise<void> {
-    if (this.closing) return this.closing;
-    this.closeRequested = true;
+  protected release(done: () => void): void {
     const socket = this.socket;
-    if (socket === null) return Promise.resolve();
-    if (this.finished) return this.finishing ?? Promise.resolve();
-    this.closing = new Promise<void>((resolve) => {
-      socket.once('close', () => {
-        void this.finish(null).then(resolve);
-      });
-      // end() lets queued G-code reach the bridge; destroy after a grace period in case the peer never acknowledges.
-      socket.end();
-      const force = setTimeout(() => socket.destroy(), 1000);
-      force.unref();
-      socket.once('close', () => clearTimeout(force));
-    });
-    return this.closing;
+    if (socket === null) return;
+    socket.once('close', () => done());
+    // end() lets queued G-code reach the bridge; destroy after a grace period in case the peer never acknowledges.
+    socket.end();
+    const force = setTimeout(() => socket.destroy(), 1000);
+    force.unref();
+    socket.once('close', () => clearTimeout(force));
   }
 
   private lost(reason: string): void {
@@ -133,18 +116,4 @@ export class TcpTransport implements Transport {
     this.socket?.destroy();
     void this.finish(new Error(`link lost: ${reason} (${this.description})`));
   }
-
-  /** Delivers the lines already received, then onClose exactly once. */
-  private finish(error: Error | null): Promise<void> {
-    this.finishing ??= (async () => {
-      this.finished = true;
-      await this.stopLines?.();
-      this.stopLines = null;
-      const handlers = this.handlers;
-      this.handlers = null;
-      handlers?.onClose(error);
-    })();
-    return this.finishing;
-  }
-
 }

@@ -4,34 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SerialPort } from 'serialport';
 import { SerialTransport } from '../../src/transport/serial.transport.js';
-import type { TransportHandlers } from '../../src/transport/transport.js';
 import { createPtyPair, hasSocat, type PtyPair } from '../helpers/socat-pty.js';
+import { recorder, waitFor } from '../helpers/transport-recorder.js';
 
 const skip = hasSocat() ? false : 'socat is not installed (apt-get install socat)';
-
-/** Records everything a transport reports. */
-function recorder() {
-  const lines: string[] = [];
-  const closes: Array<Error | null> = [];
-  let drains = 0;
-  const handlers: TransportHandlers = {
-    onLine: (l) => lines.push(l),
-    onDrain: () => {
-      drains++;
-    },
-    onClose: (e) => closes.push(e),
-  };
-  return { lines, closes, handlers, drains: () => drains };
-}
-
-/** Polls until `cond` holds; the limit only stops a broken test from hanging, it is not a speed assertion. */
-async function waitFor(cond: () => boolean, what: string, limitMs = 20_000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 /** The printer's end of the pair: a plain serialport collecting what the host sent. */
 async function openPeer(path: string): Promise<{ port: SerialPort; received: () => Buffer; close: () => Promise<void> }> {

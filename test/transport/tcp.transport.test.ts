@@ -5,29 +5,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TcpTransport } from '../../src/transport/tcp.transport.js';
-import type { TransportHandlers } from '../../src/transport/transport.js';
-
-function recorder() {
-  const lines: string[] = [];
-  const closes: Array<Error | null> = [];
-  let drains = 0;
-  const handlers: TransportHandlers = {
-    onLine: (l) => lines.push(l),
-    onDrain: () => {
-      drains++;
-    },
-    onClose: (e) => closes.push(e),
-  };
-  return { lines, closes, handlers, drains: () => drains };
-}
-
-async function waitFor(cond: () => boolean, what: string, limitMs = 20_000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await sleep(5);
-  }
-}
+import { recorder, waitFor } from '../helpers/transport-recorder.js';
 
 interface Bridge {
   server: Server;
@@ -62,15 +40,20 @@ async function startBridge(): Promise<Bridge> {
   };
 }
 
+/** A transport opened to the bridge, with what it reports and the bridge's end of the connection. */
+async function openToBridge(bridge: Bridge) {
+  const t = new TcpTransport({ host: '127.0.0.1', port: bridge.port });
+  const rec = recorder();
+  const peerP = bridge.nextPeer();
+  await t.open(rec.handlers);
+  return { t, rec, peer: await peerP };
+}
+
 describe('tcp transport', () => {
   test('lines both ways with CRLF and NUL handling, close twice is safe', async () => {
     const bridge = await startBridge();
     try {
-      const t = new TcpTransport({ host: '127.0.0.1', port: bridge.port });
-      const rec = recorder();
-      const peerP = bridge.nextPeer();
-      await t.open(rec.handlers);
-      const peer = await peerP;
+      const { t, rec, peer } = await openToBridge(bridge);
       assert.equal(t.description, `tcp://127.0.0.1:${bridge.port}`);
       t.write('N1 M115*39\n');
       await waitFor(() => peer.received().length >= 11, 'the line at the bridge');
@@ -90,11 +73,7 @@ describe('tcp transport', () => {
   test('backpressure: a burst of at least 1 MB to a slow reader arrives intact with false/onDrain in between', async () => {
     const bridge = await startBridge();
     try {
-      const t = new TcpTransport({ host: '127.0.0.1', port: bridge.port });
-      const rec = recorder();
-      const peerP = bridge.nextPeer();
-      await t.open(rec.handlers);
-      const peer = await peerP;
+      const { t, rec, peer } = await openToBridge(bridge);
       peer.socket.pause();
       const chunk = 'N1 G1 X100.000 Y100.000 E1.00000*77\n';
       const parts: string[] = [];
@@ -123,11 +102,7 @@ describe('tcp transport', () => {
   test('the bridge closing reports onClose(error) once, after the lines it sent', async () => {
     const bridge = await startBridge();
     try {
-      const t = new TcpTransport({ host: '127.0.0.1', port: bridge.port });
-      const rec = recorder();
-      const peerP = bridge.nextPeer();
-      await t.open(rec.handlers);
-      const peer = await peerP;
+      const { t, rec, peer } = await openToBridge(bridge);
       peer.socket.end('ok\nError:Printer halted. kill() called!\nhalf a li');
       await waitFor(() => rec.closes.length > 0, 'onClose');
       assert.equal(t.write('M105\n'), false, 'a lost link takes no more bytes');
@@ -144,11 +119,8 @@ describe('tcp transport', () => {
   test('a reset connection is reported as lost', async () => {
     const bridge = await startBridge();
     try {
-      const t = new TcpTransport({ host: '127.0.0.1', port: bridge.port });
-      const rec = recorder();
-      const peerP = bridge.nextPeer();
-      await t.open(rec.handlers);
-      (await peerP).socket.resetAndDestroy();
+      const { rec, peer } = await openToBridge(bridge);
+      peer.socket.resetAndDestroy();
       await waitFor(() => rec.closes.length > 0, 'onClose');
       assert.match(String(rec.closes[0]?.message), /^link lost: (connection reset by the bridge|connection closed by the bridge)/);
       await sleep(50);
