@@ -1,9 +1,7 @@
-// The shape of one CLI command; src/cli/commands.ts lists them all statically so the single binary needs no directory scan.
+// The shape of one CLI command; src/cli/commands.ts lists them all statically (with their one-line summaries) so the single binary needs no directory scan.
 export interface CliCommand {
   /** The word after `printfarm`, e.g. "serve". Sub-commands ("keys create") are handled inside the command. */
   name: string;
-  /** One line for `printfarm --help`. */
-  summary: string;
   /** Full usage text for `printfarm NAME --help`. */
   usage: string;
   /** Runs the command; resolves to the process exit status. Throw CliUsageError for bad flags. */

@@ -1,10 +1,19 @@
-// Every CLI command, listed statically (a bundled binary cannot discover modules at run time).
+// Every CLI command, listed statically (a bundled binary cannot discover modules at run time) and loaded only when run,
+// so `printfarm --version` or `keys` do not pay for the HTTP stack, serial addon or simulator.
 import type { CliCommand } from './command.js';
-import { doctorCommand } from './doctor.command.js';
-import { keysCommand } from './keys.command.js';
-import { serveCommand } from './serve.command.js';
-import { simulateCommand } from './simulate.command.js';
-import { streamCommand } from './stream.command.js';
-import { consoleCommand } from './console.command.js';
 
-export const commands: CliCommand[] = [serveCommand, doctorCommand, keysCommand, simulateCommand, streamCommand, consoleCommand];
+export interface CommandEntry {
+  name: string;
+  /** One line for `printfarm --help`. */
+  summary: string;
+  load(): Promise<CliCommand>;
+}
+
+export const commands: CommandEntry[] = [
+  { name: 'serve', summary: 'Run the API server and dashboard', load: async () => (await import('./serve.command.js')).serveCommand },
+  { name: 'keys', summary: 'Mint an API key offline (keys create)', load: async () => (await import('./keys.command.js')).keysCommand },
+  { name: 'doctor', summary: 'Check that this install can run: SQLite, serial addon and ports, shipped files', load: async () => (await import('./doctor.command.js')).doctorCommand },
+  { name: 'stream', summary: 'Stream one G-code file to one printer and print a summary', load: async () => (await import('./stream.command.js')).streamCommand },
+  { name: 'console', summary: 'Interactive G-code terminal on one printer', load: async () => (await import('./console.command.js')).consoleCommand },
+  { name: 'simulate', summary: 'Run a virtual printer on a pseudo-terminal (--pty PATH) for any host to connect to', load: async () => (await import('./simulate.command.js')).simulateCommand },
+];

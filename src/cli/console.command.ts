@@ -90,7 +90,6 @@ async function run(args: string[]): Promise<number> {
 
 export const consoleCommand: CliCommand = {
   name: 'console',
-  summary: 'interactive G-code terminal on one printer',
   usage: USAGE,
   run,
 };

@@ -109,7 +109,6 @@ const checks: Check[] = [
 
 export const doctorCommand: CliCommand = {
   name: 'doctor',
-  summary: 'Check that this install can run: SQLite, serial addon and ports, shipped files',
   usage: `Usage: printfarm doctor
 
 Runs each check and prints one line: OK, WARN (works, but look at it) or FAIL.

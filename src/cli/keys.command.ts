@@ -76,7 +76,6 @@ export async function runKeysCreate(parsed: KeysCreateArgs, clock: Clock = syste
 
 export const keysCommand: CliCommand = {
   name: 'keys',
-  summary: 'Mint an API key offline (keys create)',
   usage: USAGE,
   async run(args) {
     const [sub, ...rest] = args;

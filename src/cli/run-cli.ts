@@ -28,11 +28,12 @@ export async function main(argv: string[]): Promise<number> {
     console.log(VERSION);
     return 0;
   }
-  const command = commands.find((c) => c.name === first);
-  if (!command) {
+  const entry = commands.find((c) => c.name === first);
+  if (!entry) {
     console.error(`printfarm: unknown command "${first}" (see printfarm --help)`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(command.usage);
     return 0;

@@ -96,7 +96,6 @@ function listenForStopSignals(onForce: () => void): { signal: Promise<NodeJS.Sig
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  summary: 'Run the API server and dashboard',
   usage: USAGE,
   async run(args) {
     const config = parseServeArgs(args);

@@ -140,7 +140,6 @@ function isDanglingLink(path: string): boolean {
 
 export const simulateCommand: CliCommand = {
   name: 'simulate',
-  summary: 'Run a virtual printer on a pseudo-terminal (--pty PATH) for any host to connect to',
   usage,
   run,
 };

@@ -109,7 +109,6 @@ async function run(args: string[]): Promise<number> {
 
 export const streamCommand: CliCommand = {
   name: 'stream',
-  summary: 'stream one G-code file to one printer and print a summary',
   usage: USAGE,
   run,
 };
