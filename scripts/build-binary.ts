@@ -6,7 +6,7 @@ import { fetchNode } from './binary/node-dist.js';
 import { prepareAddons, type Addons } from './binary/addons.js';
 import { bundle } from './binary/bundle.js';
 import { buildSea, collectAssets, fileSizeMiB } from './binary/sea.js';
-import { ARCHES, CACHE_DIR, DIST_DIR, NODE_VERSION, REPO_ROOT, binaryName, type Arch } from './binary/targets.js';
+import { ARCHES, CACHE_DIR, DIST_DIR, NODE_VERSION, REPO_ROOT, binaryName, type Arch, ADDON_HEADERS_VERSION } from './binary/targets.js';
 import { NATIVE_ASSET_KEYS } from '../src/native-addons.js';
 
 const EMBEDDED_DIRS = ['web', 'firmware-profiles'];
@@ -22,7 +22,9 @@ async function buildBinary(arch: Arch): Promise<string> {
   const generator = arch === 'x64' ? target : await fetchNode('x64');
   log(`${arch}: Node ${target.version} from ${path.relative(REPO_ROOT, target.dir)}`);
 
-  const addons = await prepareAddons(arch, target, log);
+  // better-sqlite3 is compiled against older 24.x headers: see ADDON_HEADERS_VERSION for why.
+  const headers = await fetchNode('x64', ADDON_HEADERS_VERSION);
+  const addons = await prepareAddons(arch, headers, log);
   // A fresh dir per build, so a test and a manual build running at once do not trample each other's blob.
   mkdirSync(CACHE_DIR, { recursive: true });
   const workDir = mkdtempSync(path.join(CACHE_DIR, `sea-${arch}-`));

@@ -13,31 +13,31 @@ export interface NodeDist {
 
 const DONE_MARKER = '.printfarm-complete';
 
-export async function fetchNode(arch: Arch): Promise<NodeDist> {
+export async function fetchNode(arch: Arch, version: string = NODE_VERSION): Promise<NodeDist> {
   const pkg = ARCH_INFO[arch].nodePackage;
-  const dir = path.join(CACHE_DIR, 'node', `${pkg}-${NODE_VERSION}`);
-  const dist: NodeDist = { dir, binary: path.join(dir, 'bin', 'node'), version: NODE_VERSION };
+  const dir = path.join(CACHE_DIR, 'node', `${pkg}-${version}`);
+  const dist: NodeDist = { dir, binary: path.join(dir, 'bin', 'node'), version: version };
   if (existsSync(path.join(dir, DONE_MARKER))) return dist;
 
   mkdirSync(path.dirname(dir), { recursive: true });
   const work = mkdtempSync(path.join(path.dirname(dir), `.fetch-${arch}-`));
   try {
     // npm checks the tarball against the registry's integrity hash while packing.
-    await run('npm', ['pack', `${pkg}@${NODE_VERSION}`, '--pack-destination', work, '--silent'], {
+    await run('npm', ['pack', `${pkg}@${version}`, '--pack-destination', work, '--silent'], {
       logFile: path.join(CACHE_DIR, 'logs', `npm-pack-${arch}.log`),
     });
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
-    if (!tarball) throw new Error(`npm pack ${pkg}@${NODE_VERSION} produced no tarball`);
+    if (!tarball) throw new Error(`npm pack ${pkg}@${version} produced no tarball`);
     await run('tar', ['-xzf', path.join(work, tarball), '-C', work]);
     const unpacked = path.join(work, 'package');
     for (const required of ['bin/node', 'include/node/node.h', 'include/node/common.gypi']) {
       if (!existsSync(path.join(unpacked, required))) {
-        throw new Error(`${pkg}@${NODE_VERSION} lacks ${required}; it cannot serve as the binary's runtime and headers`);
+        throw new Error(`${pkg}@${version} lacks ${required}; it cannot serve as the binary's runtime and headers`);
       }
     }
     rmSync(dir, { recursive: true, force: true });
     renameSync(unpacked, dir);
-    writeFileSync(path.join(dir, DONE_MARKER), `${pkg}@${NODE_VERSION}\n`);
+    writeFileSync(path.join(dir, DONE_MARKER), `${pkg}@${version}\n`);
     return dist;
   } finally {
     rmSync(work, { recursive: true, force: true });

