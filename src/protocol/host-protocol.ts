@@ -62,6 +62,18 @@ export interface HostProtocolDebugState {
   queuedCommands: number;
 }
 
+/**
+ * A line whose newline was corrupted on the wire sits in the firmware's buffer waiting for its end, and with nothing
+ * more to send (a ping-pong replay, the last lines of a job) no ok ever comes until the long ok-timeout. After this
+ * long with lines owed and the wire quiet, one lone newline is written: it completes such a fragment (which the
+ * firmware then rejects with a resend request at once) and is otherwise ignored, since firmwares never answer an
+ * empty line. At most one per quiet spell, so a long G28 or heat-up costs a single byte.
+ */
+const NUDGE_AFTER_MS = 1000;
+
+/** Errors that blame a line's number, not its content (Marlin, Prusa and friends word it so). */
+const SEQUENCE_ERROR_RE = /Line Number is not|expected line/i;
+
 export class HostProtocol {
   readonly stats: ProtocolStats = {
     linesSent: 0,
@@ -111,11 +123,19 @@ export class HostProtocol {
 
   private swallowOks = 0;
   private lastResendN = -1;
+  /** Repeats of `Resend: lastResendN` still expected: one per line that was in flight behind it (rejected by sequence). */
+  private staleResends = 0;
+  /** What the firmware's error line just before a resend blamed: a line's sequence, or its content (checksum). */
+  private lastProtocolError: 'sequence' | 'content' | null = null;
   private resendsWithoutProgress = 0;
   private forceNext = false;
 
   private learnedSlots: number | null = null;
   private okDeadline: number | null = null;
+  /** A lone newline was written since the last traffic (see NUDGE_AFTER_MS). */
+  private nudged = false;
+  /** Last time a line arrived or bytes were written. */
+  private lastTraffic = 0;
   private consecutiveTimeouts = 0;
 
   private handshakeDone = false;
@@ -215,6 +235,8 @@ export class HostProtocol {
 
   lineReceived(text: string, now: number): void {
     this.lastNow = now;
+    this.lastTraffic = now;
+    this.nudged = false;
     const reply = this.parser.parse(text);
     this.handle(reply, now);
     this.dirty = true;
@@ -222,6 +244,19 @@ export class HostProtocol {
 
   tick(now: number): void {
     this.lastNow = now;
+    const nudgeAt = this.nudgeDeadline();
+    if (nudgeAt !== null && now >= nudgeAt && this.writable) {
+      this.nudged = true;
+      if (this.replayUnanswered()) {
+        // The replay may have been refused with a reply we took for a repeat (its own number damaged): write it
+        // again. Harmless if it was taken after all: the firmware refuses the copy by its sequence check.
+        this.actions.push({ type: 'info', text: `line ${this.lastResendN} unanswered after its replay: writing it again` });
+        this.rewindTo(this.lastResendN, now);
+      } else {
+        this.actions.push({ type: 'write', data: '\n' });
+        this.stats.bytesWritten++;
+      }
+    }
     if (this.okDeadline !== null && now >= this.okDeadline && !this.failed) this.onOkTimeout(now);
     this.dirty = true;
   }
@@ -241,7 +276,20 @@ export class HostProtocol {
 
   nextDeadline(): number | null {
     if (this.dirty) this.pump(this.lastNow);
-    return this.okDeadline;
+    const nudgeAt = this.nudgeDeadline();
+    if (nudgeAt === null) return this.okDeadline;
+    return this.okDeadline === null ? nudgeAt : Math.min(this.okDeadline, nudgeAt);
+  }
+
+  /** A resend replay was written, the firmware checks line sequence, and the replayed line is still unanswered. */
+  private replayUnanswered(): boolean {
+    const n = this.lastResendN;
+    return n >= 0 && !this.silentDrop && this.profile.checksum !== 'none' && this.ackedThrough < n && this.sendCursor > n;
+  }
+
+  private nudgeDeadline(): number | null {
+    if (this.nudged || this.failed || this.sendCursor - this.ackedThrough - 1 <= 0) return null;
+    return this.lastTraffic + NUDGE_AFTER_MS;
   }
 
   isIdle(): boolean {
@@ -312,6 +360,7 @@ export class HostProtocol {
         this.actions.push({ type: 'firmware-warning', text: reply.text });
         return;
       case 'protocol-error':
+        this.lastProtocolError = SEQUENCE_ERROR_RE.test(reply.text) ? 'sequence' : 'content';
         this.actions.push({ type: 'info', text: reply.text });
         return;
       case 'temperatures':
@@ -416,6 +465,7 @@ export class HostProtocol {
     this.consecutiveTimeouts = 0;
     if (this.lastResendN >= 0 && this.ackedThrough >= this.lastResendN) {
       this.lastResendN = -1;
+      this.staleResends = 0;
       this.resendsWithoutProgress = 0;
     }
     this.okDeadline = this.inFlightLines() > 0 ? now + this.timeoutFor(this.ackedThrough + 1) : null;
@@ -440,8 +490,13 @@ export class HostProtocol {
     }
     // Before the M110 was acknowledged the firmware's numbers are from before it: start over from the M110.
     if (this.ackedThrough < 0) n = 0;
-    // Repeats for one N (one per discarded line) until the replay gets past it.
-    if (n === this.lastResendN && this.ackedThrough < n) return;
+    const blamed = this.lastProtocolError;
+    this.lastProtocolError = null;
+    if (n === this.lastResendN && this.ackedThrough < n && !this.replayRefused(n, blamed)) {
+      // A repeat for one N, one per line that was in flight behind it: the replay already covers it.
+      if (this.staleResends > 0) this.staleResends--;
+      return;
+    }
     if (n > this.sendCursor) {
       this.fail('resend_invalid', `firmware asked for line ${n}, but the next line to send is ${this.sendCursor}`);
       return;
@@ -452,8 +507,25 @@ export class HostProtocol {
       this.fail('resend_out_of_history', `firmware asked for line ${n}, the oldest line kept is ${oldest}`);
       return;
     }
+    // Every line written behind N is rejected by its sequence now; a firmware that says so sends one repeat each.
+    this.staleResends = Math.max(0, this.sendCursor - n - 1);
     this.rewindTo(n, now);
     this.lastResendN = n;
+  }
+
+  /**
+   * Whether a repeated `Resend: n` refuses the replay of n itself (which then must be written again at once) rather
+   * than echoing a line that was in flight behind the first request. Before the replay is written it cannot be.
+   * After it, the firmware's error line decides where it has one: a checksum fault is about the line numbered n (a
+   * line behind it fails the sequence check first, as Marlin checks the sequence before the checksum); without a
+   * hint, a repeat beyond the number of lines that were in flight behind n can only be about the replay. A wrong
+   * guess either way costs little: an extra replay is refused by the firmware's sequence check, a missed one is
+   * recovered by the ok-timeout poke.
+   */
+  private replayRefused(n: number, blamed: 'sequence' | 'content' | null): boolean {
+    if (this.sendCursor <= n) return false;
+    if (blamed === 'content') return true;
+    return this.staleResends <= 0;
   }
 
   /**
@@ -519,6 +591,7 @@ export class HostProtocol {
     this.okDeadline = now + this.profile.timeouts.shortMs;
     // After a timeout a `Resend: N` for the last N is the firmware's answer to the poke, not a repeat: honour it.
     this.lastResendN = -1;
+    this.staleResends = 0;
     if (!this.handshakeDone && this.profile.checksum === 'xor') {
       // Nothing ever answered: the board was probably still booting. Send what is in flight again.
       this.rewindTo(this.ackedThrough + 1, now);
@@ -624,6 +697,8 @@ export class HostProtocol {
     if (frames.length > 0) {
       this.actions.push({ type: 'write', data: frames.length === 1 ? frames[0]! : frames.join('') });
       this.stats.bytesWritten += bytes;
+      this.lastTraffic = now;
+      this.nudged = false;
     }
   }
 
@@ -709,6 +784,7 @@ export class HostProtocol {
     this.aloneInFlight = 0;
     this.swallowOks = 0;
     this.lastResendN = -1;
+    this.staleResends = 0;
     this.resendsWithoutProgress = 0;
     this.numbered = true;
   }
@@ -763,6 +839,7 @@ export class HostProtocol {
     this.aloneInFlight = 0;
     this.swallowOks = 0;
     this.lastResendN = -1;
+    this.staleResends = 0;
     this.resendsWithoutProgress = 0;
   }
 

@@ -147,11 +147,14 @@ test('a resend storm is capped (resend_storm)', () => {
     < Resend: 1
     < ok
     > N1 G1 X1
+    # nothing was in flight behind N1, so a repeat after the replay refuses the replay itself: written again
     < Resend: 1
     < ok
-    # the same N again while its replay is unacknowledged: a repeat, ignored but counted for the storm
+    > N1 G1 X1
     < Resend: 1
     < ok
+    > N1 G1 X1
+    # the fourth request without progress is one too many
     < Resend: 1
     ! protocol-failure resend_storm
   `);
@@ -412,3 +415,31 @@ function cs(s: string): number {
   for (let i = 0; i < s.length; i++) c ^= s.charCodeAt(i);
   return c;
 }
+
+test('a line whose newline was lost on the wire: one lone newline after a quiet second completes it, the resend follows at once', () => {
+  const t = Transcript.connected('marlin');
+  t.job('G1 X1');
+  t.run(`
+    > N1 G1 X1
+    @ +999
+  `);
+  assert.equal(t.nudges, 0, 'not before the wire has been quiet for a second');
+  t.run(`
+    @ +1
+  `);
+  assert.equal(t.nudges, 1);
+  t.run(`
+    @ +5000
+  `);
+  assert.equal(t.nudges, 1, 'one nudge per quiet spell: a long G28 costs a single byte');
+  t.run(`
+    < Error:checksum mismatch, Last Line: 0
+    < Resend: 1
+    < ok
+    > N1 G1 X1
+    < ok
+  `);
+  assert.deepEqual(acked(t), [1]);
+  assert.equal(t.proto.stats.timeouts, 0);
+  assert.ok(t.proto.isIdle());
+});

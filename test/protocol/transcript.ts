@@ -28,6 +28,8 @@ export class Transcript {
   now = 1_000_000;
   /** Framed lines written and not yet matched by a `>` step. */
   readonly written: string[] = [];
+  /** Lone newlines written (the quiet-wire nudge), kept apart from framed lines. */
+  nudges = 0;
   /** Non-write actions not yet matched by a `!` step. */
   readonly events: ProtocolAction[] = [];
   /** Every action, in order, for assertions beyond the script. */
@@ -54,7 +56,10 @@ export class Transcript {
   collect(): void {
     for (const a of this.proto.takeActions()) {
       this.log.push(a);
-      if (a.type === 'write') {
+      if (a.type === 'write' && a.data === '\n') {
+        // A lone newline is the quiet-wire nudge: counted here, asserted by the tests that are about it.
+        this.nudges++;
+      } else if (a.type === 'write') {
         this.writes.push(a.data);
         const parts = a.data.split('\n');
         assert.equal(parts.pop(), '', `a write must end with a newline: ${JSON.stringify(a.data)}`);
