@@ -1,0 +1,16 @@
+import { spawn } from 'node:child_process';
+import { SerialPort } from 'serialport';
+import { xorOf } from './src/protocol/framing.js';
+const f = (n: number, c: string) => { const b = `N${n} ${c}`; return `${b}*${xorOf(b)}\n`; };
+const path = '/tmp/pfu-printer';
+const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'simulate', '--pty', path, '--speed', 'max', '--unplug-after-lines', '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
+let out = ''; child.stdout!.setEncoding('utf8').on('data', (c: string) => { out += c; process.stdout.write('CHILD: ' + c); });
+child.on('exit', (c) => console.log('child exit', c));
+while (!out.includes('listening')) await new Promise((r) => setTimeout(r, 50));
+const host = new SerialPort({ path, baudRate: 250000, autoOpen: false });
+await new Promise<void>((ok, fail) => host.open((e) => (e ? fail(e) : ok())));
+host.on('data', (d: Buffer) => console.log('data', JSON.stringify(d.toString())));
+host.on('close', (e: unknown) => console.log('host close', e));
+host.on('error', (e: unknown) => console.log('host error', e));
+host.write('N0 M110 N0*125\n' + f(1,'G1 X1') + f(2,'G1 X2') + f(3,'G1 X3') + f(4,'G1 X4'));
+setTimeout(() => { console.log('timeout; host open?', host.isOpen); process.exit(0); }, 5000);
