@@ -1,5 +1,9 @@
 // `npm run bench:stream [-- --json] [--quick] [--only a,b]`: streaming throughput, ping-pong speedup, starvation, scale, memory, integrity.
-import { createWriteStream } from 'node:fs';
+// JSON (--json), one line: { link: [{baud, ratio}], pingpong: [{latency_ms, speedup}], starvation_ms,
+//   scale: {printers, lines_per_s_each, cpu_pct_per_printer (host process only), loop_p99_ms, rss_mb, sim_cpu_pct_per_printer},
+//   memory: {file_mb, rss_growth_mb}, integrity: [{error_rate, lines, exact, checksum_invisible, resend_ratio}] }
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +14,7 @@ import type { ProtocolStats } from '../src/protocol/protocol-types.js';
 import type { SimScheduler } from '../src/simulator/sim-scheduler.js';
 import type { SimulatorStats } from '../src/simulator/virtual-printer.js';
 import { createSimTransport, type SimTransport } from '../src/transport/sim.transport.js';
+import { checkRecord } from '../test/e2e/e2e-harness.js';
 import { ImmediateScheduler } from '../test/e2e/immediate-scheduler.js';
 
 // ---------------------------------------------------------------- arguments
@@ -181,22 +186,107 @@ async function starvation(dir: string): Promise<{ starvation_ms: number; events:
 
 // ---------------------------------------------------------------- d) scale
 
+interface SimChild {
+  pid: number;
+  ports: number[];
+  /** utime + stime of the child so far, in seconds (null without /proc). */
+  cpuSeconds(): number | null;
+  stop(): Promise<void>;
+}
+
+const CLK_TCK = ((): number => {
+  const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  const n = Number(r.stdout?.trim());
+  return Number.isInteger(n) && n > 0 ? n : 100;
+})();
+
+/** `printfarm simulate --tcp 0 --count N` as a child, so the simulators' CPU is not the host's; resolves once all listen. */
+async function spawnSimulators(count: number, simArgs: string[]): Promise<SimChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/main.ts'), 'simulate', '--tcp', '0', '--count', String(count), ...simArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Whatever happens to this script (an exception, process.exit, a signal), the simulators go with it.
+  const killNow = (): void => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'));
+  const onSignal = (signal: NodeJS.Signals): void => {
+    killNow();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.on('exit', killNow);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const force = setTimeout(killNow, 5000);
+    await exited;
+    clearTimeout(force);
+    process.off('exit', killNow);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr = (stderr + c).slice(-4000)));
+  const ports = (): number[] => [...stdout.matchAll(/listening on tcp:\/\/127\.0\.0\.1:(\d+)$/gm)].map((m) => Number(m[1]));
+  const deadline = performance.now() + 30_000;
+  while (ports().length < count) {
+    if (child.exitCode !== null || performance.now() > deadline) {
+      await stop();
+      throw new Error(`printfarm simulate --tcp did not start ${count} printers: ${stderr.trim() || stdout.trim() || '(no output)'}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const pid = child.pid!;
+  return {
+    pid,
+    ports: ports(),
+    cpuSeconds: () => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        // Fields after the parenthesised command name start at field 3 (state); utime and stime are fields 14 and 15.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+      } catch {
+        return null;
+      }
+    },
+    stop,
+  };
+}
+
 async function scale(dir: string) {
   const printers = QUICK ? 10 : 50;
   const windowS = QUICK ? 4 : 12;
   // 0.1667 mm at 50 mm/s = 3.33 ms a segment: the planner paces each printer at ~300 lines/s.
   const count = Math.round(300 * (windowS + 6));
   const file = await gcodeFile(dir, 'scale.gcode', moves(count, 0.1667, 3000));
-  progress(`d) ${printers} printers in this process, each ~300 lines/s (planner-paced), ${windowS} s window`);
-  const streamers: Streamer[] = [];
+  progress(`d) ${printers} printers in one child process over TCP, each ~300 lines/s (planner-paced), ${windowS} s window`);
+  const sim = await spawnSimulators(printers, ['--baud', '250000', '--speed', '1', '--record', '0']);
+  const sessions: PrinterSession[] = [];
   try {
-    for (let i = 0; i < printers; i++) streamers.push(await openStreamer('baud=250000&speed=1&record=0'));
-    const jobs = await Promise.all(streamers.map((s, i) => s.session.startJob({ jobId: `scale${i}`, filePath: file })));
+    for (const port of sim.ports) {
+      sessions.push(
+        new PrinterSession({
+          printerId: `bench${++printerSeq}`,
+          url: `tcp://127.0.0.1:${port}`,
+          bus: new EventBus(),
+          autoReconnect: false,
+          drainQuietMs: 50,
+          drainMaxMs: 500,
+        }),
+      );
+    }
+    await Promise.all(sessions.map((s) => s.connect()));
+    const jobs = await Promise.all(sessions.map((s, i) => s.startJob({ jobId: `scale${i}`, filePath: file })));
+    let ended = 0;
+    for (const j of jobs) void j.finished.then(() => ended++);
     await new Promise((r) => setTimeout(r, 2000));
     const acked0 = jobs.reduce((n, j) => n + j.snapshot().lines_acked, 0);
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const cpu0 = process.cpuUsage();
+    const simCpu0 = sim.cpuSeconds();
     const t0 = performance.now();
     let rssMax = 0;
     const rssTimer = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage.rss())), 250);
@@ -204,18 +294,23 @@ async function scale(dir: string) {
     clearInterval(rssTimer);
     const wall = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    const simCpu1 = sim.cpuSeconds();
     delay.disable();
     const acked = jobs.reduce((n, j) => n + j.snapshot().lines_acked, 0) - acked0;
     rssMax = Math.max(rssMax, process.memoryUsage.rss());
+    if (ended > 0) throw new Error(`scale: ${ended} job(s) ended before the window closed (failed or the file is too short)`);
     return {
       printers,
       lines_per_s_each: round(acked / (wall / 1000) / printers, 0),
       cpu_pct_per_printer: round(((cpu.user + cpu.system) / 1000 / wall) * 100 / printers, 3),
       loop_p99_ms: round(delay.percentile(99) / 1e6, 2),
       rss_mb: round(rssMax / 1024 / 1024, 1),
+      sim_cpu_pct_per_printer:
+        simCpu0 === null || simCpu1 === null ? null : round(((simCpu1 - simCpu0) * 1000 / wall) * 100 / printers, 3),
     };
   } finally {
-    await Promise.all(streamers.map((s) => s.close()));
+    await Promise.all(sessions.map((s) => s.disconnect()));
+    await sim.stop();
   }
 }
 
@@ -287,24 +382,31 @@ async function memory(dir: string) {
 
 async function integrity(dir: string) {
   const out = [];
-  for (const [rate, count] of [
-    [1e-4, QUICK ? 3000 : 30_000],
-    [1e-3, QUICK ? 600 : 4000],
+  const count = QUICK ? [3000, 600] : [100_000, 100_000];
+  for (const [rate, lines] of [
+    [1e-4, count[0]!],
+    [1e-3, count[1]!],
   ] as const) {
-    const text = moves(count);
-    const expected = text.split('\n').filter((l) => l !== '');
+    const text = moves(lines);
+    // The session ends every job with M400 (wait for the moves); it is part of what must run, once, last.
+    const expected = [...text.split('\n').filter((l) => l !== ''), 'M400'];
     const file = await gcodeFile(dir, `int${rate}.gcode`, text);
-    progress(`f) ${count} lines at byte error rate ${rate} (baud=0, instant)`);
+    progress(`f) ${lines} lines at byte error rate ${rate} (baud=0, instant)`);
     const s = await openStreamer(`baud=0&speed=max&error_rate=${rate}&seed=5`, { scheduler: () => new ImmediateScheduler() });
     try {
       const base = s.sim().printer.executedJobLines().length;
       const r = await streamFile(s, file);
       const ran = s.sim().printer.executedJobLines().slice(base);
-      const exact = r.outcome === 'completed' && ran.length === expected.length + 1 && expected.every((l, i) => ran[i] === l);
+      // Strict: every executed line equals the file's, in order, none missing or extra; an undetectable corruption counts too.
+      const check = checkRecord(ran, expected);
+      const exact = r.outcome === 'completed' && check.exact;
+      if (!exact) progress(`f) NOT exact at ${rate}: outcome ${r.outcome}; ${check.describe()}`);
       out.push({
         error_rate: rate,
-        lines: expected.length,
+        lines: expected.length - 1,
         exact,
+        checksum_invisible: check.checksumInvisible.length,
+        unframed: check.unframed.length,
         resend_ratio: round(r.host.linesResent / Math.max(1, r.host.linesSent), 4),
         timeouts: r.host.timeouts,
         seconds: round(r.ms / 1000, 1),
@@ -336,7 +438,7 @@ async function main(): Promise<void> {
       starvation_ms: starve?.starvation_ms ?? null,
       scale: sc,
       memory: mem ? { file_mb: mem.file_mb, rss_growth_mb: mem.rss_growth_mb } : null,
-      integrity: integ.map(({ error_rate, lines, exact, resend_ratio }) => ({ error_rate, lines, exact, resend_ratio })),
+      integrity: integ.map(({ error_rate, lines, exact, checksum_invisible, resend_ratio }) => ({ error_rate, lines, exact, checksum_invisible, resend_ratio })),
     };
     if (JSON_OUT) {
       process.stdout.write(JSON.stringify(json) + '\n');
@@ -353,7 +455,8 @@ async function main(): Promise<void> {
       rows.push(['c) starvation', `${starve.starvation_ms} ms in ${starve.events} gaps (${starve.lines} lines, ${starve.lines_per_s} lines/s)`, '0 (link allows 735/s)', 'real time, 250000 baud, sim ms']);
     }
     if (sc) {
-      rows.push(['d) scale cpu', `${sc.cpu_pct_per_printer} % of a core / printer`, '<= 1 %', `${sc.printers} printers, ${sc.lines_per_s_each} lines/s each, sim included`]);
+      rows.push(['d) scale cpu', `${sc.cpu_pct_per_printer} % of a core / printer`, '<= 1 %', `host process only: ${sc.printers} printers over tcp://127.0.0.1, ${sc.lines_per_s_each} lines/s each`]);
+      rows.push(['d) sim cpu', sc.sim_cpu_pct_per_printer === null ? 'n/a (no /proc)' : `${sc.sim_cpu_pct_per_printer} % of a core / printer`, '-', 'the simulate --tcp child, same window (/proc stat)']);
       rows.push(['d) loop p99', `${sc.loop_p99_ms} ms`, '<= 20 ms', 'monitorEventLoopDelay']);
       rows.push(['d) rss', `${sc.rss_mb} MB`, '<= 200 MB', 'max over the window']);
     }
@@ -361,7 +464,12 @@ async function main(): Promise<void> {
       rows.push(['e) memory', `+${mem.rss_growth_mb} MB after 20 % (rss ${mem.rss_mb_at_20pct} MB)`, 'no growth', `${mem.file_mb} MB file, ${mem.moves} moves + thumbnail-like comments, ${mem.seconds} s`]);
     }
     for (const i of integ) {
-      rows.push([`f) integrity ${i.error_rate}`, `${i.exact ? 'exact' : 'NOT exact'}, resend ratio ${i.resend_ratio}, ${i.timeouts} timeouts`, 'exact', `${i.lines} lines, ${i.seconds} s, baud=0`]);
+      rows.push([
+        `f) integrity ${i.error_rate}`,
+        `${i.exact ? 'exact' : 'NOT exact'}, ${i.checksum_invisible} checksum-invisible, ${i.unframed} unframed, resend ratio ${i.resend_ratio}, ${i.timeouts} timeouts`,
+        'exact',
+        `${i.lines} lines, ${i.seconds} s, baud=0`,
+      ]);
     }
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
     const fmt = (r: string[]): string => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd();

@@ -15,5 +15,5 @@ export const commands: CommandEntry[] = [
   { name: 'doctor', summary: 'Check that this install can run: SQLite, serial addon and ports, shipped files', load: async () => (await import('./doctor.command.js')).doctorCommand },
   { name: 'stream', summary: 'Stream one G-code file to one printer and print a summary', load: async () => (await import('./stream.command.js')).streamCommand },
   { name: 'console', summary: 'Interactive G-code terminal on one printer', load: async () => (await import('./console.command.js')).consoleCommand },
-  { name: 'simulate', summary: 'Run a virtual printer on a pseudo-terminal (--pty PATH) for any host to connect to', load: async () => (await import('./simulate.command.js')).simulateCommand },
+  { name: 'simulate', summary: 'Run virtual printers on a pseudo-terminal (--pty PATH) or raw TCP ports (--tcp PORT) for any host to connect to', load: async () => (await import('./simulate.command.js')).simulateCommand },
 ];

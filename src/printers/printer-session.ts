@@ -235,6 +235,8 @@ export class PrinterSession {
     );
     this.job = job;
     this.setStatus('printing');
+    // Every job starts its own numbering (M110 N0, sent once nothing else is in flight).
+    this.protocol!.resetLineNumbers(this.clock.now());
     try {
       await job.source.open();
     } catch (err) {

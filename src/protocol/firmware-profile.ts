@@ -51,6 +51,11 @@ export interface FirmwareProfile {
    * with no reply at all (RepRapFirmware), so a dropped line and a lost ok look the same to the host.
    */
   badLine?: 'resend' | 'silent-drop';
+  /**
+   * The firmware ignores an empty line (no ok), so a lone newline is safe to write when the wire is quiet with lines
+   * owed (it completes a line whose newline was corrupted). Klipper and Smoothieware answer `ok` to it: not them.
+   */
+  blankLineIgnored?: boolean;
   /** Firmware serial receive buffer; unacknowledged bytes stay <= this minus one. */
   rxBufferBytes: number;
   /** Firmware command buffer slots; unacknowledged lines stay <= this. */

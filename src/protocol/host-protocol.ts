@@ -225,10 +225,15 @@ export class HostProtocol {
 
   clearJob(): void {
     this.jobQueue.clear();
+    let unsentAreJob = true;
     for (let n = this.ackedThrough + 1; n < this.nextNew; n++) {
       const e = this.entry(n);
       if (e && e.jobLine !== NO_JOB_LINE) e.cancelled = true;
+      else if (n >= this.sendCursor) unsentAreJob = false;
     }
+    // Job lines waiting in a resend replay were discarded by the firmware: never write them after a cancel. Their
+    // numbers were never accepted, so the cancel script may take them over.
+    if (unsentAreJob && this.sendCursor < this.nextNew) this.nextNew = this.sendCursor;
     this.jobLineCounter = 0;
     this.dirty = true;
   }
@@ -246,16 +251,20 @@ export class HostProtocol {
     this.lastNow = now;
     const nudgeAt = this.nudgeDeadline();
     if (nudgeAt !== null && now >= nudgeAt && this.writable) {
-      this.nudged = true;
       if (this.replayUnanswered()) {
         // The replay may have been refused with a reply we took for a repeat (its own number damaged): write it
-        // again. Harmless if it was taken after all: the firmware refuses the copy by its sequence check.
+        // again. Harmless if it was taken after all: the firmware refuses the copy by its sequence check. The
+        // ok-timeout keeps running, so a printer that went silent still ends in ok_timeout, never a loop.
         this.actions.push({ type: 'info', text: `line ${this.lastResendN} unanswered after its replay: writing it again` });
+        const okDeadline = this.okDeadline;
         this.rewindTo(this.lastResendN, now);
+        this.pump(now);
+        this.okDeadline = okDeadline;
       } else {
         this.actions.push({ type: 'write', data: '\n' });
         this.stats.bytesWritten++;
       }
+      this.nudged = true;
     }
     if (this.okDeadline !== null && now >= this.okDeadline && !this.failed) this.onOkTimeout(now);
     this.dirty = true;
@@ -284,11 +293,14 @@ export class HostProtocol {
   /** A resend replay was written, the firmware checks line sequence, and the replayed line is still unanswered. */
   private replayUnanswered(): boolean {
     const n = this.lastResendN;
-    return n >= 0 && !this.silentDrop && this.profile.checksum !== 'none' && this.ackedThrough < n && this.sendCursor > n;
+    if (n < 0 || this.silentDrop || this.profile.checksum === 'none' || this.ackedThrough >= n || this.sendCursor <= n) return false;
+    // A replayed G28 or heat-up is legitimately quiet for long: it waits for its ok-timeout like any long command.
+    return this.entry(n)?.cls !== CLS_LONG;
   }
 
   private nudgeDeadline(): number | null {
-    if (this.nudged || this.failed || this.sendCursor - this.ackedThrough - 1 <= 0) return null;
+    if (this.nudged || this.failed || !this.writable || !this.profile.blankLineIgnored) return null;
+    if (this.sendCursor - this.ackedThrough - 1 <= 0) return null;
     return this.lastTraffic + NUDGE_AFTER_MS;
   }
 

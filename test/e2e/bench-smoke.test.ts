@@ -43,7 +43,7 @@ test('bench:stream --json --quick prints one JSON object with every documented f
   assert.ok(isNum(j.starvation_ms));
 
   const scale = j.scale as Record<string, unknown>;
-  assert.deepEqual(Object.keys(scale).sort(), ['cpu_pct_per_printer', 'lines_per_s_each', 'loop_p99_ms', 'printers', 'rss_mb']);
+  assert.deepEqual(Object.keys(scale).sort(), ['cpu_pct_per_printer', 'lines_per_s_each', 'loop_p99_ms', 'printers', 'rss_mb', 'sim_cpu_pct_per_printer']);
   for (const v of Object.values(scale)) assert.ok(isNum(v));
 
   const memory = j.memory as Record<string, unknown>;
@@ -53,9 +53,9 @@ test('bench:stream --json --quick prints one JSON object with every documented f
   const integrity = j.integrity as Array<Record<string, unknown>>;
   assert.deepEqual(integrity.map((i) => i.error_rate), [1e-4, 1e-3]);
   for (const i of integrity) {
-    assert.deepEqual(Object.keys(i).sort(), ['error_rate', 'exact', 'lines', 'resend_ratio']);
+    assert.deepEqual(Object.keys(i).sort(), ['checksum_invisible', 'error_rate', 'exact', 'lines', 'resend_ratio']);
     assert.equal(typeof i.exact, 'boolean');
-    assert.ok(isNum(i.lines) && isNum(i.resend_ratio));
+    assert.ok(isNum(i.lines) && isNum(i.resend_ratio) && isNum(i.checksum_invisible));
   }
 });
 

@@ -66,6 +66,7 @@ test('streams a file exactly: the printer executes the stripped lines in order; 
     const file = path.join(h.dir, 'part.gcode');
     const fx = await writeGcode(file, 1500, { heat: true });
     const before = h.sim.printer.executedJobLines().length;
+    const executedBefore = h.sim.printer.executed.length;
     const job = await h.session.startJob({ jobId: 'job_exact', filePath: file });
     assert.equal(h.session.snapshot().status, 'printing');
     await assert.rejects(h.session.startJob({ jobId: 'job_2', filePath: file }), (e: AppError) => e.code === 'printer_busy');
@@ -76,6 +77,9 @@ test('streams a file exactly: the printer executes the stripped lines in order; 
     // The session's closing M400 (firmware drained) is the one extra line.
     assert.equal(executed.at(-1), 'M400');
     assert.deepEqual(executed.slice(0, -1), fx.stripped);
+    // The job began its own line numbering before its first line.
+    const jobRecord = h.sim.printer.executed.slice(executedBefore);
+    assert.ok(jobRecord.indexOf('M110 N0') >= 0 && jobRecord.indexOf('M110 N0') < jobRecord.indexOf(fx.stripped[0]!), 'M110 N0 at job start');
 
     const progress = h.events.filter((e) => e.name === 'job.progress').map((e) => (e.payload as JobProgressPayload).progress);
     assert.ok(progress.length >= 10);

@@ -25,7 +25,8 @@ test('pause parks after the queued lines, remembers position and temperatures; r
     await h.waitFor('job.paused');
     const atPause = h.sim.printer.executed.slice(base);
     assert.deepEqual(atPause.slice(-6), ['M400', 'M83', 'G1 E-2 F2400', 'G91', 'G1 Z10 F600', 'G90']);
-    const streamed = atPause.slice(0, -6).filter((c) => !/^(M105|M155)/.test(c));
+    assert.equal(atPause[0], 'M110 N0', 'the job starts its own line numbering');
+    const streamed = atPause.slice(1, -6).filter((c) => !/^(M105|M155)/.test(c));
     assert.deepEqual(streamed, fx.stripped.slice(0, streamed.length), 'nothing skipped before the pause');
     const last = (re: RegExp): string => {
       for (let i = streamed.length - 1; i >= 0; i--) {
@@ -46,7 +47,8 @@ test('pause parks after the queued lines, remembers position and temperatures; r
     await h.waitFor('job.resumed');
     const outcome = await job.finished;
     assert.deepEqual(outcome, { status: 'completed' });
-    const all = h.sim.printer.executed.slice(base).filter((c) => !/^(M105|M155)/.test(c));
+    // Without the job-start M110 (checked above), so indexes line up with `streamed`.
+    const all = h.sim.printer.executed.slice(base + 1).filter((c) => !/^(M105|M155)/.test(c));
     const resumeAt = streamed.length + 6;
     const resumeBlock = [
       'M190 S60',

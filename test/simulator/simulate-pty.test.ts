@@ -1,4 +1,4 @@
-// `printfarm simulate --pty PATH` as a real process: a host opens PATH with serialport and talks to the virtual printer.
+// `printfarm simulate --pty PATH` as a real process: a host opens PATH with serialport, talks to the virtual printer and sees an unplug.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPort } from 'serialport';
+import { xorOf } from '../../src/protocol/framing.js';
 
 const hasSocat = spawnSync('socat', ['-V'], { stdio: 'ignore' }).status === 0;
 const linkExists = (p: string): boolean => {
@@ -65,6 +66,58 @@ test('simulate --pty serves a virtual printer on a pseudo-terminal and cleans up
     assert.equal(await exited, 0);
     assert.equal(linkExists(path), false, 'the pty link is removed');
     assert.equal(linkExists(`${path}.sim`), false);
+  } finally {
+    if (port?.isOpen) await new Promise<void>((ok) => port!.close(() => ok()));
+    if (child.exitCode === null && child.signalCode === null) {
+      process.kill(-child.pid!, 'SIGKILL');
+      await exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('simulate --pty with unplug_after_lines hangs up the host end and exits 0', {
+  skip: hasSocat ? false : 'socat is not installed (apt-get install socat)',
+  timeout: 40_000,
+}, async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'printfarm-sim-'));
+  const path = join(dir, 'printer');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'simulate', '--pty', path, '--speed', 'max', '--unplug-after-lines', '3'], {
+    cwd: process.cwd(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (output += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (output += c));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  let port: SerialPort | null = null;
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!output.includes('listening on')) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no listening line; output: ${output}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const host = new SerialPort({ path, baudRate: 250000, autoOpen: false });
+    port = host;
+    await new Promise<void>((ok, fail) => host.open((err) => (err ? fail(err) : ok())));
+    host.on('error', () => undefined);
+    // A host reads all the time; the hang-up shows as a failed read (EIO), so the port must be read to notice it.
+    host.on('data', () => undefined);
+    const hungUp = new Promise<unknown>((done) => host.once('close', (err: unknown) => done(err)));
+    const framed = (n: number, cmd: string): string => `N${n} ${cmd}*${xorOf(`N${n} ${cmd}`)}\n`;
+    host.write('N0 M110 N0*125\n' + [1, 2, 3, 4, 5].map((n) => framed(n, `G1 X${n}`)).join(''));
+    let timer: NodeJS.Timeout | undefined;
+    const err = await Promise.race([
+      hungUp,
+      new Promise((_, fail) => (timer = setTimeout(() => fail(new Error(`the host end stayed open; output: ${output}`)), 15_000))),
+    ]);
+    clearTimeout(timer);
+    assert.equal((err as { disconnected?: boolean } | null)?.disconnected, true, 'the host sees a disconnect, not its own close');
+    port = null;
+    assert.equal(await exited, 0);
+    assert.match(output, /unplugged after 3 lines/);
+    assert.equal(linkExists(path), false, 'the pty link is removed');
   } finally {
     if (port?.isOpen) await new Promise<void>((ok) => port!.close(() => ok()));
     if (child.exitCode === null && child.signalCode === null) {
