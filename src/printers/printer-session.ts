@@ -49,11 +49,6 @@ export interface PrinterSessionOptions {
   handshakeAttempts?: number;
   /** M105 polling interval when the firmware cannot autoreport (default 2000 ms). */
   temperaturePollMs?: number;
-  /**
-   * While the firmware still holds earlier lines, new lines wait up to this long so that several go out in one
-   * write: one system call per line was most of the host's CPU with 50 printers. 0 writes at once.
-   */
-  writeCoalesceMs?: number;
 }
 
 /** A unsolicited or sent line, for a console view. */
@@ -143,10 +138,6 @@ export class PrinterSession {
   /** The one timer, re-armed to the earliest of the protocol's deadline and the session's own. */
   private readonly timer: SessionTimer;
   private flushQueued = false;
-  private readonly writeCoalesceMs: number;
-  private writeDeferred = false;
-  /** The next flush writes at once whatever the window says (M112). */
-  private urgentWrite = false;
   private out = '';
   private readonly flushMicrotask = (): void => this.flush();
 
@@ -162,7 +153,6 @@ export class PrinterSession {
     this.autoReconnect = opts.autoReconnect ?? true;
     this.policy = new ReconnectPolicy(opts.reconnect);
     this.drainQuietMs = opts.drainQuietMs ?? 300;
-    this.writeCoalesceMs = opts.writeCoalesceMs ?? 8;
     this.drainMaxMs = opts.drainMaxMs ?? 2500;
     this.handshakeTimeoutMs = opts.handshakeTimeoutMs ?? 4000;
     this.handshakeAttempts = opts.handshakeAttempts ?? 2;
@@ -329,7 +319,6 @@ export class PrinterSession {
     const p = this.protocol;
     if (!p || !this.transport) throw printerOffline(this.printerId, this.status);
     p.emergencyStop(this.clock.now());
-    this.urgentWrite = true;
     this.flush();
     this.emitConsole('sent', 'command', 'M112 (emergency stop)');
     this.failJob('emergency_stop', 'emergency stop (M112) sent');
@@ -540,7 +529,6 @@ export class PrinterSession {
   private linkClosed(err: Error | null): void {
     const reason = err ? err.message : 'the link was closed';
     this.linkGen++;
-    this.dropPendingWrite();
     this.transport = null;
     this.protocol = null;
     this.draining = false;
@@ -559,7 +547,6 @@ export class PrinterSession {
   private async dropLink(reason: Error | null): Promise<void> {
     const t = this.transport;
     this.linkGen++;
-    this.dropPendingWrite();
     this.transport = null;
     this.protocol = null;
     this.draining = false;
@@ -584,41 +571,22 @@ export class PrinterSession {
         for (const a of actions) this.apply(a);
         if (this.protocol !== p) break;
       }
-      if (this.out !== '' && this.protocol === p) {
-        // Busy firmware (older lines still in flight): let a few more lines join this write. Idle firmware, a
-        // ping-pong step, a replay or an emergency stop: write now.
-        if (this.writeCoalesceMs > 0 && !this.urgentWrite && p.linesInFlight > countLines(this.out)) {
-          if (!this.writeDeferred) {
-            this.writeDeferred = true;
-            this.schedule('write', this.writeCoalesceMs, () => this.writeOut());
+      if (this.out !== '') {
+        const data = this.out;
+        this.out = '';
+        const t = this.transport;
+        if (t && this.protocol === p) {
+          let ok = true;
+          try {
+            ok = t.write(data);
+          } catch {
+            // The link is going away; onClose reports it.
           }
-        } else {
-          this.writeOut();
+          if (!ok) p.setWritable(false, this.clock.now());
         }
       }
-      this.urgentWrite = false;
     }
     this.armTimer();
-  }
-
-  /** Hands everything pending to the transport; backpressure pauses the protocol until onDrain. */
-  private writeOut(): void {
-    if (this.writeDeferred) {
-      this.writeDeferred = false;
-      this.unschedule('write');
-    }
-    const data = this.out;
-    this.out = '';
-    const t = this.transport;
-    const p = this.protocol;
-    if (data === '' || !t || !p) return;
-    let ok = true;
-    try {
-      ok = t.write(data);
-    } catch {
-      // The link is going away; onClose reports it.
-    }
-    if (!ok) p.setWritable(false, this.clock.now());
   }
 
   private feedJob(job: JobStream, p: HostProtocol): void {
@@ -899,15 +867,6 @@ export class PrinterSession {
     for (const cb of cbs) cb(null, err);
   }
 
-  /** Bytes framed for a link that is gone must never reach the next one. */
-  private dropPendingWrite(): void {
-    this.out = '';
-    if (this.writeDeferred) {
-      this.writeDeferred = false;
-      this.unschedule('write');
-    }
-  }
-
   // ---------------------------------------------------------------- the timer
 
   private schedule(key: string, delayMs: number, fn: () => void): void {
@@ -949,10 +908,4 @@ export class PrinterSession {
       }
     }
   }
-}
-
-function countLines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
 }

@@ -770,11 +770,6 @@ export class HostProtocol {
     return this.sendCursor - this.ackedThrough - 1;
   }
 
-  /** Lines written (or about to be) and not yet acknowledged. */
-  get linesInFlight(): number {
-    return this.inFlightLines();
-  }
-
   private entry(n: number): SentLine | undefined {
     if (n < 0) return undefined;
     const e = this.history[n & this.historyMask];
