@@ -66,10 +66,11 @@ export interface HostProtocolDebugState {
  * A line whose newline was corrupted on the wire sits in the firmware's buffer waiting for its end, and with nothing
  * more to send (a ping-pong replay, the last lines of a job) no ok ever comes until the long ok-timeout. After this
  * long with lines owed and the wire quiet, one lone newline is written: it completes such a fragment (which the
- * firmware then rejects with a resend request at once) and is otherwise ignored, since firmwares never answer an
- * empty line. At most one per quiet spell, so a long G28 or heat-up costs a single byte.
+ * firmware then rejects with a resend request at once) and is otherwise ignored by the firmwares whose profile
+ * says blankLineIgnored (Klipper and Smoothieware answer it with ok, so they never get one). At most one per
+ * quiet spell, so a long G28 or heat-up costs a single byte.
  */
-const NUDGE_AFTER_MS = 1000;
+const NUDGE_AFTER_MS = 300;
 
 /** Errors that blame a line's number, not its content (Marlin, Prusa and friends word it so). */
 const SEQUENCE_ERROR_RE = /Line Number is not|expected line/i;

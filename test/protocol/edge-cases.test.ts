@@ -416,14 +416,14 @@ function cs(s: string): number {
   return c;
 }
 
-test('a line whose newline was lost on the wire: one lone newline after a quiet second completes it, the resend follows at once', () => {
+test('a line whose newline was lost on the wire: one lone newline after 300 ms of quiet completes it, the resend follows at once', () => {
   const t = Transcript.connected('marlin');
   t.job('G1 X1');
   t.run(`
     > N1 G1 X1
-    @ +999
+    @ +299
   `);
-  assert.equal(t.nudges, 0, 'not before the wire has been quiet for a second');
+  assert.equal(t.nudges, 0, 'not before the wire has been quiet for 300 ms');
   t.run(`
     @ +1
   `);

@@ -107,11 +107,16 @@ test('simulate --pty with unplug_after_lines hangs up the host end and exits 0',
     const hungUp = new Promise<unknown>((done) => host.once('close', (err: unknown) => done(err)));
     const framed = (n: number, cmd: string): string => `N${n} ${cmd}*${xorOf(`N${n} ${cmd}`)}\n`;
     host.write('N0 M110 N0*125\n' + [1, 2, 3, 4, 5].map((n) => framed(n, `G1 X${n}`)).join(''));
+    // Like a real host, keep polling (M105 every half second): on a busy machine the hang-up may only surface when
+    // the host next touches the port.
+    const poll = setInterval(() => {
+      if (host.isOpen) host.write('M105\n', () => undefined);
+    }, 500);
     let timer: NodeJS.Timeout | undefined;
     const err = await Promise.race([
       hungUp,
       new Promise((_, fail) => (timer = setTimeout(() => fail(new Error(`the host end stayed open; output: ${output}`)), 15_000))),
-    ]);
+    ]).finally(() => clearInterval(poll));
     clearTimeout(timer);
     assert.equal((err as { disconnected?: boolean } | null)?.disconnected, true, 'the host sees a disconnect, not its own close');
     port = null;
