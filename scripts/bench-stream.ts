@@ -11,11 +11,9 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { EventBus } from '../src/events/event-bus.js';
 import { PrinterSession } from '../src/printers/printer-session.js';
 import type { ProtocolStats } from '../src/protocol/protocol-types.js';
-import type { SimScheduler } from '../src/simulator/sim-scheduler.js';
 import type { SimulatorStats } from '../src/simulator/virtual-printer.js';
 import { createSimTransport, type SimTransport } from '../src/transport/sim.transport.js';
 import { checkRecord } from '../test/e2e/e2e-harness.js';
-import { ImmediateScheduler } from '../test/e2e/immediate-scheduler.js';
 
 // ---------------------------------------------------------------- arguments
 
@@ -57,7 +55,7 @@ interface Streamer {
 
 let printerSeq = 0;
 
-async function openStreamer(query: string, opts: { profile?: string; scheduler?: () => SimScheduler } = {}): Promise<Streamer> {
+async function openStreamer(query: string, opts: { profile?: string } = {}): Promise<Streamer> {
   const bus = new EventBus();
   let sim: SimTransport | null = null;
   const session = new PrinterSession({
@@ -68,7 +66,7 @@ async function openStreamer(query: string, opts: { profile?: string; scheduler?:
     autoReconnect: false,
     drainQuietMs: 50,
     drainMaxMs: 500,
-    createTransport: (u) => (sim = createSimTransport(new URL(u), opts.scheduler ? { scheduler: opts.scheduler() } : {})),
+    createTransport: (u) => (sim = createSimTransport(new URL(u))),
   });
   await session.connect();
   return {
@@ -345,7 +343,7 @@ async function memory(dir: string) {
   progress(`e) writing a ${(bytes / 1024 / 1024).toFixed(0)} MB G-code file (streamed) ...`);
   const { gcodeLines } = await writeBigFile(file, bytes);
   progress(`e) streaming it at max speed (baud=0, instant, record=0): ${gcodeLines} moves + as many comment lines`);
-  const s = await openStreamer('baud=0&speed=max&record=0', { scheduler: () => new ImmediateScheduler() });
+  const s = await openStreamer('baud=0&speed=max&record=0');
   const samples: number[] = [];
   try {
     const t0 = performance.now();
@@ -392,7 +390,7 @@ async function integrity(dir: string) {
     const expected = [...text.split('\n').filter((l) => l !== ''), 'M400'];
     const file = await gcodeFile(dir, `int${rate}.gcode`, text);
     progress(`f) ${lines} lines at byte error rate ${rate} (baud=0, instant)`);
-    const s = await openStreamer(`baud=0&speed=max&error_rate=${rate}&seed=5`, { scheduler: () => new ImmediateScheduler() });
+    const s = await openStreamer(`baud=0&speed=max&error_rate=${rate}&seed=5`);
     try {
       const base = s.sim().printer.executedJobLines().length;
       const r = await streamFile(s, file);

@@ -73,6 +73,7 @@ let seqCounter = 0;
 class RealTimeLoop {
   private readonly heap = new TimerHeap();
   private handle: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
   private armedFor = Infinity;
   private running = false;
 
@@ -89,6 +90,7 @@ class RealTimeLoop {
     if (this.handle !== null) clearTimeout(this.handle);
     this.handle = null;
     this.armedFor = Infinity;
+    if (this.immediate !== null) return;
     // Skip cancelled timers at the top so a fully cancelled heap does not keep the process alive.
     let top = this.heap.peek();
     while (top !== undefined && top.fn === null) {
@@ -97,11 +99,16 @@ class RealTimeLoop {
     }
     if (top === undefined) return;
     this.armedFor = top.at;
-    this.handle = setTimeout(() => this.run(), Math.max(0, top.at - this.now()));
+    const wait = top.at - this.now();
+    // Node clamps setTimeout to >= 1 ms: a timer already due (baud=0, speed=max) runs on the next setImmediate
+    // instead, or every host write -> firmware read -> ok hop would cost a millisecond.
+    if (wait <= 0) this.immediate = setImmediate(() => this.run());
+    else this.handle = setTimeout(() => this.run(), wait);
   }
 
   private run(): void {
     this.handle = null;
+    this.immediate = null;
     this.armedFor = Infinity;
     this.running = true;
     try {

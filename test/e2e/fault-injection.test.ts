@@ -8,7 +8,6 @@ import { EventBus } from '../../src/events/event-bus.js';
 import { createSimTransport, type SimTransport } from '../../src/transport/sim.transport.js';
 import { writeGcode } from '../printers/gcode-fixture.js';
 import { checkRecord, EventLog, newSession, within } from './e2e-harness.js';
-import { ImmediateScheduler } from './immediate-scheduler.js';
 
 const MOVES = 100_000;
 
@@ -25,7 +24,7 @@ async function integrityRun(errorRate: number, seed: number, limitMs: number) {
   let sim: SimTransport | null = null;
   const session = newSession(`sim://fi?baud=0&speed=max&error_rate=${errorRate}&seed=${seed}`, bus, {
     autoReconnect: false,
-    createTransport: (u) => (sim = createSimTransport(new URL(u), { scheduler: new ImmediateScheduler() })),
+    createTransport: (u) => (sim = createSimTransport(new URL(u))),
   });
   try {
     const file = path.join(dir, 'big.gcode');

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPort } from 'serialport';
 import { xorOf } from '../../src/protocol/framing.js';
+import { createTransport } from '../../src/transport/open-transport.js';
+import type { Transport } from '../../src/transport/transport.js';
 
 const hasSocat = spawnSync('socat', ['-V'], { stdio: 'ignore' }).status === 0;
 const linkExists = (p: string): boolean => {
@@ -91,40 +93,44 @@ test('simulate --pty with unplug_after_lines hangs up the host end and exits 0',
   child.stdout.setEncoding('utf8').on('data', (c: string) => (output += c));
   child.stderr.setEncoding('utf8').on('data', (c: string) => (output += c));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  let port: SerialPort | null = null;
+  let transport: Transport | null = null;
   try {
     const deadline = Date.now() + 30_000;
     while (!output.includes('listening on')) {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no listening line; output: ${output}`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    const host = new SerialPort({ path, baudRate: 250000, autoOpen: false });
-    port = host;
-    await new Promise<void>((ok, fail) => host.open((err) => (err ? fail(err) : ok())));
-    host.on('error', () => undefined);
-    // A host reads all the time; the hang-up shows as a failed read (EIO), so the port must be read to notice it.
-    host.on('data', () => undefined);
-    const hungUp = new Promise<unknown>((done) => host.once('close', (err: unknown) => done(err)));
+    // The host side is the product's own serial transport (real serialport binding and line parser).
+    const host = createTransport(`serial://${path}?baud=250000`);
+    transport = host;
+    const hungUp = new Promise<Error | null>((done) => {
+      host.open({ onLine: () => undefined, onDrain: () => undefined, onClose: done }).catch(done);
+    });
     const framed = (n: number, cmd: string): string => `N${n} ${cmd}*${xorOf(`N${n} ${cmd}`)}\n`;
-    host.write('N0 M110 N0*125\n' + [1, 2, 3, 4, 5].map((n) => framed(n, `G1 X${n}`)).join(''));
-    // Like a real host, keep polling (M105 every half second): on a busy machine the hang-up may only surface when
-    // the host next touches the port.
-    const poll = setInterval(() => {
-      if (host.isOpen) host.write('M105\n', () => undefined);
-    }, 500);
+    // Like a real host: the job lines, then an M105 poll every half second until the link drops.
+    const safeWrite = (data: string): void => {
+      try {
+        host.write(data);
+      } catch {
+        // Not open yet, or already closed: onClose reports which.
+      }
+    };
+    const poll = setInterval(() => safeWrite('M105\n'), 500);
+    setTimeout(() => safeWrite('N0 M110 N0*125\n' + [1, 2, 3, 4, 5].map((n) => framed(n, `G1 X${n}`)).join('')), 200);
     let timer: NodeJS.Timeout | undefined;
     const err = await Promise.race([
       hungUp,
-      new Promise((_, fail) => (timer = setTimeout(() => fail(new Error(`the host end stayed open; output: ${output}`)), 15_000))),
+      new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error(`the host end stayed open; output: ${output}`)), 15_000))),
     ]).finally(() => clearInterval(poll));
     clearTimeout(timer);
-    assert.equal((err as { disconnected?: boolean } | null)?.disconnected, true, 'the host sees a disconnect, not its own close');
-    port = null;
+    assert.ok(err instanceof Error, 'the host sees the link drop as a failure, not as its own close');
+    assert.match(err.message, /link lost/);
+    transport = null;
     assert.equal(await exited, 0);
     assert.match(output, /unplugged after 3 lines/);
     assert.equal(linkExists(path), false, 'the pty link is removed');
   } finally {
-    if (port?.isOpen) await new Promise<void>((ok) => port!.close(() => ok()));
+    await transport?.close().catch(() => undefined);
     if (child.exitCode === null && child.signalCode === null) {
       process.kill(-child.pid!, 'SIGKILL');
       await exited;
