@@ -1,0 +1,15 @@
+// The queue's order: urgent > high > normal > low, then oldest first, then id, so equal inputs give equal decisions.
+import { compareIds } from './printer-preference.js';
+import type { JobPriority, SchedulerJob } from './scheduler-types.js';
+
+const PRIORITY_RANK: Readonly<Record<JobPriority, number>> = { urgent: 0, high: 1, normal: 2, low: 3 };
+
+export function compareQueued(a: SchedulerJob, b: SchedulerJob): number {
+  const byPriority = PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority];
+  if (byPriority !== 0) return byPriority;
+  if (a.created_at !== b.created_at) return a.created_at - b.created_at;
+  return compareIds(a.id, b.id);
+}
+
+/** A sorted copy; the input is not touched. */
+export const queueOrder = (jobs: readonly SchedulerJob[]): SchedulerJob[] => [...jobs].sort(compareQueued);
