@@ -2,8 +2,8 @@
 import type { SchedulerJob, SchedulerPrinter } from './scheduler-types.js';
 import type { WaitingReason } from './waiting-reasons.js';
 
-/** A spool must hold the job's estimate plus this share (slicer estimates run short; purge and skirt add up). */
-export const MATERIAL_MARGIN = 0.05;
+/** A spool must hold the job's estimate plus this many percent (slicer estimates run short; purge and skirt add up). */
+export const MATERIAL_MARGIN_PERCENT = 5;
 
 /** Nozzle diameters closer than this (mm) are the same nozzle (0.4 from a slicer and 0.40 from a form). */
 const NOZZLE_TOLERANCE_MM = 0.001;
@@ -85,8 +85,9 @@ export function createJobMatcher(printers: readonly SchedulerPrinter[]): JobMatc
   };
 }
 
+// Multiply before dividing: 7 g * 105 / 100 is exactly 7.35, 7 * 1.05 is not, and a spool of 7.35 g must fit.
 const neededGrams = (job: SchedulerJob): number =>
-  job.estimated_usage_g !== null && job.estimated_usage_g > 0 ? job.estimated_usage_g * (1 + MATERIAL_MARGIN) : 0;
+  job.estimated_usage_g !== null && job.estimated_usage_g > 0 ? (job.estimated_usage_g * (100 + MATERIAL_MARGIN_PERCENT)) / 100 : 0;
 
 // \u0001 marks null so that a null field and an empty string never share a key.
 const part = (v: string | number | null): string => (v === null ? '\u0001' : String(v));
@@ -105,6 +106,8 @@ function computeRequirement(job: SchedulerJob, printers: PreparedPrinter[], inde
     if (pinned === undefined) return { reason: 'pinned_printer_unknown', printers: [], grams };
     candidates = [pinned];
   } else {
+    // An empty farm: no rule is to blame, there is just nothing online.
+    if (printers.length === 0) return { reason: 'no_printer_online', printers: [], grams };
     candidates = printers.map((_, i) => i);
   }
   if (job.group !== null) {

@@ -1,9 +1,10 @@
 // Why a queued job is not printing: the reason codes, and the words an operator reads for each (dashboard, docs).
 
 /**
- * Listed from "nothing here can ever take it" to "it starts as soon as a heat-up ends". The first six say no printer
+ * Listed from "nothing here can ever take it" to "it starts as soon as a heat-up ends". The first five say no printer
  * fits the job (decide() checks them in this order and names the first that leaves no printer); the rest say a
- * fitting printer exists, and name the state of the one closest to taking the job.
+ * fitting printer exists, and name the state of the one nearest to taking the job (no_printer_online also stands for
+ * a farm with no printer at all).
  */
 export const WAITING_REASONS = [
   'pinned_printer_unknown',
@@ -56,7 +57,7 @@ export const WAITING_REASON_TEXT: Readonly<Record<WaitingReason, WaitingReasonTe
   },
   no_printer_online: {
     label: 'No printer online',
-    detail: 'Printers that fit the job exist, but none is online (offline, connecting or in error). Reconnect one.',
+    detail: 'No printer that fits the job is online: they are offline, connecting or in error, or none is set up yet. Connect one.',
   },
   pinned_printer_busy: {
     label: 'Pinned printer busy',

@@ -109,6 +109,12 @@ const rows: DecideRow[] = [
     starts: { j1: 'p2' },
   },
   {
+    name: 'the +5 % margin is exact: 7 g needs 7.35 g, and 7.35 g is enough',
+    printers: [printer('p1', { mat: 'PLA@7.35' })],
+    jobs: [job('j1', { mat: 'PLA', usage: 7 })],
+    starts: { j1: 'p1' },
+  },
+  {
     name: 'every fitting spool too light',
     printers: [printer('p1', { mat: 'PLA@50' }), printer('p2', { mat: 'PETG@900' })],
     jobs: [job('j1', { mat: 'PLA', usage: 100 })],
