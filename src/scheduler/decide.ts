@@ -21,6 +21,8 @@ export function decide(input: SchedulerInput): Decisions {
   const rank = preferenceRanks(printers, eligibility);
   const power = createPowerBudget(printers, org);
   const taken = new Uint8Array(printers.length);
+  // Read once per printer instead of once per waiting job and printer; a start raises nothing, it marks busy (below).
+  const nearness = Int8Array.from(states, (s) => NEARNESS[s]);
   let freeLeft = states.filter((s) => s === 'free').length;
 
   const starts: StartDecision[] = [];
@@ -49,7 +51,7 @@ export function decide(input: SchedulerInput): Decisions {
       freeLeft -= 1;
       power.add(best);
     } else {
-      waiting.set(job.id, heldByPower ? 'power_budget' : heldBy(job, fitting, states, taken));
+      waiting.set(job.id, heldByPower ? 'power_budget' : heldBy(job, fitting, nearness, taken));
     }
   });
 
@@ -72,10 +74,10 @@ const NEARNESS: Readonly<Record<PrinterAvailability, number>> = {
   free: 1,
 };
 
-function heldBy(job: SchedulerJob, fitting: readonly number[], states: readonly PrinterAvailability[], taken: Uint8Array): WaitingReason {
+function heldBy(job: SchedulerJob, fitting: readonly number[], nearness: Int8Array, taken: Uint8Array): WaitingReason {
   let nearest = 0;
   for (const i of fitting) {
-    const n = taken[i] === 1 ? NEARNESS.busy : NEARNESS[states[i]!];
+    const n = taken[i] === 1 ? NEARNESS.busy : nearness[i]!;
     if (n > nearest) nearest = n;
     if (nearest === 3) break;
   }

@@ -89,12 +89,13 @@ export function createJobMatcher(printers: readonly SchedulerPrinter[]): JobMatc
 const neededGrams = (job: SchedulerJob): number =>
   job.estimated_usage_g !== null && job.estimated_usage_g > 0 ? (job.estimated_usage_g * (100 + MATERIAL_MARGIN_PERCENT)) / 100 : 0;
 
-// \u0001 marks null so that a null field and an empty string never share a key.
+// \u0001 stands for null so that a null field and an empty string never share a key. The raw text is the key (not
+// the normalised one): "PLA" and "pla" then get two equal entries, which costs less than normalising every job.
 const part = (v: string | number | null): string => (v === null ? '\u0001' : String(v));
 
 function requirementKey(job: SchedulerJob): string {
   const m = job.material;
-  return [part(job.printer_id), part(job.group), part(m && norm(m.type)), part(m && m.color && norm(m.color)), part(job.nozzle_diameter)].join('\u0000');
+  return `${part(job.printer_id)}\u0000${part(job.group)}\u0000${part(m && m.type)}\u0000${part(m && m.color)}\u0000${part(job.nozzle_diameter)}`;
 }
 
 /** The funnel: each rule narrows the printers; the first one that leaves none names the reason. */
