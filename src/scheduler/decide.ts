@@ -62,7 +62,8 @@ export function decide(input: SchedulerInput): Decisions {
   return { starts, clear_bed, waiting };
 }
 
-/** How near a printer is to taking a job; the reason names the nearest one's state. */
+/** How near a printer is to taking a job; the reason names the nearest one's state. (A power-held printer, nearer
+ *  still, is settled before heldBy() is asked.) */
 const NEARNESS: Readonly<Record<PrinterAvailability, number>> = {
   offline: 0,
   busy: 1,
@@ -70,7 +71,7 @@ const NEARNESS: Readonly<Record<PrinterAvailability, number>> = {
   cooling: 3,
   clear_now: 3,
   clearing: 3,
-  // Free but not taken here only when an earlier job took it this round (then it counts as busy, below).
+  // A fitting free printer reaches heldBy() only once an earlier job of this pass took it: busy from now on.
   free: 1,
 };
 
