@@ -1,7 +1,7 @@
 // The pure G-code inspector: every slicer's header and footer shape, every file_invalid reason, thumbnails, counts, chunking.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { GcodeInspector, inspectGcode, type InspectionOutcome } from '../../src/files/gcode-inspector.js';
+import { GcodeInspector, inspectGcode, type FileInvalid, type InspectionOutcome } from '../../src/files/gcode-inspector.js';
 import type { SlicerMetadata } from '../../src/files/slicer-metadata.js';
 import {
   bambuStudio,
@@ -238,8 +238,9 @@ describe('file_invalid reasons', () => {
     inspector.push(Buffer.from('G28\n'));
     assert.equal(inspector.failure, null);
     inspector.push(Buffer.from([0x47, 0x00, 0x0a]));
-    assert.equal(inspector.failure?.reason, 'binary');
-    assert.equal(inspector.failure?.line, 2);
+    const failure = inspector.failure as FileInvalid | null;
+    assert.equal(failure?.reason, 'binary');
+    assert.equal(failure?.line, 2);
   });
 });
 
