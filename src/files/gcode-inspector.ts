@@ -161,7 +161,8 @@ export class GcodeInspector {
     const problem = checkLine(stripped, CHARACTER_RULES);
     if (problem !== null) {
       if (problem.startsWith('control character')) this.fail('binary', n, `${problem}: a binary file, not G-code text`);
-      else if (stripped.includes('\ufffd')) this.fail('binary', n, 'bytes that are not UTF-8 text: a binary file, not G-code text');
+      // Bytes that are not UTF-8 (decoded as U+FFFD) or C1 control codes: binary data, not a typo in a command.
+      else if (/[\ufffd\u0080-\u009f]/.test(stripped)) this.fail('binary', n, 'bytes that are not text: a binary file, not G-code text');
       else this.fail('unsendable_line', n, `cannot be sent to a printer: ${problem}`);
       return;
     }

@@ -92,6 +92,8 @@ export function parseMultipartJobUpload(
     };
 
     parser.on('file', (name, stream, info) => {
+      // A part we do not read is drained; its stream errors when the parser is torn down, which must not go unheard.
+      stream.on('error', () => undefined);
       if (settled) {
         stream.resume();
         return;

@@ -210,6 +210,7 @@ describe('file_invalid reasons', () => {
       reason: 'line_too_long',
       message: /^line 2: the command is 96 characters long.*at most 95/,
     },
+    { name: 'invalid UTF-8 in a command', input: Buffer.from([0x47, 0x31, 0x20, 0xff, 0xfe, 0x0a]), reason: 'binary', message: /^line 1: bytes that are not text/ },
     { name: 'a non-ASCII command', input: 'G28\nM117 Druck läuft\n', reason: 'unsendable_line', message: /^line 2: .*non-ASCII character 'ä'/ },
     { name: "a '*' inside a command", input: 'G28\nN1 G1 X5*44\n', reason: 'unsendable_line', message: /^line 2: .*'\*'/ },
     {
