@@ -66,6 +66,15 @@ describe('files store and ingestStream', () => {
     await assert.rejects(h.files.getThumbnail(plain.id), appError(404, 'resource_not_found', /has no thumbnail/));
   });
 
+  it('two uploads of the same new content at once end as one record', async () => {
+    const text = 'G28\nG1 X42 Y42\nM84\n';
+    const [a, b] = await Promise.all([h.files.ingestStream(chunked(text, 3), 'a.gcode'), h.files.ingestStream(chunked(text, 5), 'b.gcode')]);
+    assert.equal(a.id, b.id);
+    const rows = await h.handle.db.selectFrom('files').select('id').where('sha256', '=', a.sha256).execute();
+    assert.equal(rows.length, 1);
+    assert.deepEqual(h.tempFiles(), []);
+  });
+
   it('restores the stored copy when a known file went missing from disk', async () => {
     const text = 'G28\nG1 X5\n';
     const rec = await h.files.ingestStream(chunked(text), 'a.gcode');
