@@ -164,8 +164,11 @@ const INDEXED: { re: RegExp; apply: (c: SlicerMetadataCollector, index: number, 
 
 type IndexedField = 'typesAt' | 'diametersAt' | 'densitiesAt' | 'lengthsAt' | 'volumesAt';
 
-/** Splits a comment into a lower-cased key and its value at the first '=', ':' or ','; no separator: all key, empty value. */
-function splitKeyValue(text: string): [string, string] {
+/** Keys taken only as configuration (`key = value`): Orca and Bambu also write `; LAYER_HEIGHT: 0.28` per layer in the body. */
+const CONFIG_ONLY = new Set(['layer_height']);
+
+/** Splits a comment into a lower-cased key, its value and the separator: the first '=', ':' or ','; none: all key. */
+function splitKeyValue(text: string): [key: string, value: string, separator: string] {
   let at = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -174,8 +177,8 @@ function splitKeyValue(text: string): [string, string] {
       break;
     }
   }
-  if (at <= 0) return [text.trim().toLowerCase(), ''];
-  return [text.slice(0, at).trim().toLowerCase(), text.slice(at + 1).trim()];
+  if (at <= 0) return [text.trim().toLowerCase(), '', ''];
+  return [text.slice(0, at).trim().toLowerCase(), text.slice(at + 1).trim(), text[at]!];
 }
 
 /**
@@ -214,9 +217,10 @@ export class SlicerMetadataCollector {
     const text = raw.trim();
     if (text.length === 0) return;
     if (this.slicer === null && lineNumber <= IDENTITY_SCAN_LINES && this.identify(text)) return;
-    const [key, value] = splitKeyValue(text);
+    const [key, value, separator] = splitKeyValue(text);
     const handler = KEYS.get(key);
     if (handler) {
+      if (separator !== '=' && CONFIG_ONLY.has(key)) return;
       handler(this, value);
       return;
     }
@@ -273,7 +277,7 @@ export class SlicerMetadataCollector {
 
   /** The metadata as the API shows it. */
   result(): SlicerMetadata {
-    const types = this.types ?? (this.typesAt.length ? this.typesAt.map((t) => (t as string | null) ?? '') : null);
+    const types: readonly (string | null)[] | null = this.types ?? (this.typesAt.length ? (this.typesAt as (string | null)[]) : null);
     const diameters = this.diameters ?? this.diametersAt;
     const densities = this.densities ?? this.densitiesAt;
     const weights = this.weightsG ?? [];
@@ -282,10 +286,8 @@ export class SlicerMetadataCollector {
     const count = Math.max(weights.length, lengths.length, volumes.length);
 
     const at = <T>(list: readonly (T | null)[] | null, i: number): T | null => (list && i < list.length ? (list[i] ?? null) : null);
-    const typeOf = (slot: number): string | null => {
-      const t = at(types, slot) ?? (types && types.length === 1 ? types[0]! : null) ?? this.fallbackType;
-      return t ? t : null;
-    };
+    const typeOf = (slot: number): string | null =>
+      at(types, slot) || (types && types.length === 1 ? types[0] : null) || this.fallbackType || null;
 
     let computed = false;
     const extruders: ExtruderUsage[] = [];
