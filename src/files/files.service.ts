@@ -47,7 +47,6 @@ const MAX_NAME_CHARS = 255;
 /** The last path segment, without control characters, bounded; a name is for people, never a path. */
 export function cleanFileName(name: string, fallback = 'upload.gcode'): string {
   const base = name.split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, MAX_NAME_CHARS);
   return clean || fallback;
 }
