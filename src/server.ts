@@ -14,8 +14,11 @@ import { createLogger, type Logger } from './logger.js';
 import { DATABASE_FILE, openDatabase, type DbHandle } from './storage/db.js';
 import { SchemaTooNewError } from './storage/migrate.js';
 
-/** How long a shutdown waits for requests in flight before it cuts the remaining connections. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * How long a shutdown waits for requests in flight before it cuts the remaining connections. Kept well under the
+ * 5 s a stop may take in total (serve's STOP_DEADLINE_MS), so the bookkeeping and the database close still fit.
+ */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 3_000;
 
 export interface StartServerOptions {
   logger?: Logger;
