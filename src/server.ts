@@ -11,6 +11,7 @@ import type { ServerConfig } from './config.js';
 import { EventBus } from './events/event-bus.js';
 import type { AppDeps } from './http/app-deps.js';
 import { createLogger, type Logger } from './logger.js';
+import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
 import { DATABASE_FILE, openDatabase, type DbHandle } from './storage/db.js';
 import { SchemaTooNewError } from './storage/migrate.js';
 
@@ -73,6 +74,15 @@ function openDataDir(dataDir: string): void {
   }
 }
 
+function lockDir(dataDir: string): DataDirLock {
+  try {
+    return lockDataDir(dataDir);
+  } catch (err) {
+    if (err instanceof DataDirInUseError) throw new StartupError(err.message);
+    throw new StartupError(`cannot lock the data directory ${dataDir}: ${(err as Error).message}`);
+  }
+}
+
 function openDb(file: string, clock: Clock): DbHandle {
   try {
     return openDatabase(file, new Date(clock.now()).toISOString());
@@ -91,8 +101,16 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
 
   openDataDir(config.dataDir);
+  // Before the database is opened: a second server must not even migrate the file the first one is using.
+  const lock = lockDir(config.dataDir);
   const databaseFile = path.join(config.dataDir, DATABASE_FILE);
-  const handle = openDb(databaseFile, clock);
+  let handle: DbHandle;
+  try {
+    handle = openDb(databaseFile, clock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   const deps: AppDeps = { db: handle.db, sqlite: handle.sqlite, clock, env: config.env, bus: new EventBus(), logger };
 
   const server = http.createServer(createApp(deps).callback());
@@ -125,6 +143,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   } catch (err) {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
     await handle.close();
+    lock.release();
     throw err;
   }
 
@@ -162,6 +181,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         logger.error('shutdown: could not write the last API key uses', { error: err as Error });
       }
       await handle.close();
+      lock.release();
     })();
     return closed;
   };
