@@ -21,6 +21,9 @@ import { SchemaTooNewError } from './storage/migrate.js';
  */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 3_000;
 
+/** What startServer needs of the configuration; the log level is the logger's business, trustProxy defaults to off. */
+export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> & Partial<Pick<ServerConfig, 'trustProxy'>>;
+
 export interface StartServerOptions {
   logger?: Logger;
   clock?: Clock;
@@ -32,7 +35,7 @@ export interface RunningServer {
   url: string;
   /** The address as bound, e.g. http://0.0.0.0:8080, for the start line. */
   boundUrl: string;
-  config: ServerConfig;
+  config: ServerSettings;
   deps: AppDeps;
   databaseFile: string;
   /** The admin key created by this start (first start on an empty database), or null. */
@@ -95,7 +98,7 @@ function openDb(file: string, clock: Clock): DbHandle {
 const reachableHost = (host: string): string => (host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host);
 const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
 
-export async function startServer(config: ServerConfig, options: StartServerOptions = {}): Promise<RunningServer> {
+export async function startServer(config: ServerSettings, options: StartServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
   const clock = options.clock ?? systemClock;
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;

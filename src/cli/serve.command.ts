@@ -115,7 +115,7 @@ export const serveCommand: CliCommand = {
   usage: USAGE,
   async run(args) {
     const config = parseServeArgs(args);
-    const logger = createLogger();
+    const logger = createLogger(config.logLevel);
     // Listen for signals before anything is printed: a supervisor may send SIGTERM the moment it sees the start line.
     const stop = listenForStopSignals(() => {
       console.error('printfarm serve: second stop signal, exiting without waiting');

@@ -8,9 +8,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pkg from '../../package.json' with { type: 'json' };
-import { CliUsageError } from '../../src/cli/command.js';
 import { main } from '../../src/cli/run-cli.js';
-import { parseServeArgs } from '../../src/cli/serve.command.js';
 import { silentLogger } from '../../src/logger.js';
 import { startServer } from '../../src/server.js';
 import { authTest, captureLog, freePort, keyIn, LISTENING, runCli, runProcess, startServe, stop, tempDir } from './serve-harness.js';
@@ -174,20 +172,24 @@ describe('printfarm serve: configuration and refusals', { concurrency: true }, (
     assert.deepEqual(await stop(proc), { code: 0, signal: null });
   });
 
-  it('refuses --port abc and --env prod with one line and exit status 2, before touching the data dir', async () => {
+  it('refuses a bad flag or variable with one line naming what was typed, exit status 2, before touching the data dir', async () => {
+    const cases: Array<[string[], NodeJS.ProcessEnv, RegExp]> = [
+      [['--port', 'abc'], {}, /invalid --port "abc": expected a whole number from 0 to 65535$/],
+      [['--env', 'prod'], {}, /invalid --env "prod": expected one of live, test, dev$/],
+      [[], { PRINTFARM_PORT: 'abc' }, /invalid PRINTFARM_PORT "abc": expected a whole number from 0 to 65535$/],
+      [[], { PRINTFARM_LOG_LEVEL: 'verbose' }, /invalid PRINTFARM_LOG_LEVEL "verbose": expected one of debug, info, warn, error, silent$/],
+      [[], { PRINTFARM_TRUST_PROXY: 'yes' }, /invalid PRINTFARM_TRUST_PROXY "yes": expected 1 \(behind a reverse proxy\) or 0$/],
+    ];
     await Promise.all(
-      [
-        [['--port', 'abc'], /invalid --port "abc": expected a whole number from 0 to 65535/],
-        [['--env', 'prod'], /invalid --env "prod": expected one of live, test, dev/],
-      ].map(async ([args, message]) => {
+      cases.map(async ([args, env, message]) => {
         const dataDir = path.join(await tempDir(), 'data');
-        const proc = runCli(['serve', '--data-dir', dataDir, ...(args as string[])]);
+        const proc = runCli(['serve', '--data-dir', dataDir, ...args], env);
         const exit = await proc.exited;
         assert.equal(exit.code, 2, proc.stderr());
         const lines = proc.stderr().trim().split('\n');
         assert.equal(lines.length, 1, proc.stderr());
         assert.match(lines[0]!, /^printfarm serve: /);
-        assert.match(lines[0]!, message as RegExp);
+        assert.match(lines[0]!, message);
         assert.ok(!existsSync(dataDir), 'nothing created');
       }),
     );
@@ -257,43 +259,6 @@ describe('startServer (in process)', () => {
     assert.equal(await outcome, 'ECONNRESET', 'the stuck request was cut');
     assert.equal(server.deps.sqlite.open, false, 'database closed');
     await server.close(); // a second close is harmless
-  });
-});
-
-describe('serve flag parsing (in process)', () => {
-  const refused: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
-    ['--port abc', ['--port', 'abc'], {}, /^invalid --port "abc"/],
-    ['--port=-1', ['--port=-1'], {}, /^invalid --port "-1"/],
-    ['--port 70000', ['--port', '70000'], {}, /^invalid --port "70000"/],
-    ['PRINTFARM_PORT=8o8o', [], { PRINTFARM_PORT: '8o8o' }, /^invalid --port "8o8o"/],
-    ['--env prod', ['--env', 'prod'], {}, /^invalid --env "prod": expected one of live, test, dev$/],
-    ['PRINTFARM_ENV=prod', [], { PRINTFARM_ENV: 'prod' }, /^invalid --env "prod"/],
-    ['--host with a space', ['--host', 'my host'], {}, /^invalid --host "my host"/],
-    ['--data-dir ""', ['--data-dir', ''], {}, /^invalid --data-dir: must not be empty$/],
-    ['an unknown flag', ['--bogus'], {}, /^unknown flag --bogus \(see printfarm serve --help\)$/],
-    ['a short flag', ['-p', '80'], {}, /^unknown flag -p /],
-    ['a flag without its value', ['--port'], {}, /--port/],
-    ['a stray argument', ['now'], {}, /^unexpected argument: 'now' \(serve takes only flags\)$/],
-  ];
-  for (const [what, args, env, message] of refused) {
-    it(`refuses ${what} as a usage error`, () => {
-      assert.throws(
-        () => parseServeArgs(args, env),
-        (err: unknown) => err instanceof CliUsageError && message.test(err.message) && !err.message.includes('\n'),
-      );
-    });
-  }
-
-  it('applies defaults, then variables, then flags', () => {
-    assert.deepEqual(parseServeArgs([], {}), { host: '0.0.0.0', port: 8080, dataDir: path.resolve('data'), env: 'live' });
-    const env = { PRINTFARM_HOST: '127.0.0.1', PRINTFARM_PORT: '9000', PRINTFARM_DATA_DIR: '/srv/pf', PRINTFARM_ENV: 'test' };
-    assert.deepEqual(parseServeArgs([], env), { host: '127.0.0.1', port: 9000, dataDir: '/srv/pf', env: 'test' });
-    assert.deepEqual(parseServeArgs(['--port=9100', '--env', 'dev', '--data-dir', 'rel'], env), {
-      host: '127.0.0.1',
-      port: 9100,
-      dataDir: path.resolve('rel'),
-      env: 'dev',
-    });
   });
 });
 
