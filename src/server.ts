@@ -114,7 +114,15 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     lock.release();
     throw err;
   }
-  const deps: AppDeps = { db: handle.db, sqlite: handle.sqlite, clock, env: config.env, bus: new EventBus(), logger };
+  const deps: AppDeps = {
+    db: handle.db,
+    sqlite: handle.sqlite,
+    clock,
+    env: config.env,
+    bus: new EventBus(),
+    logger,
+    trustProxy: config.trustProxy ?? false,
+  };
 
   const server = http.createServer(createApp(deps).callback());
   // Requests being answered, so a shutdown can tell their connections to close once the response is out.

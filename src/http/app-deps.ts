@@ -14,4 +14,6 @@ export interface AppDeps {
   env: RunEnvironment;
   bus: EventBus;
   logger: Logger;
+  /** PRINTFARM_TRUST_PROXY=1: behind a reverse proxy, the client address is the one the proxy puts in X-Forwarded-For. */
+  trustProxy?: boolean;
 }

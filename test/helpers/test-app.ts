@@ -23,7 +23,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(
-  options: { file?: string; env?: RunEnvironment; clock?: ManualClock; extraRoutes?: RouteDef<any, any>[] } = {},
+  options: { file?: string; env?: RunEnvironment; clock?: ManualClock; extraRoutes?: RouteDef<any, any>[]; trustProxy?: boolean } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
   const handle = openDatabase(options.file ?? ':memory:', new Date(clock.now()).toISOString());
@@ -34,6 +34,7 @@ export async function startTestApp(
     env: options.env ?? 'live',
     bus: new EventBus(),
     logger: silentLogger,
+    trustProxy: options.trustProxy ?? false,
   };
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
   const server = http.createServer(app.callback());
