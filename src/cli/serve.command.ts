@@ -34,6 +34,14 @@ Flags (each also as an environment variable; a flag wins over the variable):
   --data-dir DIR   database and key file        ${envVarFor('data-dir').padEnd(20)} default ${CONFIG_DEFAULTS.dataDir}
   --env ENV        live, test or dev            ${envVarFor('env').padEnd(20)} default ${CONFIG_DEFAULTS.env}
 
+Only as environment variables:
+  PRINTFARM_LOG_LEVEL    debug, info, warn, error or silent               default ${CONFIG_DEFAULTS.logLevel}
+  PRINTFARM_TRUST_PROXY  1 behind a reverse proxy (client address from
+                         the last X-Forwarded-For entry)                  default 0
+
+One server per data directory: a second start on DIR in use is refused (the lock is
+released by the OS when the holding process ends, even on a crash).
+
 The first start on an empty data directory creates an admin:* API key, prints it once
 and writes it to DIR/initial-admin-key.txt (mode 0600).
 SIGINT or SIGTERM: stop accepting, finish requests in flight (up to 3 s), close the database;

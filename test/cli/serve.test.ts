@@ -288,5 +288,7 @@ describe('printfarm --help and --version', () => {
     for (const [flag, env, def] of flags) {
       assert.match(text, new RegExp(`${flag} .*${env}\\s+default ${def.replace(/\./g, '\\.')}`));
     }
+    assert.match(text, /^\s+PRINTFARM_LOG_LEVEL\s+debug, info, warn, error or silent\s+default info$/m);
+    assert.match(text, /^\s+PRINTFARM_TRUST_PROXY\s+1 behind a reverse proxy/m);
   });
 });
