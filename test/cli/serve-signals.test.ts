@@ -47,28 +47,31 @@ function assertCleanDatabase(dataDir: string): void {
   }
 }
 
-/** `npm start` in its own process group, as a shell would run it in the foreground. */
-async function npmStart(): Promise<{ proc: ServeProcess; port: number; dataDir: string }> {
+/** `npm start` (or another npm script line) in its own process group, as a shell would run it in the foreground. */
+async function npmStart(script: string[] = ['start']): Promise<{ proc: ServeProcess; port: number; dataDir: string }> {
   const dataDir = await tempDir();
   const port = await freePort();
-  const args = ['start', '--', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir];
+  const command = script[0] === 'start' ? [] : ['serve'];
+  const args = [...script, '--', ...command, '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir];
   const proc = runProcess('npm', args, {}, true);
   await proc.waitForOutput(LISTENING);
   return { proc, port, dataDir };
 }
 
 describe('stopping the server', { concurrency: true }, () => {
-  it('SIGTERM to the pid of `npm start` alone stops the server, frees the port and closes the database', async () => {
-    const { proc, port, dataDir } = await npmStart();
-    // Only npm's own pid, as `kill <pid>` or a supervisor tracking that pid would do; 'close' waits for every process
-    // holding the output pipes, so the server itself must be gone too.
-    process.kill(proc.child.pid!, 'SIGTERM');
-    await endsWithin(proc, 'kill <npm pid>');
-    assert.match(proc.stdout(), /SIGTERM received, shutting down/);
-    assert.match(proc.stdout(), /stopped, database closed/);
-    assert.ok(await portIsFree(port), 'the port is free again');
-    assertCleanDatabase(dataDir);
-  });
+  for (const script of [['start'], ['run', 'printfarm']]) {
+    it(`SIGTERM to the pid of \`npm ${script.join(' ')}\` alone stops the server, frees the port and closes the database`, async () => {
+      const { proc, port, dataDir } = await npmStart(script);
+      // Only npm's own pid, as `kill <pid>` or a supervisor tracking that pid would do; 'close' waits for every process
+      // holding the output pipes, so the server itself must be gone too.
+      process.kill(proc.child.pid!, 'SIGTERM');
+      await endsWithin(proc, 'kill <npm pid>');
+      assert.match(proc.stdout(), /SIGTERM received, shutting down/);
+      assert.match(proc.stdout(), /stopped, database closed/);
+      assert.ok(await portIsFree(port), 'the port is free again');
+      assertCleanDatabase(dataDir);
+    });
+  }
 
   it('Ctrl-C (SIGINT to the whole process group of `npm start`) is one clean stop, not a forced exit', async () => {
     const { proc, port } = await npmStart();
