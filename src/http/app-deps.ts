@@ -16,4 +16,6 @@ export interface AppDeps {
   logger: Logger;
   /** The data directory: stored G-code files live under <dataDir>/files. */
   dataDir: string;
+  /** PRINTFARM_TRUST_PROXY=1: behind a reverse proxy, the client address is the one the proxy puts in X-Forwarded-For. */
+  trustProxy?: boolean;
 }

@@ -63,6 +63,13 @@ export interface IdempotencyKeyTable {
   created_ms: number;
 }
 
+export interface UserPasswordTable {
+  user_id: string;
+  /** "scrypt$N=…,r=…,p=…$<salt base64>$<hash base64>": the parameters travel with the hash so they can be raised later. */
+  hash: string;
+  set_at: string;
+}
+
 export interface SchemaVersionTable {
   version: number;
   name: string;
@@ -102,6 +109,7 @@ export interface FileTable {
 export interface Database {
   organization: OrganizationTable;
   users: UserTable;
+  user_passwords: UserPasswordTable;
   api_keys: ApiKeyTable;
   idempotency_keys: IdempotencyKeyTable;
   schema_version: SchemaVersionTable;

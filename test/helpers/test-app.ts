@@ -26,7 +26,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(
-  options: { file?: string; env?: RunEnvironment; clock?: ManualClock; extraRoutes?: RouteDef<any, any>[]; dataDir?: string } = {},
+  options: { file?: string; env?: RunEnvironment; clock?: ManualClock; extraRoutes?: RouteDef<any, any>[]; dataDir?: string; trustProxy?: boolean } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
   // Without a data directory given, a fresh temp one is made and removed on close.
@@ -41,6 +41,7 @@ export async function startTestApp(
     bus: new EventBus(),
     logger: silentLogger,
     dataDir,
+    trustProxy: options.trustProxy ?? false,
   };
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
   const server = http.createServer(app.callback());

@@ -2,5 +2,6 @@
 import type { Migration } from './migration.js';
 import { migration001Platform } from './001-platform.js';
 import { migration002Files } from './002-files.js';
+import { migration003UserPasswords } from './003-user-passwords.js';
 
-export const migrations: readonly Migration[] = [migration001Platform, migration002Files];
+export const migrations: readonly Migration[] = [migration001Platform, migration002Files, migration003UserPasswords];
