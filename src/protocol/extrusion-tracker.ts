@@ -284,6 +284,8 @@ export class ExtrusionTracker {
       s.e_position = s.relative_e ? s.e_position + v : v;
       const t = this.tool(s.active_tool);
       this.book(t, this.drive(t, de));
+      // One E word a move: the words after it (usually F) cannot change the filament.
+      return;
     }
   }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ExtrusionTracker } from '../../src/protocol/extrusion-tracker.js';
 import { stripGcodeLine } from '../../src/protocol/framing.js';
+import { MotionTracker } from '../../src/protocol/motion-tracker.js';
 import { curaJob, orcaSlicerJob, prusaSlicerJob, twoToolPrusaJob, type SlicerFixture } from './fixtures/slicer-fixtures.js';
 import { readSlicerTotals } from './fixtures/slicer-totals.js';
 
@@ -83,5 +84,14 @@ test('a snapshot taken mid-job, serialised and restored, carries on exactly like
       assert.deepEqual(resumed.report(spools(fx)), whole.report(spools(fx)), `${fx.name}, cut at line ${cut}`);
       assert.deepEqual(resumed.snapshot(), whole.snapshot());
     }
+  }
+});
+
+test('one tool, flow 100 %, no firmware retraction: the motion tracker (on send) and the extrusion tracker agree on net E', () => {
+  for (const fx of [prusaSlicerJob(), curaJob()]) {
+    const motion = new MotionTracker();
+    const lines = wireLines(fx.text);
+    for (const l of lines) motion.update(l);
+    assert.ok(Math.abs(motion.totalExtruded - run(fx).netMm(0)) < 1e-6, fx.name);
   }
 });
