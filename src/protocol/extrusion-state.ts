@@ -86,6 +86,14 @@ export const MARLIN_FW_RETRACT_DEFAULTS: ExtrusionSnapshot['fw_retract'] = {
   swap_recover_extra_mm: 0,
 };
 
+/** Klipper's [firmware_retraction] defaults: retract_length 0, unretract_extra_length 0 (no swap retraction). */
+export const KLIPPER_FW_RETRACT_DEFAULTS: ExtrusionSnapshot['fw_retract'] = {
+  length_mm: 0,
+  swap_length_mm: 0,
+  recover_extra_mm: 0,
+  swap_recover_extra_mm: 0,
+};
+
 /** Marlin's DEFAULT_NOMINAL_FILAMENT_DIA, the M200 diameter before any M200 D. */
 export const DEFAULT_M200_DIAMETER_MM = 1.75;
 
@@ -118,7 +126,10 @@ export function newToolState(): ToolState {
   };
 }
 
-/** The state of a firmware just booted: absolute E at 0, tool 0, flow 100 %, no volumetric E, Marlin retraction defaults. */
+/**
+ * The state of a firmware just booted: absolute E at 0, tool 0, flow 100 %, no volumetric E, and the firmware's compiled-in
+ * retraction lengths (settings saved in EEPROM or printer.cfg cannot be seen from here until M207/M208/SET_RETRACTION).
+ */
 export function initialExtrusionState(dialect: ExtrusionDialect): ExtrusionSnapshot {
   return {
     version: 1,
@@ -131,7 +142,7 @@ export function initialExtrusionState(dialect: ExtrusionDialect): ExtrusionSnaps
     relative_e: false,
     volumetric: false,
     volumetric_seen: false,
-    fw_retract: { ...MARLIN_FW_RETRACT_DEFAULTS },
+    fw_retract: { ...(dialect === 'klipper' ? KLIPPER_FW_RETRACT_DEFAULTS : MARLIN_FW_RETRACT_DEFAULTS) },
     tools: [newToolState()],
     firmware_moves: {},
   };

@@ -8,6 +8,7 @@
 // - G10/G11 firmware retraction (Marlin FWRETRACT): G10 pulls back M207 S (G10 S1: the swap length M207 W) unless the
 //   active tool is already retracted; G11 pushes back what G10 pulled plus M208 S (after a swap: M208 W) unless it is not
 //   retracted. Neither changes the logical E position. `G10 P.. / G10 L..` is RepRapFirmware's tool setup, not a retract.
+//   Klipper does the same with SET_RETRACTION RETRACT_LENGTH / UNRETRACT_EXTRA_LENGTH (both 0 until set).
 // - M221 S<p> [T<n>] sets the flow of the active (or named) tool; Marlin's planner scales every E move by it, firmware
 //   retraction included, so a retraction and its recovery still cancel while the flow stays the same.
 // - M200 D<d> [T<n>] [S0|1]: volumetric E (E in mm³), one switch for all tools, a diameter per tool; D0 turns it off.
@@ -140,7 +141,10 @@ export class ExtrusionTracker {
     const c = this.cur;
     if (!c.start(line)) return;
     const code = c.cmdCode;
-    if (code < 0) return;
+    if (code < 0) {
+      if (c.cmdLetter === CH_S) this.klipperRetraction(line);
+      return;
+    }
     if (c.cmdLetter === CH_G) {
       // Sub-codes (G92.1 workspace reset, G1.x) are not extruder moves.
       if (c.cmdSub >= 0) return;
@@ -201,6 +205,18 @@ export class ExtrusionTracker {
     if (c.cmdLetter === CH_T && code < MAX_TOOLS) {
       this.s.active_tool = code;
       this.tool(code);
+    }
+  }
+
+  /** Klipper's `SET_RETRACTION RETRACT_LENGTH=.. UNRETRACT_EXTRA_LENGTH=..` (an extended command: rare, so a regex is fine). */
+  private klipperRetraction(line: string): void {
+    if (!/^SET_RETRACTION(\s|$)/i.test(line)) return;
+    const r = this.s.fw_retract;
+    for (const m of line.matchAll(/\b(RETRACT_LENGTH|UNRETRACT_EXTRA_LENGTH)=(-?[\d.]+)/gi)) {
+      const v = Number(m[2]);
+      if (!Number.isFinite(v)) continue;
+      if (m[1]!.toUpperCase() === 'RETRACT_LENGTH') r.length_mm = v;
+      else r.recover_extra_mm = v;
     }
   }
 
