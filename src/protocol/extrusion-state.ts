@@ -13,6 +13,9 @@ export type ExtrusionDialect = Static<typeof ExtrusionDialectSchema>;
 
 const Mm = Type.Number();
 
+/** Tool numbers above this are taken for garbage, not a machine (Marlin builds top out at 8 extruders). */
+export const MAX_TOOLS = 16;
+
 /** One tool (extruder). Lengths are filament millimetres as the extruder drive moved them (flow and M200 applied). */
 export const ToolStateSchema = Type.Object(
   {
@@ -43,7 +46,7 @@ export const ExtrusionSnapshotSchema = Type.Object(
     dialect: ExtrusionDialectSchema,
     /** Lines fed so far (every line, moving or not): lets a resumed session check it lines up with its own count. */
     lines: Type.Integer({ minimum: 0 }),
-    active_tool: Type.Integer({ minimum: 0 }),
+    active_tool: Type.Integer({ minimum: 0, maximum: MAX_TOOLS - 1 }),
     /**
      * The logical E coordinate. One value shared by every tool, as in Marlin (current_position.e is not per extruder);
      * slicers write `G92 E0` after a tool change anyway.
@@ -67,7 +70,7 @@ export const ExtrusionSnapshotSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
-    tools: Type.Array(ToolStateSchema),
+    tools: Type.Array(ToolStateSchema, { maxItems: MAX_TOOLS }),
     /**
      * Commands with which the firmware moves filament by itself (M600 change, M701 load, M702 unload): counted here
      * because their lengths live in the firmware's settings and never cross the wire, so they are not in net_mm.

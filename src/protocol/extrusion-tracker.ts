@@ -19,6 +19,7 @@
 import { CH_G, CH_M, CH_T, GcodeCursor } from './gcode-words.js';
 import {
   DEFAULT_FILAMENT_DIAMETER_MM,
+  MAX_TOOLS,
   checkExtrusionSnapshot,
   cloneExtrusionState,
   filamentGrams,
@@ -31,10 +32,7 @@ import {
 } from './extrusion-state.js';
 
 export type { ExtrusionDialect, ExtrusionSnapshot, SpoolSpec, ToolState } from './extrusion-state.js';
-export { filamentGrams } from './extrusion-state.js';
-
-/** Tool numbers above this are taken for garbage, not a machine (Marlin builds top out at 8 extruders). */
-export const MAX_TOOLS = 16;
+export { MAX_TOOLS, filamentGrams } from './extrusion-state.js';
 
 const CH_D = 68;
 const CH_E = 69;

@@ -177,6 +177,7 @@ test('snapshot is a copy, is plain JSON, and restore refuses a damaged one namin
   assert.throws(() => ExtrusionTracker.restore({ ...t.snapshot(), tools: [{ net_mm: 'x' }] }), /\/tools\/0/);
   assert.throws(() => ExtrusionTracker.restore({ ...t.snapshot(), e_position: Number.NaN }), /not/);
   assert.throws(() => ExtrusionTracker.restore(null), /not valid/);
+  assert.throws(() => ExtrusionTracker.restore({ ...t.snapshot(), active_tool: 1e9 }), /\/active_tool/);
 });
 
 test('dialect from the firmware profile name', () => {
