@@ -61,6 +61,7 @@ export interface ExtrusionReport {
   /** Every tool the job selected or moved, by tool number. */
   tools: ToolConsumption[];
   total_net_mm: number;
+  total_retracted_mm: number;
   /** Sum of the tools' grams; tools without a spool are left out (see grams_complete). */
   total_grams: number;
   grams_complete: boolean;
@@ -222,6 +223,7 @@ export class ExtrusionTracker {
   report(spools: ReadonlyArray<SpoolSpec | undefined> | Readonly<Record<number, SpoolSpec>> = []): ExtrusionReport {
     const tools: ToolConsumption[] = [];
     let totalNet = 0;
+    let totalRetracted = 0;
     let totalGrams = 0;
     let complete = true;
     this.s.tools.forEach((t, tool) => {
@@ -234,6 +236,7 @@ export class ExtrusionTracker {
       if (grams === null) complete = false;
       else totalGrams += grams;
       totalNet += t.net_mm;
+      totalRetracted += t.retracted_mm;
       tools.push({
         tool,
         net_mm: t.net_mm,
@@ -247,6 +250,7 @@ export class ExtrusionTracker {
     return {
       tools,
       total_net_mm: totalNet,
+      total_retracted_mm: totalRetracted,
       total_grams: totalGrams,
       grams_complete: complete,
       volumetric_seen: this.s.volumetric_seen,

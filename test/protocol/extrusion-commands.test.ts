@@ -122,6 +122,7 @@ test('report: per tool, spools per tool, default diameter 1.75, null grams witho
     ],
   );
   assert.equal(r.total_net_mm, 1098);
+  assert.equal(r.total_retracted_mm, 2);
   assert.equal(r.grams_complete, false);
   assert.equal(Number(r.total_grams.toFixed(5)), 2.98255);
   assert.equal(r.lines, 6);
