@@ -378,9 +378,10 @@ export class ExtrusionTracker {
     while (c.nextWord()) {
       if (c.value !== c.value) continue;
       if (c.letter === CH_S) percent = c.value;
-      else if ((c.letter === CH_T || c.letter === CH_D) && c.value >= 0 && c.value < MAX_TOOLS) target = Math.trunc(c.value);
+      else if (c.letter === CH_T || c.letter === CH_D) target = toolIndex(c.value);
     }
-    if (percent === percent && percent >= 0) this.tool(target).flow_percent = percent;
+    // A tool the machine cannot have makes the firmware refuse the command.
+    if (target >= 0 && percent === percent && percent >= 0) this.tool(target).flow_percent = percent;
   }
 
   /** M200 [D<diameter>] [S<0|1>] [T<tool>]: D>0 sets the tool's diameter and turns volumetric E on, D0 turns it off. */
@@ -393,8 +394,9 @@ export class ExtrusionTracker {
       if (c.value !== c.value) continue;
       if (c.letter === CH_D) d = c.value;
       else if (c.letter === CH_S) sw = c.value;
-      else if (c.letter === CH_T && c.value >= 0 && c.value < MAX_TOOLS) target = Math.trunc(c.value);
+      else if (c.letter === CH_T) target = toolIndex(c.value);
     }
+    if (target < 0) return; // refused by the firmware
     if (d !== d && sw !== sw) return; // M200 alone (or with only T) reports
     let enable = this.s.volumetric;
     let canEnable = true;
@@ -408,4 +410,9 @@ export class ExtrusionTracker {
     this.s.volumetric = canEnable && enable;
     if (this.s.volumetric) this.s.volumetric_seen = true;
   }
+}
+
+/** A T/D word's tool number, or -1 when no machine has it. */
+function toolIndex(v: number): number {
+  return Number.isInteger(v) && v >= 0 && v < MAX_TOOLS ? v : -1;
 }

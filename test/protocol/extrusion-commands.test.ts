@@ -69,6 +69,8 @@ const rows: Row[] = [
   { name: 'M221 applies to firmware retraction too, so the pair still cancels', lines: ['M221 S50', 'G10', 'G11'], net: 0, retracted: 1.5 },
   { name: 'M221 without S only reports', lines: ['M83', 'M221', 'M221 T0', 'G1 E10'], net: 10 },
   { name: 'M221 T<n> sets another tool, not the active one', lines: ['M83', 'M221 T1 S50', 'G1 E10'], net: 10 },
+  { name: 'M221 with an impossible tool is refused, not applied to the active one', lines: ['M83', 'M221 T20 S50', 'M221 T1.5 S50', 'G1 E10'], net: 10 },
+  { name: 'M200 with an impossible tool is refused', lines: ['M83', 'M200 D1.75 T20', 'G1 E1'], net: 1 },
   { name: 'M221 T<n> is used once that tool is active', lines: ['M83', 'M221 T1 S50', 'T1', 'G1 E10'], tool: 1, net: 5 },
   { name: 'M200 D: E is mm³, converted with the M200 diameter', lines: ['M83', 'M200 D1.75', `G1 E${AREA_175 * 10}`], net: 10 },
   { name: 'M200 D0 turns volumetric E off', lines: ['M83', 'M200 D1.75', 'M200 D0', 'G1 E1'], net: 1 },
