@@ -201,21 +201,9 @@ export class ExtrusionTracker {
       }
       return;
     }
-    if (c.cmdLetter === CH_T && code < MAX_TOOLS) {
+    if (c.cmdLetter === CH_T && code < MAX_TOOLS && c.cmdSub < 0) {
       this.s.active_tool = code;
       this.tool(code);
-    }
-  }
-
-  /** Klipper's `SET_RETRACTION RETRACT_LENGTH=.. UNRETRACT_EXTRA_LENGTH=..` (an extended command: rare, so a regex is fine). */
-  private klipperRetraction(line: string): void {
-    if (!/^SET_RETRACTION(\s|$)/i.test(line)) return;
-    const r = this.s.fw_retract;
-    for (const m of line.matchAll(/\b(RETRACT_LENGTH|UNRETRACT_EXTRA_LENGTH)=(-?[\d.]+)/gi)) {
-      const v = Number(m[2]);
-      if (!Number.isFinite(v)) continue;
-      if (m[1]!.toUpperCase() === 'RETRACT_LENGTH') r.length_mm = v;
-      else r.recover_extra_mm = v;
     }
   }
 
@@ -367,6 +355,18 @@ export class ExtrusionTracker {
         if (code === 207) r.swap_length_mm = c.value;
         else r.swap_recover_extra_mm = c.value;
       }
+    }
+  }
+
+  /** Klipper's `SET_RETRACTION RETRACT_LENGTH=.. UNRETRACT_EXTRA_LENGTH=..` (an extended command: rare, so a regex is fine). */
+  private klipperRetraction(line: string): void {
+    if (!/^SET_RETRACTION(\s|$)/i.test(line)) return;
+    const r = this.s.fw_retract;
+    for (const m of line.matchAll(/\b(RETRACT_LENGTH|UNRETRACT_EXTRA_LENGTH)=(-?[\d.]+)/gi)) {
+      const v = Number(m[2]);
+      if (!Number.isFinite(v)) continue;
+      if (m[1]!.toUpperCase() === 'RETRACT_LENGTH') r.length_mm = v;
+      else r.recover_extra_mm = v;
     }
   }
 

@@ -80,7 +80,7 @@ const rows: Row[] = [
   // ---- tools
   { name: 'Tn moves the counting to that tool', lines: ['M83', 'G1 E1', 'T1', 'G1 E2', 'T0', 'G1 E3'], tool: 1, net: 2 },
   { name: 'one E position shared by the tools in absolute mode (Marlin)', lines: ['M82', 'G1 E10', 'T1', 'G1 E12'], tool: 1, net: 2 },
-  { name: 'T without a number, Tc, T? and out-of-range tools are ignored', lines: ['M83', 'T', 'Tc', 'T?', 'T99', 'G1 E1'], tool: 0, net: 1 },
+  { name: 'T without a number, Tc, T?, T1.5 and out-of-range tools are ignored', lines: ['M83', 'T', 'Tc', 'T?', 'T99', 'T1.5', 'G1 E1'], tool: 0, net: 1 },
   { name: 'M104 T1 is not a tool change', lines: ['M83', 'M104 T1 S200', 'G1 E1'], tool: 0, net: 1 },
 ];
 
