@@ -17,22 +17,21 @@
 //   M200 diameter and firmware-retraction state (Marlin keeps `retracted[]` per extruder).
 // - M600/M701/M702 move filament with lengths stored in the firmware: counted in firmware_moves, never guessed.
 import { CH_G, CH_M, CH_T, GcodeCursor } from './gcode-words.js';
+import { buildExtrusionReport, type ExtrusionReport, type SpoolsByTool } from './extrusion-report.js';
 import {
-  DEFAULT_FILAMENT_DIAMETER_MM,
   MAX_TOOLS,
   checkExtrusionSnapshot,
   cloneExtrusionState,
-  filamentGrams,
   initialExtrusionState,
   newToolState,
   type ExtrusionDialect,
   type ExtrusionSnapshot,
-  type SpoolSpec,
   type ToolState,
 } from './extrusion-state.js';
 
 export type { ExtrusionDialect, ExtrusionSnapshot, SpoolSpec, ToolState } from './extrusion-state.js';
 export { MAX_TOOLS, filamentGrams } from './extrusion-state.js';
+export type { ExtrusionReport, SpoolsByTool, ToolConsumption } from './extrusion-report.js';
 
 const CH_D = 68;
 const CH_E = 69;
@@ -40,36 +39,6 @@ const CH_L = 76;
 const CH_P = 80;
 const CH_S = 83;
 const CH_W = 87;
-
-/** One tool in a report. */
-export interface ToolConsumption {
-  tool: number;
-  /** What melted: filament pushed into the nozzle, retractions subtracted. */
-  net_mm: number;
-  /** Forward moves that were not a retraction's recovery (extra prime included). */
-  extruded_mm: number;
-  /** Every retraction once; diagnostics (a recovered retraction is not in net_mm). */
-  retracted_mm: number;
-  /** Retracted at the end and never recovered (net_mm = extruded_mm - pending_retract_mm). */
-  pending_retract_mm: number;
-  flow_percent: number;
-  /** net_mm in grams with this tool's spool (never below 0); null when no spool was given for the tool. */
-  grams: number | null;
-}
-
-export interface ExtrusionReport {
-  /** Every tool the job selected or moved, by tool number. */
-  tools: ToolConsumption[];
-  total_net_mm: number;
-  total_retracted_mm: number;
-  /** Sum of the tools' grams; tools without a spool are left out (see grams_complete). */
-  total_grams: number;
-  grams_complete: boolean;
-  /** Volumetric E (M200) was on at some point: E words were mm³ and were converted with the M200 diameter. */
-  volumetric_seen: boolean;
-  firmware_moves: Record<string, number>;
-  lines: number;
-}
 
 /** Maps a firmware profile name (firmware-profiles/*.json) to its G90/G91 E rule. */
 export function extrusionDialectFor(profileName: string): ExtrusionDialect {
@@ -208,43 +177,8 @@ export class ExtrusionTracker {
   }
 
   /** Per-tool consumption; `spools[tool]` gives diameter and density for grams. */
-  report(spools: ReadonlyArray<SpoolSpec | undefined> | Readonly<Record<number, SpoolSpec>> = []): ExtrusionReport {
-    const tools: ToolConsumption[] = [];
-    let totalNet = 0;
-    let totalRetracted = 0;
-    let totalGrams = 0;
-    let complete = true;
-    this.s.tools.forEach((t, tool) => {
-      const used = t.net_mm !== 0 || t.retracted_mm !== 0 || t.extruded_mm !== 0 || tool === this.s.active_tool;
-      if (!used) return;
-      const spool = (spools as Record<number, SpoolSpec | undefined>)[tool];
-      const grams = spool
-        ? filamentGrams(Math.max(0, t.net_mm), spool.diameter_mm ?? DEFAULT_FILAMENT_DIAMETER_MM, spool.density_g_cm3)
-        : null;
-      if (grams === null) complete = false;
-      else totalGrams += grams;
-      totalNet += t.net_mm;
-      totalRetracted += t.retracted_mm;
-      tools.push({
-        tool,
-        net_mm: t.net_mm,
-        extruded_mm: t.extruded_mm,
-        retracted_mm: t.retracted_mm,
-        pending_retract_mm: t.pending_retract_mm,
-        flow_percent: t.flow_percent,
-        grams,
-      });
-    });
-    return {
-      tools,
-      total_net_mm: totalNet,
-      total_retracted_mm: totalRetracted,
-      total_grams: totalGrams,
-      grams_complete: complete,
-      volumetric_seen: this.s.volumetric_seen,
-      firmware_moves: { ...this.s.firmware_moves },
-      lines: this.s.lines,
-    };
+  report(spools: SpoolsByTool = []): ExtrusionReport {
+    return buildExtrusionReport(this.s, spools);
   }
 
   // ---- commands --------------------------------------------------------------------------------------------------
