@@ -11,6 +11,9 @@ import type { ServerConfig } from './config.js';
 import { EventBus } from './events/event-bus.js';
 import type { AppDeps } from './http/app-deps.js';
 import { createLogger, type Logger } from './logger.js';
+import { PrintersService } from './printers/printers.service.js';
+import { loadSecretBox } from './printers/secret-box.js';
+import { SessionRegistry } from './printers/session-registry.js';
 import { DATABASE_FILE, openDatabase, type DbHandle } from './storage/db.js';
 import { SchemaTooNewError } from './storage/migrate.js';
 
@@ -90,7 +93,16 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   openDataDir(config.dataDir);
   const databaseFile = path.join(config.dataDir, DATABASE_FILE);
   const handle = openDb(databaseFile, clock);
-  const deps: AppDeps = { db: handle.db, sqlite: handle.sqlite, clock, env: config.env, bus: new EventBus(), logger };
+  const bus = new EventBus();
+  const sessions = new SessionRegistry();
+  let printers: PrintersService;
+  try {
+    printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: loadSecretBox(config.dataDir) });
+  } catch (err) {
+    await handle.close();
+    throw new StartupError(`cannot read the secret key in ${config.dataDir}: ${(err as Error).message}`);
+  }
+  const deps: AppDeps = { db: handle.db, sqlite: handle.sqlite, clock, env: config.env, bus, logger, sessions, printers };
 
   const server = http.createServer(createApp(deps).callback());
   // Requests being answered, so a shutdown can tell their connections to close once the response is out.
@@ -125,6 +137,9 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     throw err;
   }
 
+  // Printers known before the stop reconnect by themselves; the start does not wait for them.
+  printers.openAllSessions().catch((err: Error) => logger.error('could not open the printer sessions', { error: err }));
+
   const address = server.address() as AddressInfo;
   const boundUrl = `http://${urlHost(address.address)}:${address.port}`;
   const url = `http://${urlHost(reachableHost(address.address))}:${address.port}`;
@@ -153,6 +168,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         server.closeAllConnections();
         await stopped;
       }
+      await printers.close();
       try {
         await flushAuthState(deps);
       } catch (err) {

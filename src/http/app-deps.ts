@@ -4,6 +4,8 @@ import type { Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
+import type { PrintersService } from '../printers/printers.service.js';
+import type { SessionRegistry } from '../printers/session-registry.js';
 import type { Db } from '../storage/db.js';
 
 export interface AppDeps {
@@ -14,4 +16,7 @@ export interface AppDeps {
   env: RunEnvironment;
   bus: EventBus;
   logger: Logger;
+  /** The live printer sessions, one per stored printer. */
+  sessions: SessionRegistry;
+  printers: PrintersService;
 }
