@@ -18,7 +18,10 @@ export interface PrintersApp {
   /** POST /v1/printers, asserting 201. */
   create(body: Record<string, unknown>): Promise<PrinterRecord>;
   get(id: string): Promise<PrinterRecord>;
-  /** Resolves once `check` holds, re-checking after every bus event; fails after `timeoutMs` naming `what`. */
+  /**
+   * Resolves once `check` holds, re-checking after every bus event and every 25 ms (a failed connect attempt emits no
+   * event); fails after `timeoutMs` naming `what`.
+   */
   until(what: string, check: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<void>;
   /** Until GET shows this status (and, for idle, the handshake is done). */
   untilStatus(id: string, status: PrinterRecord['status'], timeoutMs?: number): Promise<PrinterRecord>;
@@ -59,6 +62,7 @@ export async function startPrintersApp(options: Parameters<typeof startTestApp>[
           if (done) return;
           done = true;
           clearTimeout(timer);
+          clearInterval(poll);
           off();
           if (err) reject(err);
           else resolve();
@@ -71,6 +75,7 @@ export async function startPrintersApp(options: Parameters<typeof startTestApp>[
         };
         const timer = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
         const off = t.deps.bus.onAny(() => probe());
+        const poll = setInterval(probe, 25);
         probe();
       });
     },
