@@ -73,7 +73,8 @@ export const printerRoutes = [
     description: 'USB CDC-ACM (ttyACM*) and USB-serial (ttyUSB*) ports with their by-id link and USB ids. Pseudo-terminals never appear.',
     tag: TAG,
     auth: read,
-    responses: { 200: { description: '`data`: the ports, sorted by path', schema: discoverResponse }, ...errorDocs(403) },
+    query: { type: 'object', additionalProperties: false, properties: {} },
+    responses: { 200: { description: '`data`: the ports, sorted by path', schema: discoverResponse }, ...errorDocs(400, 403) },
     async handle(ctx, _input, deps) {
       ctx.body = { data: await discoverSerialPorts(deps.printers) };
     },
