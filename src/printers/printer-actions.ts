@@ -26,7 +26,10 @@ async function whenAccepted(run: () => unknown, onLateError: (err: Error) => voi
 /** Actions that need a live link; the others (ready, connect, disconnect) also make sense while offline. */
 const NEEDS_LINK: ReadonlySet<PrinterAction> = new Set(['pause', 'resume', 'cancel', 'home', 'cooldown', 'emergency_stop']);
 
-function sessionCall(session: PrinterSession, action: PrinterAction): () => unknown {
+/** Actions the session runs as commands; ready and disconnect are handled before (they need no acceptance turn). */
+type SessionCommand = Exclude<PrinterAction, 'ready' | 'disconnect'>;
+
+function sessionCall(session: PrinterSession, action: SessionCommand): () => unknown {
   switch (action) {
     case 'pause':
       return () => session.pause();
@@ -45,10 +48,6 @@ function sessionCall(session: PrinterSession, action: PrinterAction): () => unkn
       return () => {
         session.connect().catch(() => undefined);
       };
-    case 'disconnect':
-      return () => session.disconnect();
-    case 'ready':
-      return () => session.markReady();
   }
 }
 
@@ -57,13 +56,17 @@ function sessionCall(session: PrinterSession, action: PrinterAction): () => unkn
  * a job is printing or paused; invalid_state when the action does not fit (resume when not paused, pause when idle).
  */
 export async function runPrinterAction(svc: PrintersService, id: string, action: PrinterAction): Promise<PrinterRecord> {
-  await svc.requireRow(id);
-  const session = svc.session(id);
+  const row = await svc.requireRow(id);
+  // A stored printer always has a session, except when opening it failed at start; connect tries again.
+  const session = action === 'connect' && !svc.session(id) ? svc.openSession(row) : svc.session(id);
   const status = session?.currentStatus ?? 'offline';
   if (NEEDS_LINK.has(action) && (!session || status === 'offline' || status === 'connecting')) throw printerOffline(id, status);
   if ((action === 'ready' || action === 'disconnect') && (status === 'printing' || status === 'paused')) throw printerBusy(id, status);
   if (action === 'ready') {
     await svc.setReady(id, true);
+  } else if (action === 'disconnect') {
+    // Closing a link is quick and the answer should show the printer offline: wait for it.
+    await session?.disconnect();
   } else if (session) {
     const log = (err: Error): void => svc.deps.logger.warn('printer action failed after it was accepted', { printer_id: id, action, error: err });
     await whenAccepted(sessionCall(session, action), log);

@@ -98,6 +98,16 @@ export class PrintersService {
     for (const off of this.unsubscribe) off();
   }
 
+  /** Builds, registers and starts connecting a session; a failed attempt is retried by the session itself. */
+  openSession(row: PrinterRow): PrinterSession {
+    const session = new PrinterSession({ ...this.deps.sessionOptions, printerId: row.id, url: row.connection_url, bus: this.deps.bus });
+    this.deps.sessions.add(session);
+    session.connect().catch((err: Error) => {
+      this.deps.logger.info('printer not connected yet; retrying in the background', { printer_id: row.id, reason: err.message });
+    });
+    return session;
+  }
+
   session(printerId: string): PrinterSession | undefined {
     return this.deps.sessions.get(printerId);
   }
@@ -231,16 +241,6 @@ export class PrintersService {
   }
 
   // ------------------------------------------------------------------------------------------------ internals
-
-  /** Builds, registers and starts connecting a session; a failed attempt is retried by the session itself. */
-  private openSession(row: PrinterRow): PrinterSession {
-    const session = new PrinterSession({ ...this.deps.sessionOptions, printerId: row.id, url: row.connection_url, bus: this.deps.bus });
-    this.deps.sessions.add(session);
-    session.connect().catch((err: Error) => {
-      this.deps.logger.info('printer not connected yet; retrying in the background', { printer_id: row.id, reason: err.message });
-    });
-    return session;
-  }
 
   /** printer_busy while a job is printing or paused on it. */
   refuseWhileBusy(id: string, what: string): void {
