@@ -64,6 +64,7 @@ export const PRINTER_LIST_SPEC: ListSpec = {
 export class PrintersService {
   private readonly pendingWrites = new Set<Promise<unknown>>();
   private readonly unsubscribe: Array<() => void> = [];
+  private closing = false;
 
   constructor(readonly deps: PrintersServiceDeps) {
     // The session turns `ready` false when a job that printed something ends; the row follows so a restart remembers.
@@ -80,7 +81,10 @@ export class PrintersService {
 
   /** Opens a session for every stored printer (at start); connecting goes on in the background with retries. */
   async openAllSessions(): Promise<void> {
-    for (const row of await allPrinters(this.deps.db)) {
+    const rows = await allPrinters(this.deps.db);
+    // A shutdown that began while the rows were read must not be followed by sessions nobody closes.
+    if (this.closing) return;
+    for (const row of rows) {
       if (this.deps.sessions.has(row.id)) continue;
       try {
         this.openSession(row);
@@ -90,10 +94,16 @@ export class PrintersService {
     }
   }
 
-  /** Closes every session (bounded) and waits for the bookkeeping writes they caused; for shutdown. */
+  /**
+   * Closes every session (bounded) and waits for the bookkeeping writes they caused; for shutdown. A job cut off by
+   * the shutdown leaves a part on the bed: that is stored (ready = false) so the next start does not print over it.
+   */
   async close(): Promise<void> {
+    this.closing = true;
+    const open = this.deps.sessions.list();
     const late = await this.deps.sessions.closeAll();
     if (late.length > 0) this.deps.logger.warn('shutdown: printer sessions did not close in time', { printers: late.join(',') });
+    for (const s of open) if (!s.snapshot().ready) this.track(updatePrinter(this.deps.db, s.printerId, { ready: 0 }));
     await Promise.allSettled([...this.pendingWrites]);
     for (const off of this.unsubscribe) off();
   }

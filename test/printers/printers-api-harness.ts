@@ -67,9 +67,16 @@ export async function startPrintersApp(options: Parameters<typeof startTestApp>[
           if (err) reject(err);
           else resolve();
         };
+        // One probe at a time: progress events come in bursts and an async check would pile up requests.
+        let probing = false;
         const probe = (): void => {
+          if (probing || done) return;
+          probing = true;
           Promise.resolve(check()).then(
-            (ok) => ok && finish(null),
+            (ok) => {
+              probing = false;
+              if (ok) finish(null);
+            },
             (err: Error) => finish(err),
           );
         };

@@ -1,4 +1,4 @@
-// A real server on a data directory: printers known at the stop reconnect by themselves at the next start, with their stored ready flag and sealed api_key.
+// A real server on a data directory: printers known at the stop reconnect by themselves at the next start; a print cut off by the stop leaves ready=false; the sealed api_key survives.
 import { after, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -8,6 +8,7 @@ import type { EventBus } from '../../src/events/event-bus.js';
 import { silentLogger } from '../../src/logger.js';
 import { SECRET_KEY_FILE } from '../../src/printers/secret-box.js';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { longJobSim, writeLongJob } from './printers-api-harness.js';
 
 const dirs: string[] = [];
 after(async () => {
@@ -36,7 +37,7 @@ function online(server: RunningServer, printerId: string, timeoutMs = 20_000): P
   });
 }
 
-it('printers reconnect after a restart; ready=false and the api_key survive it', async () => {
+it('printers reconnect after a restart; a print cut off by the stop leaves the bed uncleared; the api_key survives', async () => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pf-printers-restart-'));
   dirs.push(dataDir);
   const config = { host: '127.0.0.1', port: 0, dataDir, env: 'live' as const };
@@ -47,13 +48,19 @@ it('printers reconnect after a restart; ready=false and the api_key survive it',
   const created = await fetch(`${first.url}/v1/printers`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ name: 'survivor', connection_url: 'sim://survivor?speed=max', api_key: 'printer-pass-42' }),
+    body: JSON.stringify({ name: 'survivor', connection_url: longJobSim('survivor'), api_key: 'printer-pass-42' }),
   });
   assert.equal(created.status, 201);
   const { id } = (await created.json()) as { id: string };
   await online(first, id);
-  await first.deps.printers.setReady(id, false);
+  const file = path.join(dataDir, 'long.gcode');
+  await writeLongJob(file);
+  const job = await first.deps.sessions.require(id).startJob({ jobId: 'job_cut', filePath: file });
+  await new Promise<void>((resolve) => {
+    const off = first.deps.bus.on('job.progress', (p) => p.job_id === 'job_cut' && p.lines_acked > 0 && (off(), resolve()));
+  });
   await first.close();
+  assert.deepEqual((await job.finished).status, 'failed', 'the stop ended the print');
   assert.equal(first.deps.sessions.size, 0, 'the sessions were closed at shutdown');
   assert.equal((await stat(path.join(dataDir, SECRET_KEY_FILE))).mode & 0o777, 0o600);
 
