@@ -1,4 +1,5 @@
 // Checks a printer's connection_url before it is stored, so a bad URL is a 400 naming the rule, never a failed session later.
+import { realpath } from 'node:fs/promises';
 import { AppError, badRequest } from '../errors.js';
 import { parseSimulatorOptions } from '../simulator/simulator-options.js';
 import { parseTransportUrl, type TransportUrl } from '../transport/transport-url.js';
@@ -51,4 +52,36 @@ export function checkConnectionUrl(raw: string): { url: string; parsed: Transpor
     }
   }
   return { url, parsed };
+}
+
+/** The device a path finally names (a by-id link resolves to /dev/ttyACM0); the path itself when it cannot be resolved. */
+export async function resolveDevice(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * What a URL connects to, for "is this link already used": a serial device whichever path names it, a TCP endpoint
+ * whatever the spelling of the host's case, and for sim:// the URL itself (every sim:// printer is its own simulator).
+ */
+export async function linkIdentity(url: string, parsed?: TransportUrl): Promise<string> {
+  if (!parsed) {
+    try {
+      parsed = checkConnectionUrl(url).parsed;
+    } catch {
+      // A stored URL this version cannot parse still names itself.
+      return url;
+    }
+  }
+  switch (parsed.kind) {
+    case 'serial':
+      return `serial:${await resolveDevice(parsed.path)}`;
+    case 'tcp':
+      return `tcp:${parsed.host.toLowerCase()}:${parsed.port}`;
+    case 'sim':
+      return url;
+  }
 }

@@ -1,7 +1,6 @@
 // GET /v1/printers/discover: the serial ports present now, each with the printer (if any) whose connection_url names it.
-import { realpath } from 'node:fs/promises';
 import { listSerialPorts } from '../transport/serial-discovery.js';
-import { checkConnectionUrl } from './connection-url.js';
+import { linkIdentity, resolveDevice } from './connection-url.js';
 import type { PrintersService } from './printers.service.js';
 
 export interface DiscoveredPort {
@@ -15,27 +14,13 @@ export interface DiscoveredPort {
   printer_id: string | null;
 }
 
-/** The device a path finally names (a by-id link resolves to /dev/ttyACM0); the path itself when it cannot be resolved. */
-async function device(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch {
-    return path;
-  }
-}
-
 export async function discoverSerialPorts(svc: PrintersService): Promise<DiscoveredPort[]> {
   const ports = await listSerialPorts(svc.deps.discovery);
+  // Keyed like the duplicate check: a serial URL names its device, whether by path or by a by-id link.
   const users = new Map<string, string>();
-  for (const printer of await svc.listAll()) {
-    const parsed = checkConnectionUrl(printer.connection_url).parsed;
-    if (parsed.kind !== 'serial') continue;
-    users.set(parsed.path, printer.id);
-    users.set(await device(parsed.path), printer.id);
-  }
+  for (const printer of await svc.listAll()) users.set(await linkIdentity(printer.connection_url), printer.id);
   const out: DiscoveredPort[] = [];
   for (const p of ports) {
-    const printerId = users.get(p.path) ?? (p.by_id ? users.get(p.by_id) : undefined) ?? users.get(await device(p.path)) ?? null;
     out.push({
       path: p.path,
       by_id: p.by_id ?? null,
@@ -43,7 +28,7 @@ export async function discoverSerialPorts(svc: PrintersService): Promise<Discove
       vendor_id: p.vendor_id ?? null,
       product_id: p.product_id ?? null,
       serial_number: p.serial_number ?? null,
-      printer_id: printerId,
+      printer_id: users.get(`serial:${await resolveDevice(p.path)}`) ?? null,
     });
   }
   return out;

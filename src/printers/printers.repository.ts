@@ -13,10 +13,6 @@ export async function findPrinterById(db: Q, id: string): Promise<PrinterRow | u
   return db.selectFrom('printers').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findPrinterByUrl(db: Q, url: string): Promise<PrinterRow | undefined> {
-  return db.selectFrom('printers').selectAll().where('connection_url', '=', url).executeTakeFirst();
-}
-
 export async function allPrinters(db: Q): Promise<PrinterRow[]> {
   return db.selectFrom('printers').selectAll().orderBy('created_at').orderBy('id').execute();
 }

@@ -9,13 +9,14 @@ import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
 import type { PrinterTable } from '../storage/schema.js';
 import type { DiscoveryOptions } from '../transport/serial-discovery.js';
-import { checkConnectionUrl } from './connection-url.js';
+import type { TransportUrl } from '../transport/transport-url.js';
+import { checkConnectionUrl, linkIdentity } from './connection-url.js';
 import { cleanClearBedGcode, cleanOptionalText, cleanTags, cleanText } from './printer-input.js';
 import { apiStatus, PRINTER_FIELDS, PRINTER_STATUSES, toPrinterRecord, type ApiPrinterStatus, type PrinterRecord, type PrinterRow } from './printer-record.js';
 import { PrinterSession, type PrinterSessionOptions } from './printer-session.js';
 import { printerBusy } from './printer-state.js';
 import type { PrinterCreateInput, PrinterUpdateInput } from './printers.schemas.js';
-import { allPrinters, deletePrinter, findPrinterById, findPrinterByUrl, insertPrinter, selectPrinters, updatePrinter } from './printers.repository.js';
+import { allPrinters, deletePrinter, findPrinterById, insertPrinter, selectPrinters, updatePrinter } from './printers.repository.js';
 import type { SecretBox } from './secret-box.js';
 import type { SessionRegistry } from './session-registry.js';
 
@@ -149,8 +150,8 @@ export class PrintersService {
   }
 
   async create(input: PrinterCreateInput): Promise<PrinterRecord> {
-    const { url } = checkConnectionUrl(input.connection_url);
-    await this.ensureUrlFree(url, null);
+    const { url, parsed } = checkConnectionUrl(input.connection_url);
+    await this.ensureLinkFree(url, parsed, null);
     const id = newId('prt');
     const now = isoTime(this.deps.clock.now());
     const row: PrinterRow = {
@@ -187,10 +188,10 @@ export class PrintersService {
     if (input.name !== undefined) patch.name = cleanText('name', input.name);
     let reconnect = false;
     if (input.connection_url !== undefined) {
-      const { url } = checkConnectionUrl(input.connection_url);
+      const { url, parsed } = checkConnectionUrl(input.connection_url);
       if (url !== row.connection_url) {
         this.refuseWhileBusy(id, 'change connection_url');
-        await this.ensureUrlFree(url, id);
+        await this.ensureLinkFree(url, parsed, id);
         patch.connection_url = url;
         reconnect = true;
       }
@@ -261,10 +262,14 @@ export class PrintersService {
     }
   }
 
-  private async ensureUrlFree(url: string, selfId: string | null): Promise<void> {
-    const other = await findPrinterByUrl(this.deps.db, url);
-    if (other && other.id !== selfId) {
-      throw new AppError(409, 'invalid_request', `connection_url: printer ${other.id} already uses ${url}`, 'two sessions on one link would fight over it');
+  /** Two sessions on one serial port or TCP bridge would fight over it: refused, however the URL spells the device. */
+  private async ensureLinkFree(url: string, parsed: TransportUrl, selfId: string | null): Promise<void> {
+    const wanted = await linkIdentity(url, parsed);
+    for (const other of await allPrinters(this.deps.db)) {
+      if (other.id === selfId) continue;
+      if ((await linkIdentity(other.connection_url)) === wanted) {
+        throw new AppError(409, 'invalid_request', `connection_url: printer ${other.id} already uses ${other.connection_url}`, 'two sessions on one link would fight over it');
+      }
     }
   }
 

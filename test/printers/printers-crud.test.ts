@@ -144,6 +144,10 @@ describe('printers CRUD', () => {
     const b = await app.create({ name: 'b', connection_url: fastSim('crud-dup2') });
     const patch = await app.call('PATCH', `/v1/printers/${b.id}`, { connection_url: fastSim('crud-dup') });
     assert.equal(patch.status, 409);
+    // One TCP bridge, however the host is spelled.
+    await app.create({ name: 'bridge', connection_url: 'tcp://localhost:1' });
+    const bridge = await app.call('POST', '/v1/printers', { name: 'bridge 2', connection_url: 'tcp://LOCALHOST:1?' });
+    assert.equal(bridge.status, 409, JSON.stringify(bridge.body));
   });
 
   it('DELETE removes the printer and closes its session; then 404', async () => {

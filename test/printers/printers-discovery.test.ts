@@ -49,6 +49,10 @@ describe('serial port discovery', () => {
       { path: join(dev, 'ttyACM1'), by_id: null, manufacturer: null, vendor_id: null, product_id: null, serial_number: null, printer_id: null },
       { path: join(dev, 'ttyUSB0'), by_id: null, manufacturer: null, vendor_id: null, product_id: null, serial_number: null, printer_id: ender.id },
     ]);
+    // The same device under another name is refused: two sessions would fight over one port.
+    const twice = await app.call('POST', '/v1/printers', { name: 'again', connection_url: `serial://${join(dev, 'ttyACM0')}` });
+    assert.equal(twice.status, 409);
+    assert.match(twice.body.error.message, new RegExp(`^connection_url: printer ${mk4.id} already uses`));
     // The discover route is matched before /:id (which would answer 404), and takes no parameters.
     const extra = await app.call('GET', '/v1/printers/discover?x=1');
     assert.equal(extra.status, 400);
