@@ -254,7 +254,7 @@ export class PrintersService {
   // ------------------------------------------------------------------------------------------------ internals
 
   /** printer_busy while a job is printing or paused on it. */
-  refuseWhileBusy(id: string, what: string): void {
+  private refuseWhileBusy(id: string, what: string): void {
     const status = this.session(id)?.currentStatus;
     if (status === 'printing' || status === 'paused') {
       const err = printerBusy(id, status);
