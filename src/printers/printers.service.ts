@@ -62,6 +62,9 @@ export const PRINTER_LIST_SPEC: ListSpec = {
   },
 };
 
+const linkTaken = (why: string): AppError =>
+  new AppError(409, 'invalid_request', `connection_url: ${why}`, 'two sessions on one link would fight over it');
+
 export class PrintersService {
   private readonly pendingWrites = new Set<Promise<unknown>>();
   private readonly unsubscribe: Array<() => void> = [];
@@ -176,7 +179,7 @@ export class PrintersService {
     };
     const apiKey = cleanOptionalText('api_key', input.api_key ?? null);
     if (apiKey !== null) row.api_key_sealed = this.deps.secrets.seal(apiKey, id);
-    await insertPrinter(this.deps.db, row);
+    await this.unlessTaken(url, insertPrinter(this.deps.db, row));
     this.openSession(row);
     this.deps.bus.emit('printer.updated', { printer_id: id, reason: 'created' });
     return this.record(row);
@@ -211,7 +214,7 @@ export class PrintersService {
     if (input.clear_bed_gcode !== undefined) patch.clear_bed_gcode = cleanClearBedGcode(input.clear_bed_gcode);
     if (input.clear_bed_temperature !== undefined) patch.clear_bed_temperature = input.clear_bed_temperature;
     patch.updated_at = isoTime(this.deps.clock.now());
-    await updatePrinter(this.deps.db, id, patch);
+    await this.unlessTaken(patch.connection_url ?? row.connection_url, updatePrinter(this.deps.db, id, patch));
     const updated: PrinterRow = { ...row, ...patch } as PrinterRow;
     if (reconnect) {
       await this.deps.sessions.remove(id);
@@ -267,9 +270,17 @@ export class PrintersService {
     const wanted = await linkIdentity(url, parsed);
     for (const other of await allPrinters(this.deps.db)) {
       if (other.id === selfId) continue;
-      if ((await linkIdentity(other.connection_url)) === wanted) {
-        throw new AppError(409, 'invalid_request', `connection_url: printer ${other.id} already uses ${other.connection_url}`, 'two sessions on one link would fight over it');
-      }
+      if ((await linkIdentity(other.connection_url)) === wanted) throw linkTaken(`printer ${other.id} already uses ${other.connection_url}`);
+    }
+  }
+
+  /** Two requests racing for one URL: the UNIQUE index decides, and the loser gets the same 409 as the check above. */
+  private async unlessTaken(url: string, write: Promise<void>): Promise<void> {
+    try {
+      await write;
+    } catch (err) {
+      if (/UNIQUE constraint failed: printers\.connection_url/.test((err as Error).message)) throw linkTaken(`another printer already uses ${url}`);
+      throw err;
     }
   }
 

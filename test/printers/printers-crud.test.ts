@@ -144,6 +144,15 @@ describe('printers CRUD', () => {
     const b = await app.create({ name: 'b', connection_url: fastSim('crud-dup2') });
     const patch = await app.call('PATCH', `/v1/printers/${b.id}`, { connection_url: fastSim('crud-dup') });
     assert.equal(patch.status, 409);
+    // Two creates racing for one URL (started in one turn, so both pass the lookup): the UNIQUE index lets one win
+    // and the other gets the same 409, never a 500.
+    const race = await Promise.allSettled(
+      [1, 2].map((n) => app.t.deps.printers.create({ name: `racer ${n}`, connection_url: fastSim('crud-race') })),
+    );
+    assert.deepEqual(race.map((r) => r.status).sort(), ['fulfilled', 'rejected']);
+    const lost = race.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    assert.equal(lost.reason.status, 409);
+    assert.match(lost.reason.message, /^connection_url: another printer already uses sim:\/\/crud-race/);
     // One TCP bridge, however the host is spelled.
     await app.create({ name: 'bridge', connection_url: 'tcp://localhost:1' });
     const bridge = await app.call('POST', '/v1/printers', { name: 'bridge 2', connection_url: 'tcp://LOCALHOST:1?' });

@@ -25,6 +25,8 @@ export const migration002Printers: Migration = {
       created_at TEXT NOT NULL,
       updated_at TEXT NOT NULL
     ) STRICT;
+    -- The service also refuses one device under two spellings; this catches two creates racing with one URL.
+    CREATE UNIQUE INDEX printers_connection_url ON printers (connection_url);
     CREATE INDEX printers_group ON printers (group_name);
     CREATE INDEX printers_created ON printers (created_at);
   `,
