@@ -18,9 +18,10 @@ const fail = (why: string, details = ''): AppError => badRequest(`connection_url
  * simulated firmware and every other option is checked by the simulator's own parser.
  */
 export function checkConnectionUrl(raw: string): { url: string; parsed: TransportUrl } {
+  // Checked before trimming, like every text field: a line break at the end is refused, not silently dropped.
+  if (CONTROL_CHARS.test(raw)) throw fail('must not contain control characters');
   const url = raw.trim();
   if (url === '') throw fail('must not be empty');
-  if (CONTROL_CHARS.test(url)) throw fail('must not contain control characters');
   let transportUrl = url;
   const q = url.indexOf('?');
   if (q !== -1 && !/^sim:/i.test(url)) {
