@@ -60,7 +60,16 @@ export async function startTestApp(
     sessionOptions: FAST_SESSIONS,
     ...options.printers,
   });
-  const deps: AppDeps = { db: handle.db, sqlite: handle.sqlite, clock, env: options.env ?? 'live', bus, logger: silentLogger, sessions, printers };
+  const deps: AppDeps = {
+    db: handle.db,
+    sqlite: handle.sqlite,
+    clock,
+    env: options.env ?? 'live',
+    bus,
+    logger: silentLogger,
+    sessions,
+    printers,
+  };
   // As at a real start: stored printers (a file database) reconnect by themselves.
   await printers.openAllSessions();
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
