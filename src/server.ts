@@ -12,6 +12,9 @@ import { EventBus } from './events/event-bus.js';
 import type { AppDeps } from './http/app-deps.js';
 import { createLogger, type Logger } from './logger.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
+import { PrintersService } from './printers/printers.service.js';
+import { loadSecretBox } from './printers/secret-box.js';
+import { SessionRegistry } from './printers/session-registry.js';
 import { DATABASE_FILE, openDatabase, type DbHandle } from './storage/db.js';
 import { SchemaTooNewError } from './storage/migrate.js';
 
@@ -114,15 +117,27 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     lock.release();
     throw err;
   }
+  const bus = new EventBus();
+  const sessions = new SessionRegistry();
+  let printers: PrintersService;
+  try {
+    printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: loadSecretBox(config.dataDir) });
+  } catch (err) {
+    await handle.close();
+    lock.release();
+    throw new StartupError(`cannot read the secret key in ${config.dataDir}: ${(err as Error).message}`);
+  }
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,
     clock,
     env: config.env,
-    bus: new EventBus(),
+    bus,
     logger,
     trustProxy: config.trustProxy ?? false,
     dataDir: config.dataDir,
+    sessions,
+    printers,
   };
 
   const server = http.createServer(createApp(deps).callback());
@@ -159,6 +174,9 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     throw err;
   }
 
+  // Printers known before the stop reconnect by themselves; the start does not wait for them.
+  printers.openAllSessions().catch((err: Error) => logger.error('could not open the printer sessions', { error: err }));
+
   const address = server.address() as AddressInfo;
   const boundUrl = `http://${urlHost(address.address)}:${address.port}`;
   const url = `http://${urlHost(reachableHost(address.address))}:${address.port}`;
@@ -187,6 +205,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
         server.closeAllConnections();
         await stopped;
       }
+      await printers.close();
       try {
         await flushAuthState(deps);
       } catch (err) {

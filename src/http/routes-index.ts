@@ -5,10 +5,11 @@ import { invitationRoutes } from '../auth/invitations.routes.js';
 import { organizationRoutes } from '../auth/organization.routes.js';
 import { userRoutes } from '../auth/users.routes.js';
 import { fileRoutes } from '../files/files.routes.js';
+import { printerRoutes } from '../printers/printers.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { openApiRoutes } from './openapi.routes.js';
 import { plannedRoutes } from './planned-routes.js';
 
 export function allRoutes(): RouteDef<any, any>[] {
-  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...fileRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
+  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...fileRoutes, ...printerRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
 }

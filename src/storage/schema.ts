@@ -106,6 +106,32 @@ export interface FileTable {
   created_at: string;
 }
 
+export interface PrinterTable {
+  id: string;
+  name: string;
+  /** serial://, a bare /dev path, tcp:// or sim://, as given (trimmed). */
+  connection_url: string;
+  /** The printer interface's credential, AES-256-GCM sealed under the data directory's secret key; null when none. */
+  api_key_sealed: string | null;
+  model: string | null;
+  group_name: string | null;
+  /** JSON array of tag strings. */
+  tags: string;
+  /** 0 while the bed waits to be cleared after a print; survives restarts. */
+  ready: number;
+  /** Last FIRMWARE_NAME reported by M115, kept so an offline printer still shows it. */
+  firmware: string | null;
+  material_type: string | null;
+  material_color: string | null;
+  nozzle_diameter: number | null;
+  heatup_watts: number | null;
+  power_watts: number | null;
+  clear_bed_gcode: string | null;
+  clear_bed_temperature: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   organization: OrganizationTable;
   users: UserTable;
@@ -114,4 +140,5 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   schema_version: SchemaVersionTable;
   files: FileTable;
+  printers: PrinterTable;
 }

@@ -3,5 +3,6 @@ import type { Migration } from './migration.js';
 import { migration001Platform } from './001-platform.js';
 import { migration002Files } from './002-files.js';
 import { migration003UserPasswords } from './003-user-passwords.js';
+import { migration004Printers } from './004-printers.js';
 
-export const migrations: readonly Migration[] = [migration001Platform, migration002Files, migration003UserPasswords];
+export const migrations: readonly Migration[] = [migration001Platform, migration002Files, migration003UserPasswords, migration004Printers];
