@@ -9,6 +9,7 @@ import { ensureInitialAdmin, INITIAL_ADMIN_KEY_FILE } from './auth/bootstrap.js'
 import { systemClock, type Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import { EventBus } from './events/event-bus.js';
+import { createEventsRuntime } from './events/events-runtime.js';
 import type { AppDeps } from './http/app-deps.js';
 import { createLogger, type Logger } from './logger.js';
 import { DATABASE_FILE, openDatabase, type DbHandle } from './storage/db.js';
@@ -90,7 +91,8 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   openDataDir(config.dataDir);
   const databaseFile = path.join(config.dataDir, DATABASE_FILE);
   const handle = openDb(databaseFile, clock);
-  const deps: AppDeps = { db: handle.db, sqlite: handle.sqlite, clock, env: config.env, bus: new EventBus(), logger };
+  const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger });
+  const deps: AppDeps = { db: handle.db, sqlite: handle.sqlite, clock, env: config.env, bus: new EventBus(), logger, events };
 
   const server = http.createServer(createApp(deps).callback());
   // Requests being answered, so a shutdown can tell their connections to close once the response is out.
@@ -119,6 +121,8 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     });
     // Until this resolves no key exists, so a request in the meantime can only get 401.
     initialAdminKey = await ensureInitialAdmin(deps, config.dataDir);
+    // Deliveries left pending by the last run (or interrupted by its shutdown) go out from here.
+    events.start();
   } catch (err) {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
     await handle.close();
@@ -133,6 +137,8 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const close = (): Promise<void> => {
     closed ??= (async () => {
       closing = true;
+      // Live streams end first (they would hold the server open); in-flight deliveries get a moment, then resume after restart.
+      const eventsStopped = events.stop();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets without a request go now; busy ones close after their response (no keep-alive any more).
       for (const res of active) if (!res.headersSent) res.shouldKeepAlive = false;
@@ -153,6 +159,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         server.closeAllConnections();
         await stopped;
       }
+      await eventsStopped;
       try {
         await flushAuthState(deps);
       } catch (err) {

@@ -6,7 +6,9 @@ import { userRoutes } from '../auth/users.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { openApiRoutes } from './openapi.routes.js';
 import { plannedRoutes } from './planned-routes.js';
+import { eventRoutes } from '../events/events.routes.js';
+import { webhookRoutes } from '../webhooks/webhooks.routes.js';
 
 export function allRoutes(): RouteDef<any, any>[] {
-  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
+  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...webhookRoutes, ...eventRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
 }

@@ -6,6 +6,7 @@ import { mintKeyOffline } from '../../src/auth/bootstrap.js';
 import { ManualClock } from '../../src/clock.js';
 import type { RunEnvironment } from '../../src/config.js';
 import { EventBus } from '../../src/events/event-bus.js';
+import { createEventsRuntime, type EventsOptions } from '../../src/events/events-runtime.js';
 import type { AppDeps } from '../../src/http/app-deps.js';
 import type { RouteDef } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes-index.js';
@@ -23,7 +24,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(
-  options: { file?: string; env?: RunEnvironment; clock?: ManualClock; extraRoutes?: RouteDef<any, any>[] } = {},
+  options: { file?: string; env?: RunEnvironment; clock?: ManualClock; extraRoutes?: RouteDef<any, any>[]; events?: EventsOptions } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
   const handle = openDatabase(options.file ?? ':memory:', new Date(clock.now()).toISOString());
@@ -34,7 +35,9 @@ export async function startTestApp(
     env: options.env ?? 'live',
     bus: new EventBus(),
     logger: silentLogger,
+    events: createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger: silentLogger }, options.events),
   };
+  deps.events.start();
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -47,6 +50,7 @@ export async function startTestApp(
     baseUrl,
     request: (path, init) => fetch(baseUrl + path, init),
     async close() {
+      await deps.events.stop(0);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await handle.close();
