@@ -26,20 +26,6 @@ export const selectDeliveries = (db: Q, webhookId: string) =>
     .select(['events.id as event_id', 'events.type as event_type'])
     .where('webhook_deliveries.webhook_id', '=', webhookId);
 
-/** Enabled webhooks with a delivery due at `nowMs`, each once: the worker serves them side by side. */
-export async function webhooksWithDueDeliveries(db: Q, nowMs: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('webhook_deliveries')
-    .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
-    .select('webhook_deliveries.webhook_id')
-    .distinct()
-    .where('webhook_deliveries.status', '=', 'pending')
-    .where('webhook_deliveries.next_attempt_ms', '<=', nowMs)
-    .where('webhooks.enabled', '=', 1)
-    .execute();
-  return rows.map((r) => r.webhook_id);
-}
-
 export interface DueDelivery {
   id: string;
   webhook_id: string;

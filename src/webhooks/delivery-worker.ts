@@ -5,13 +5,13 @@ import { isoTime, type Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
 import { TEST_EVENT_TYPE } from '../events/event-names.js';
-import { dueDeliveriesOf, failPendingOf, pendingDelivery, nextDueMs, updateDelivery, webhooksWithDueDeliveries, type DueDelivery } from './deliveries.repository.js';
+import { dueDeliveriesOf, failPendingOf, nextDueMs, pendingDelivery, updateDelivery, type DueDelivery } from './deliveries.repository.js';
 import { decideAfterAttempt, type AttemptResult } from './delivery-outcome.js';
 import { hostAllowed } from './host-allowlist.js';
 import { signatureHeader } from './signature.js';
 import { AttemptAborted, postWebhook } from './webhook-poster.js';
 import { activeSecrets, allowedHostsOf } from './webhook-secrets.js';
-import { findWebhook, updateWebhook } from './webhooks.repository.js';
+import { enabledWebhooks, findWebhook, updateWebhook } from './webhooks.repository.js';
 
 export interface DeliveryWorkerOptions {
   /** Attempts in flight over all webhooks. */
@@ -124,7 +124,10 @@ export class DeliveryWorker {
         this.again = false;
         if (!this.running) return;
         const now = this.deps.clock.now();
-        for (const webhookId of await webhooksWithDueDeliveries(this.deps.db, now)) {
+        // Webhook by webhook (few), each asking the index for its own next due rows: a long backlog of one receiver
+        // never fills a shared batch and starves the others.
+        for (const { id: webhookId } of await enabledWebhooks(this.deps.db)) {
+          if (this.inFlight.size >= this.maxInFlight) break;
           const mine = [...this.inFlight].filter(([, f]) => f.webhookId === webhookId).map(([id]) => id);
           const free = Math.min(this.perWebhook - mine.length, this.maxInFlight - this.inFlight.size);
           if (free <= 0) continue;

@@ -2,6 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { anyPatternMatches, mayReadEvent, patternMatches, scopeForEventType } from '../../src/events/event-names.js';
+import { telemetryFromSnapshot } from '../../src/events/printer-telemetry.js';
 import { TelemetryThrottle } from '../../src/events/telemetry-throttle.js';
 import { decideAfterAttempt } from '../../src/webhooks/delivery-outcome.js';
 import { hostAllowed, invalidHostPattern } from '../../src/webhooks/host-allowlist.js';
@@ -100,5 +101,26 @@ describe('event names, patterns and scopes', () => {
     assert.equal(t.admit('prt_a', 999), false);
     assert.equal(t.admit('prt_b', 999), true);
     assert.equal(t.admit('prt_a', 1000), true);
+  });
+});
+
+describe('printer telemetry from a session snapshot', () => {
+  it('keeps temperatures with targets, progress and the job', () => {
+    const sample = telemetryFromSnapshot({
+      printer_id: 'prt_1',
+      url: 'sim://a',
+      status: 'printing',
+      ready: true,
+      firmware: null,
+      temperatures: { hotend: 210.2, hotend_target: 210, bed: 59.8 },
+      job: { id: 'job_1', file_path: '/x', progress: 12.5, bytes_acked: 1, bytes_total: 8, lines_acked: 1, lines_sent: 2, phase: 'streaming', started_at: 0 },
+      error: null,
+    });
+    assert.deepEqual(sample, {
+      status: 'printing',
+      temperatures: { hotend: 210.2, hotend_target: 210, bed: 59.8, bed_target: null },
+      progress: 12.5,
+      job_id: 'job_1',
+    });
   });
 });

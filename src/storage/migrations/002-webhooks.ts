@@ -50,6 +50,7 @@ export const migration002Webhooks: Migration = {
       UNIQUE (webhook_id, seq)
     ) STRICT;
     CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_ms);
+    CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, status, next_attempt_ms);
     CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_seq);
 
     ALTER TABLE organization ADD COLUMN webhook_allowed_hosts TEXT NOT NULL DEFAULT '[]';
