@@ -194,11 +194,11 @@ export class DeliveryWorker {
         throw err;
       }
     }
-    await this.record(row, result);
+    await this.record(row, result, webhook.failing_since !== null);
     return result;
   }
 
-  private async record(row: DueDelivery, result: AttemptResult): Promise<void> {
+  private async record(row: DueDelivery, result: AttemptResult, wasFailing: boolean): Promise<void> {
     const { db, clock } = this.deps;
     const nowMs = clock.now();
     const now = isoTime(nowMs);
@@ -217,14 +217,13 @@ export class DeliveryWorker {
         ...(decision.status === 'delivered' ? { delivered_at: now } : {}),
       });
       if (decision.status === 'delivered') {
-        await updateWebhook(trx, row.webhook_id, { failing_since: null });
+        if (wasFailing) await updateWebhook(trx, row.webhook_id, { failing_since: null });
       } else if (decision.status === 'failed' && decision.disableWebhook) {
         const reason = 'the receiver answered 410 Gone';
         await updateWebhook(trx, row.webhook_id, { enabled: 0, disabled_reason: reason, updated_at: now });
         await failPendingOf(trx, row.webhook_id, `${reason}; the webhook was disabled`, now);
-      } else if (decision.status === 'failed' && row.event_type !== TEST_EVENT_TYPE) {
-        const webhook = await findWebhook(trx, row.webhook_id);
-        if (webhook && !webhook.failing_since) await updateWebhook(trx, row.webhook_id, { failing_since: now });
+      } else if (decision.status === 'failed' && row.event_type !== TEST_EVENT_TYPE && !wasFailing) {
+        await updateWebhook(trx, row.webhook_id, { failing_since: now });
       }
     });
   }
