@@ -20,7 +20,28 @@ export interface SseRequest {
   headers: Record<string, string>;
 }
 
-const REPLAY_BATCH = 500;
+const REPLAY_BATCH = 200;
+/** How long a replay waits for the client to take what was written before it counts as too slow. */
+const REPLAY_DRAIN_MS = 10_000;
+/** Live events held back while a replay runs; beyond this the client cannot catch up. */
+const MAX_QUEUED_DURING_REPLAY = 10_000;
+
+/** Resolves true once the response's buffer has drained, false after `ms` or when the response closes first. */
+function drained(res: http.ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ok: boolean): void => {
+      clearTimeout(timer);
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = (): void => done(true);
+    const onClose = (): void => done(false);
+    const timer = setTimeout(() => done(false), ms);
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+  });
+}
 
 const frame = (item: StreamItem): string =>
   `${item.seq !== null ? `id: ${item.event.id}\n` : ''}event: ${item.event.type}\ndata: ${item.json}\n\n`;
@@ -53,6 +74,8 @@ export async function serveSse(res: http.ServerResponse, db: Db, hub: LiveStream
     setTimeout(() => res.destroy(), 5000).unref();
   };
 
+  // While replaying, the writer waits for the client between batches instead of judging it by one burst.
+  let replaying = queue !== null;
   const send = (item: StreamItem): void => {
     if (ended || !request.accepts(item.event.type)) return;
     if (item.seq !== null) {
@@ -60,13 +83,17 @@ export async function serveSse(res: http.ServerResponse, db: Db, hub: LiveStream
       lastSeq = item.seq;
     }
     res.write(frame(item));
-    if (res.writableLength > options.maxBufferedBytes) {
+    if (!replaying && res.writableLength > options.maxBufferedBytes) {
       end('slow_client', `the client did not keep up (more than ${options.maxBufferedBytes} bytes unsent); reconnect with Last-Event-ID to resume`);
     }
   };
 
   const unsubscribe = hub.subscribe(
-    (item) => (queue ? queue.push(item) : send(item)),
+    (item) => {
+      if (!queue) return send(item);
+      queue.push(item);
+      if (queue.length > MAX_QUEUED_DURING_REPLAY) end('slow_client', 'too many new events arrived while the replay was still being sent; reconnect with Last-Event-ID to resume');
+    },
     (reason) => end(reason, 'the server is shutting down; reconnect with Last-Event-ID to resume'),
   );
   const heartbeat = setInterval(() => {
@@ -88,12 +115,17 @@ export async function serveSse(res: http.ServerResponse, db: Db, hub: LiveStream
         const last = rows[rows.length - 1];
         if (last && last.seq > lastSeq) lastSeq = last.seq;
         if (ended || rows.length < REPLAY_BATCH) break;
+        if (res.writableLength > options.maxBufferedBytes / 2 && !(await drained(res, REPLAY_DRAIN_MS))) {
+          end('slow_client', `the client did not take the replay within ${REPLAY_DRAIN_MS / 1000} s; reconnect with Last-Event-ID to resume`);
+          break;
+        }
       }
     } catch (err) {
       end('error', `replay failed: ${(err as Error).message}`);
     }
     const waiting = queue;
     queue = null;
+    replaying = false;
     for (const item of waiting) send(item);
   }
 }

@@ -75,6 +75,19 @@ describe('live event stream', () => {
     assert.match(unknown.raw(), /not in the retained log/);
   });
 
+  it('replays a log larger than the send buffer to a client that reads, without dropping it', async () => {
+    const { t, admin } = await app({ events: { sse: { maxBufferedBytes: 64 * 1024 } } });
+    const padding = 'p'.repeat(1024);
+    const first = await t.deps.events.recordNow('job.created', { id: 'job_0', padding });
+    await t.deps.db.transaction().execute(async (trx) => {
+      for (let i = 1; i < 1500; i++) await t.deps.events.record(trx, 'job.created', { id: `job_${i}`, padding });
+    });
+    const s = await stream(t, admin, '', { 'Last-Event-ID': first.id });
+    await eventually(() => s.messages.length === 1499, 'the whole replay', 20_000);
+    assert.equal(JSON.parse(s.messages.at(-1)!.data as string).data.object.id, 'job_1499');
+    assert.ok(!s.messages.some((m) => m.event === 'end'));
+  });
+
   it('sends heartbeat comments and ends streams on shutdown', async () => {
     const { t, admin } = await app({ events: { sse: { heartbeatMs: 30 } } });
     const s = await stream(t, admin);
