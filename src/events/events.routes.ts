@@ -1,4 +1,6 @@
 // GET /v1/events (extension): the live stream as Server-Sent Events, filtered by type and by what the key may read.
+import { apiKeyStatus } from '../auth/api-key-record.js';
+import { findApiKeyById } from '../auth/api-keys.repository.js';
 import { requireAuth } from '../auth/auth-context.js';
 import { errorDocs } from '../auth/route-docs.js';
 import { badRequest } from '../errors.js';
@@ -65,7 +67,16 @@ export const eventRoutes = [
         ctx.res,
         deps.db,
         deps.events.stream,
-        { accepts: (type) => anyPatternMatches(patterns, type) && mayReadEvent(caller.scopes, type), resumeAfterSeq, notes, headers },
+        {
+          accepts: (type) => anyPatternMatches(patterns, type) && mayReadEvent(caller.scopes, type),
+          stillAuthorized: async () => {
+            const key = await findApiKeyById(deps.db, caller.keyId);
+            return key !== undefined && ['active', 'expiring'].includes(apiKeyStatus(key, deps.clock.now()));
+          },
+          resumeAfterSeq,
+          notes,
+          headers,
+        },
         deps.events.sse,
       );
     },

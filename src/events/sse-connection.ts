@@ -15,6 +15,8 @@ export interface SseRequest {
   accepts: (type: string) => boolean;
   /** Replay the log after this seq before going live; null for live only. */
   resumeAfterSeq: number | null;
+  /** Checked at every heartbeat: a key revoked or expired meanwhile ends the stream. */
+  stillAuthorized: () => Promise<boolean>;
   /** Comment lines sent first (e.g. why a replay starts at the oldest retained event). */
   notes: string[];
   headers: Record<string, string>;
@@ -97,7 +99,14 @@ export async function serveSse(res: http.ServerResponse, db: Db, hub: LiveStream
     (reason) => end(reason, 'the server is shutting down; reconnect with Last-Event-ID to resume'),
   );
   const heartbeat = setInterval(() => {
-    if (!ended) res.write(': heartbeat\n\n');
+    if (ended) return;
+    res.write(': heartbeat\n\n');
+    request.stillAuthorized().then(
+      (ok) => {
+        if (!ok) end('unauthorized', 'the API key of this stream was revoked or has expired');
+      },
+      () => undefined,
+    );
   }, options.heartbeatMs);
   heartbeat.unref();
   res.on('close', () => {

@@ -98,6 +98,18 @@ describe('live event stream', () => {
     assert.match(s.messages.at(-1)?.data ?? '', /shutting_down/);
   });
 
+  it('ends the stream of a key revoked meanwhile at the next heartbeat', async () => {
+    const { t, admin } = await app({ events: { sse: { heartbeatMs: 30 } } });
+    const other = await mintTestKey(t, ['jobs:read']);
+    const s = await stream(t, other);
+    const keys = (await (await t.request('/v1/api-keys', { headers: bearer(admin) })).json() as Obj).keys as Obj[];
+    const id = keys.find((k) => k.scopes.includes('jobs:read'))!.id;
+    assert.equal((await t.request(`/v1/api-keys/${id}`, { method: 'DELETE', headers: bearer(admin) })).status, 200);
+    await s.ended;
+    assert.equal(s.messages.at(-1)?.event, 'end');
+    assert.match(s.messages.at(-1)?.data ?? '', /unauthorized/);
+  });
+
   it('refuses unknown types with a 400', async () => {
     const { t, admin } = await app();
     const res = await t.request('/v1/events?types=job.*,job.exploded', { headers: bearer(admin) });
