@@ -147,8 +147,10 @@ export class DeliveryWorker {
     if (!this.running) return;
     const due = await nextDueMs(this.deps.db);
     const wait = due === null ? this.safetyPollMs : Math.min(this.safetyPollMs, Math.max(0, due - this.deps.clock.now()));
-    // Something due but held back by the limits: a finishing attempt wakes the worker, the poll is only a fallback.
-    this.timer = setTimeout(() => this.wake(), wait === 0 ? this.safetyPollMs : wait).unref();
+    // Due now: held back by the limits (a finishing attempt wakes the worker, the poll is a fallback), or it became due
+    // during this pass with nothing in flight to wake us, so look again shortly.
+    const delay = wait > 0 ? wait : this.inFlight.size === 0 ? 10 : this.safetyPollMs;
+    this.timer = setTimeout(() => this.wake(), delay).unref();
   }
 
   private launch(row: DueDelivery, onResult?: (r: AttemptResult) => void): Promise<void> {
