@@ -44,6 +44,8 @@ export class DeliveryWorker {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private passDone: Promise<void> = Promise.resolve();
+  /** Where the next pass starts in the webhook list, so a full worker shares its slots round-robin. */
+  private turn = 0;
 
   constructor(
     private readonly deps: { db: Db; clock: Clock; logger: Logger },
@@ -126,8 +128,11 @@ export class DeliveryWorker {
         const now = this.deps.clock.now();
         // Webhook by webhook (few), each asking the index for its own next due rows: a long backlog of one receiver
         // never fills a shared batch and starves the others.
-        for (const { id: webhookId } of await enabledWebhooks(this.deps.db)) {
+        const hooks = await enabledWebhooks(this.deps.db);
+        const start = hooks.length > 0 ? this.turn++ % hooks.length : 0;
+        for (let i = 0; i < hooks.length; i++) {
           if (this.inFlight.size >= this.maxInFlight) break;
+          const webhookId = (hooks[(start + i) % hooks.length] as { id: string }).id;
           const mine = [...this.inFlight].filter(([, f]) => f.webhookId === webhookId).map(([id]) => id);
           const free = Math.min(this.perWebhook - mine.length, this.maxInFlight - this.inFlight.size);
           if (free <= 0) continue;

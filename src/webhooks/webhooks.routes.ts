@@ -17,6 +17,7 @@ import {
 } from './webhooks.schemas.js';
 import {
   createWebhook,
+  getDeliveryRecord,
   getWebhook,
   listDeliveries,
   patchWebhook,
@@ -116,6 +117,18 @@ export const webhookRoutes = [
     responses: { 200: { description: 'A page of deliveries, newest first', schema: listResponseSchema(deliveryRecordSchema) }, ...errorDocs(400, 403, 404) },
     async handle(ctx, { params, query }, deps) {
       ctx.body = await listDeliveries(deps.db, params.id as string, query);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/webhooks/:id/deliveries/:delivery_id',
+    summary: 'One delivery of a webhook (extension)',
+    tag: TAG,
+    auth,
+    responses: { 200: { description: 'The delivery', schema: deliveryRecordSchema }, ...errorDocs(403, 404) },
+    async handle(ctx, { params }, deps) {
+      await getWebhook(deps.db, params.id as string);
+      ctx.body = await getDeliveryRecord(deps.db, params.id as string, params.delivery_id as string);
     },
   }),
   defineRoute({

@@ -155,7 +155,7 @@ export async function listDeliveries(db: Db, webhookId: string, query: ListQuery
   return runListQuery(selectDeliveries(db, webhookId), query, toDeliveryRecord);
 }
 
-async function getDeliveryRecord(db: Db, webhookId: string, id: string): Promise<DeliveryRecord> {
+export async function getDeliveryRecord(db: Db, webhookId: string, id: string): Promise<DeliveryRecord> {
   const row = await selectDeliveries(db, webhookId).where('webhook_deliveries.id', '=', id).executeTakeFirst();
   if (!row) throw notFound(`delivery ${id} of webhook ${webhookId}`);
   return toDeliveryRecord(row);

@@ -108,6 +108,8 @@ describe('delivery worker', () => {
     assert.equal(list.data[0]!.status_code, 200);
     assert.equal(list.data[0]!.event_type, 'material.low');
     assert.equal(typeof list.data[0]!.duration_ms, 'number');
+    const one = (await (await t.request(`/v1/webhooks/${hook}/deliveries/${list.data[0]!.id}`, { headers: bearer(key) })).json()) as Obj;
+    assert.deepEqual(one, list.data[0]);
   });
 
   it('after the last retry the delivery is failed and the webhook shows failing_since; a success clears it', async () => {
