@@ -22,6 +22,11 @@ export async function deleteWebhook(db: Q, id: string): Promise<boolean> {
   return Number(res.numDeletedRows) > 0;
 }
 
+export async function countWebhooks(db: Q): Promise<number> {
+  const row = await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export const selectWebhooks = (db: Q) => db.selectFrom('webhooks').selectAll();
 
 export async function enabledWebhooks(db: Q): Promise<Pick<WebhookRow, 'id' | 'events'>[]> {

@@ -54,7 +54,11 @@ export const webhookRoutes = [
     auth,
     body: WebhookCreateBody,
     idempotent: true,
-    responses: { 201: { description: 'The created webhook', schema: webhookCreatedSchema }, ...errorDocs(400, 403) },
+    responses: {
+      201: { description: 'The created webhook', schema: webhookCreatedSchema },
+      ...errorDocs(400, 403),
+      403: { description: 'insufficient_permissions, or quota_exceeded: the install has 100 webhooks already' },
+    },
     async handle(ctx, { body }, deps) {
       const { row, generatedSecret } = await createWebhook(deps, body);
       ctx.status = 201;

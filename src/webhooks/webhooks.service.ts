@@ -1,6 +1,6 @@
 // Webhook rules: validated create/update (hosts, secret rotation), delete, the test delivery, delivery history and manual retry.
 import { isoTime, type Clock } from '../clock.js';
-import { badRequest, notFound } from '../errors.js';
+import { AppError, badRequest, notFound } from '../errors.js';
 import type { EventsRuntime } from '../events/events-runtime.js';
 import { TEST_EVENT_TYPE } from '../events/event-names.js';
 import { newId } from '../ids.js';
@@ -11,7 +11,7 @@ import { toDeliveryRecord, type DeliveryRecord } from './delivery-record.js';
 import { hostAllowed } from './host-allowlist.js';
 import { activeSecrets, allowedHostsOf, generateSecret, SECRET_OVERLAP_MS } from './webhook-secrets.js';
 import type { WebhookCreate, WebhookUpdate } from './webhooks.schemas.js';
-import { deleteWebhook, findWebhook, insertWebhook, selectWebhooks, updateWebhook, type WebhookRow } from './webhooks.repository.js';
+import { countWebhooks, deleteWebhook, findWebhook, insertWebhook, selectWebhooks, updateWebhook, type WebhookRow } from './webhooks.repository.js';
 
 export interface WebhookDeps {
   db: Db;
@@ -70,8 +70,14 @@ export async function getWebhook(db: Db, id: string): Promise<WebhookRow> {
   return row;
 }
 
+/** Every event fans out to every matching webhook inside the transaction that records it, so their number is bounded. */
+export const MAX_WEBHOOKS = 100;
+
 export async function createWebhook(deps: WebhookDeps, input: WebhookCreate): Promise<{ row: WebhookRow; generatedSecret: string | null }> {
   const url = await checkUrl(deps.db, input.url);
+  if ((await countWebhooks(deps.db)) >= MAX_WEBHOOKS) {
+    throw new AppError(403, 'quota_exceeded', `this install allows at most ${MAX_WEBHOOKS} webhooks`, 'delete one you no longer need');
+  }
   const generatedSecret = input.secret === undefined ? generateSecret() : null;
   const now = isoTime(deps.clock.now());
   const row: WebhookRow = {

@@ -2,6 +2,7 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { verifySignature } from '../../src/webhooks/signature.js';
+import { createWebhook, MAX_WEBHOOKS } from '../../src/webhooks/webhooks.service.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver, type Obj } from './webhook-harness.js';
 
@@ -162,6 +163,14 @@ describe('webhooks API', () => {
       assert.ok(doc.paths[path], path);
       for (const op of Object.values(doc.paths[path]) as Array<Record<string, unknown>>) assert.equal(op['x-planned'], undefined, path);
     }
+  });
+
+  it('allows at most 100 webhooks (403 quota_exceeded)', async () => {
+    const { t, key, rx } = await setup();
+    for (let i = 0; i < MAX_WEBHOOKS; i++) await createWebhook(t.deps, { url: rx.url, events: ['*'] });
+    const res = await send(t, key, 'POST', '/v1/webhooks', { url: rx.url, events: ['*'] });
+    assert.equal(res.status, 403);
+    assert.equal((await res.json() as Obj).error.code, 'quota_exceeded');
   });
 
   it('a retry of an unknown delivery is a 404', async () => {
