@@ -9,6 +9,7 @@ import { mintKeyOffline } from '../../src/auth/bootstrap.js';
 import { ManualClock } from '../../src/clock.js';
 import type { RunEnvironment } from '../../src/config.js';
 import { EventBus } from '../../src/events/event-bus.js';
+import { createEventsRuntime, type EventsOptions } from '../../src/events/events-runtime.js';
 import type { AppDeps } from '../../src/http/app-deps.js';
 import type { RouteDef } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes-index.js';
@@ -45,6 +46,7 @@ export async function startTestApp(
     /** Holds the secret key file; without it the key lives in memory only (like the :memory: database). */
     dataDir?: string;
     trustProxy?: boolean;
+    events?: EventsOptions;
     /** Overrides of the printers service's options (discovery roots, command timeout, session tuning). */
     printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'discovery' | 'commandTimeoutMs'>>;
   } = {},
@@ -78,7 +80,9 @@ export async function startTestApp(
     trustProxy: options.trustProxy ?? false,
     sessions,
     printers,
+    events: createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger: silentLogger }, options.events),
   };
+  deps.events.start();
   // As at a real start: stored printers (a file database) reconnect by themselves.
   await printers.openAllSessions();
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
@@ -93,6 +97,7 @@ export async function startTestApp(
     baseUrl,
     request: (path, init) => fetch(baseUrl + path, init),
     async close() {
+      await deps.events.stop(0);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await printers.close();
