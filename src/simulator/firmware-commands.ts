@@ -1,7 +1,7 @@
 // What the virtual firmware does with each command: moves into the planner, dwell and homing, heaters, reports, busy lines.
 import type { FirmwareDialect, HeaterReport } from './firmware-dialects.js';
 import { MotionState, type Planner, word } from './motion-planner.js';
-import type { SimScheduler, SimTimer } from './sim-scheduler.js';
+import { msToUs, type SimScheduler, type SimTimer } from './sim-scheduler.js';
 import type { SimulatorOptions } from './simulator-options.js';
 import { BED, HOTEND, Heater } from './thermal-model.js';
 
@@ -40,8 +40,9 @@ export interface FirmwareHost {
   readonly scheduler: SimScheduler;
   readonly planner: Planner;
   emit(line: string): void;
-  /** A timer the printer cancels on reset, halt and power-off. */
+  /** A timer the printer cancels on reset, halt and power-off (ms rounded to whole µs). */
   after(ms: number, fn: () => void): SimTimer;
+  afterUs(us: number, fn: () => void): SimTimer;
   cancel(timer: SimTimer | null): null;
   /** Runs the firmware loop again: a wait may be over. */
   service(): void;
@@ -93,8 +94,9 @@ export class FirmwareCommands {
   period(ms: number): number {
     return ms / this.timeScale;
   }
+  /** Simulated ms since the scheduler's epoch (for the heater model, which is continuous anyway). */
   simNow(): number {
-    return this.host.scheduler.now() * this.timeScale;
+    return (this.host.scheduler.nowUs() / 1000) * this.timeScale;
   }
 
   temperatures(): HeaterReport {
@@ -148,7 +150,7 @@ export class FirmwareCommands {
   private addBlock(ms: number): void {
     const p = this.host.planner;
     if (p.isEmpty() && p.emptySince !== null && !this.instant) {
-      const gap = (this.host.scheduler.now() - p.emptySince) * this.timeScale;
+      const gap = ((this.host.scheduler.nowUs() - p.emptySince) / 1000) * this.timeScale;
       if (gap > 0) this.host.starved(gap);
     }
     p.emptySince = null;
@@ -158,14 +160,15 @@ export class FirmwareCommands {
   /** Waits for the planner to run dry, then `ms` of simulated work. */
   private afterMoves(ms: number, then?: () => void): Resume {
     const { scheduler, planner } = this.host;
+    // Integer µs: the wake-up armed for `until` finds now() >= until exactly.
     let until: number | null = null;
     return () => {
       if (!planner.isEmpty()) return false;
       if (until === null) {
-        until = scheduler.now() + this.work(ms);
-        if (until > scheduler.now()) this.host.after(until - scheduler.now(), () => this.host.service());
+        until = scheduler.nowUs() + msToUs(this.work(ms));
+        if (until > scheduler.nowUs()) this.host.afterUs(until - scheduler.nowUs(), () => this.host.service());
       }
-      if (scheduler.now() < until) return false;
+      if (scheduler.nowUs() < until) return false;
       then?.();
       return true;
     };
@@ -181,7 +184,10 @@ export class FirmwareCommands {
     return () => {
       const ms = heater.msToTarget(this.simNow());
       if (ms <= 0) return true;
-      if (wake === null || wake.fn === null) wake = this.host.after(this.period(ms) + 0.001, () => this.host.service());
+      // At least 1 µs ahead: a heater that is a hair short of its target is looked at again later, never now.
+      if (wake === null || wake.fn === null) {
+        wake = this.host.afterUs(Math.max(1, Math.ceil(this.period(ms) * 1000)), () => this.host.service());
+      }
       return false;
     };
   }

@@ -1,5 +1,5 @@
 // Machine position and the planner: a move becomes a block that takes the time its length and feedrate say.
-import type { SimScheduler, SimTimer } from './sim-scheduler.js';
+import { msToUs, type SimScheduler, type SimTimer } from './sim-scheduler.js';
 
 const AXES = ['X', 'Y', 'Z', 'E'] as const;
 type Axis = (typeof AXES)[number];
@@ -90,7 +90,7 @@ export class Planner {
   private readonly durations: number[] = [];
   private headEndsAt = 0;
   private timer: SimTimer | null = null;
-  /** Scheduler ms at which the planner last ran dry after a move, or null. */
+  /** Scheduler µs at which the planner last ran dry after a move, or null. */
   emptySince: number | null = null;
 
   constructor(
@@ -109,23 +109,23 @@ export class Planner {
     return this.durations.length === 0;
   }
 
-  /** Queues a block of `ms` scheduler time; the caller checks `free` first. */
+  /** Queues a block of `ms` scheduler time (whole µs, at least one); the caller checks `free` first. */
   add(ms: number): void {
     if (ms <= 0) return;
-    this.durations.push(ms);
-    if (this.durations.length === 1) this.startHead(this.scheduler.now());
+    this.durations.push(Math.max(1, msToUs(ms)));
+    if (this.durations.length === 1) this.startHead(this.scheduler.nowUs());
   }
 
   private startHead(at: number): void {
     this.headEndsAt = at + this.durations[0]!;
-    this.timer = this.scheduler.at(this.headEndsAt, () => this.finishHead());
+    this.timer = this.scheduler.atUs(this.headEndsAt, () => this.finishHead());
   }
 
   private finishHead(): void {
     this.timer = null;
     this.durations.shift();
     if (this.durations.length > 0) this.startHead(this.headEndsAt);
-    else this.emptySince = this.scheduler.now();
+    else this.emptySince = this.scheduler.nowUs();
     this.onChange();
   }
 
