@@ -7,7 +7,7 @@ import { AppError } from '../../src/errors.js';
 import type { JobProgressPayload } from '../../src/events/event-types.js';
 import { splitProfileParam } from '../../src/printers/printer-session.js';
 import { writeGcode } from './gcode-fixture.js';
-import { openHarness } from './session-harness.js';
+import { consoleEntries, openHarness } from './session-harness.js';
 
 const FAST = 'speed=max';
 
@@ -33,7 +33,8 @@ test('handshake: another firmware family gets its own profile; without autorepor
   try {
     await h.session.connect();
     assert.equal(h.session.snapshot().firmware?.profile, 'prusa');
-    await new Promise((r) => setTimeout(r, 350));
+    // A poll goes out only once the previous one was answered: the third M105 sent means two were executed.
+    await consoleEntries(h.session, (e) => e.direction === 'sent' && e.text === 'M105', 3);
     assert.ok(!h.sim.printer.executed.includes('M155 S2'));
     assert.ok(h.sim.printer.executed.filter((c) => c === 'M105').length >= 2, 'M105 polled');
     assert.equal(typeof h.session.snapshot().temperatures.hotend, 'number');
