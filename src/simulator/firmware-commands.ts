@@ -17,7 +17,7 @@ const PLAIN = new Set(
   (
     'G10 G11 G20 G21 G80 M0 M1 M17 M18 M20 M21 M22 M23 M24 M25 M26 M27 M31 M42 M73 M75 M76 M77 M78 M80 M81 M84 ' +
     'M92 M106 M107 M108 M111 M117 M118 M119 M120 M121 M141 M149 M150 M191 M200 M201 M202 M203 M204 M205 M206 ' +
-    'M207 M208 M209 M211 M217 M218 M220 M221 M226 M240 M250 M256 M260 M261 M280 M290 M300 M301 M302 M303 M304 ' +
+    'M207 M208 M209 M217 M218 M220 M221 M226 M240 M250 M256 M260 M261 M280 M290 M300 M301 M302 M303 M304 ' +
     'M350 M355 M380 M381 M401 M402 M403 M404 M405 M406 M407 M412 M413 M420 M421 M422 M425 M486 M500 M501 M502 ' +
     'M503 M504 M510 M511 M512 M540 M550 M552 M555 M569 M572 M575 M584 M593 M600 M601 M602 M603 M701 M702 M710 ' +
     'M851 M862 M900 M906 M907 M913 M914 M915 M999 T0 T1 T2 T3'
@@ -67,6 +67,8 @@ export class FirmwareCommands {
   /** Data for the ok line of the command just run (M105 temperatures, Klipper's M115), or null. */
   okSuffix: string | null = null;
   private busyIntervalS: number;
+  /** M211 state; power-on default from the options. */
+  private softEndstops: boolean;
   private autoreportS = 0;
   private busyTimer: SimTimer | null = null;
   private heatTimer: SimTimer | null = null;
@@ -84,6 +86,7 @@ export class FirmwareCommands {
     this.hotend = new Heater(HOTEND, instant);
     this.bed = new Heater(BED, instant);
     this.busyIntervalS = options.busyIntervalS;
+    this.softEndstops = options.softEndstops;
   }
 
   /** Simulated firmware ms -> scheduler ms for things that take time (moves, dwell, homing). */
@@ -116,6 +119,7 @@ export class FirmwareCommands {
     this.motion = new MotionState();
     this.coolDown();
     this.busyIntervalS = this.options.busyIntervalS;
+    this.softEndstops = this.options.softEndstops;
     this.okSuffix = null;
   }
 
@@ -208,7 +212,15 @@ export class FirmwareCommands {
           this.host.emit(this.dialect.errorLine(`Unable to parse move '${cmd.text}'`));
           return null;
         }
-        const ms = this.work(this.motion.move(code, words));
+        const limits = this.softEndstops ? this.options.bed : null;
+        if (limits !== null && this.dialect.softEndstops === 'refuse') {
+          const target = this.motion.targetOf(words);
+          if (MotionState.outside(target, limits)) {
+            for (const l of this.dialect.moveOutOfRange(code, target)) this.host.emit(l);
+            return null;
+          }
+        }
+        const ms = this.work(this.motion.move(code, words, limits));
         if (ms <= 0) return null;
         return () => {
           if (planner.free <= 0) return false;
@@ -270,6 +282,12 @@ export class FirmwareCommands {
       }
       case 'M110':
         return null;
+      case 'M211': {
+        const s = word(words, 'S');
+        if (s !== undefined) this.softEndstops = s !== 0;
+        for (const l of this.dialect.softEndstopReport(this.softEndstops, this.options.bed)) this.host.emit(l);
+        return null;
+      }
       case 'M112':
         this.host.after(0, () => this.host.emergencyStop());
         return null;
