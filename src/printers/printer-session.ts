@@ -207,6 +207,19 @@ export class PrinterSession {
     return this.startAttempt();
   }
 
+  /**
+   * Closes the link and opens it again, from any state but a running job: the way out of `error` after an
+   * emergency stop or a firmware halt. Opening the port resets a real board (DTR) and powers a simulated one on,
+   * so the printer comes back from its halt; the handshake runs again. Resolves when idle.
+   */
+  async reconnect(): Promise<void> {
+    if (this.status === 'printing' || this.status === 'paused') throw printerBusy(this.printerId, this.status);
+    this.stopped = false;
+    this.unschedule('reconnect');
+    if (this.connecting) await this.connecting.catch(() => undefined);
+    return this.startAttempt();
+  }
+
   /** Closes the link for good (until connect()); a running job fails with `session_closed`. */
   async disconnect(): Promise<void> {
     this.stopped = true;
@@ -337,6 +350,10 @@ export class PrinterSession {
     const problem = checkLine(stripped, this.profile);
     if (problem !== null) throw badRequest(`the printer cannot take this command: ${problem}`);
     if (this.status === 'offline' || this.status === 'connecting') throw printerOffline(this.printerId, this.status);
+    // A halted board ignores everything until it is reset: a command would only wait for an ok that never comes.
+    if (this.status === 'error' && this.error?.code === 'emergency_stop') {
+      throw new AppError(409, 'invalid_state', `printer ${this.printerId} is halted by an emergency stop`, 'reconnect to reset it');
+    }
     return this.command(stripped);
   }
 
@@ -718,6 +735,8 @@ export class PrinterSession {
     this.failPending(new AppError(409, 'invalid_state', `printer ${this.printerId} is in error: ${message}`));
     this.rejectPauseWaiters(new AppError(409, 'invalid_state', message));
     this.paused = null;
+    // The halt the firmware reports after our M112 is its consequence: the emergency stop stays the reason.
+    if (this.status === 'error' && this.error?.code === 'emergency_stop') return;
     this.error = { code, message };
     if (this.status === 'error') return;
     this.setStatus('error');
