@@ -1,28 +1,9 @@
 // `printfarm console` against a sim:// printer: console commands, unknown ! lines, and the way out of an emergency stop.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { runCli } from './console-and-stream-cli.js';
 
-const MAIN = path.resolve('src/main.ts');
-
-function runConsole(url: string, stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'console', '--url', url], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    // A hang guard (the old console never came back from a halt), not a timing assertion.
-    const killer = setTimeout(() => child.kill('SIGKILL'), 45_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(stdin);
-  });
-}
+const runConsole = (url: string, stdin: string) => runCli(['console', '--url', url], stdin);
 
 test('console: an unknown !command is refused, never sent to the printer as G-code', async () => {
   const r = await runConsole('sim://con-bang?speed=max', '!frobnicate now\n!help\nM105\n');

@@ -1,30 +1,11 @@
 // `printfarm stream` and `printfarm console` run as child processes against sim:// printers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeGcode } from '../printers/gcode-fixture.js';
-
-const MAIN = path.resolve('src/main.ts');
-
-function runCli(args: string[], stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 45_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(stdin ?? '');
-  });
-}
+import { runCli } from './console-and-stream-cli.js';
 
 test('printfarm stream completes a file over sim:// and exits 0 with a summary', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'pf-cli-'));
