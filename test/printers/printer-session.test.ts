@@ -90,6 +90,13 @@ test('streams a file exactly: the printer executes the stripped lines in order; 
     const snap = job.snapshot();
     assert.equal(snap.lines_acked, fx.stripped.length);
     assert.equal(snap.bytes_acked, Buffer.byteLength(fx.text));
+    // Progress counts the G-code sent (command + newline), comments and blank lines excluded, on both sides.
+    const gcodeBytes = fx.stripped.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+    assert.equal(snap.gcode_bytes_total, gcodeBytes);
+    assert.equal(snap.gcode_bytes_acked, gcodeBytes);
+    assert.equal(snap.lines_total, fx.stripped.length);
+    assert.equal(snap.progress, 100);
+    assert.ok(snap.elapsed_ms > 0 && snap.elapsed_ms <= Date.now() - snap.started_at);
     const after = h.session.snapshot();
     assert.equal(after.status, 'idle');
     assert.equal(after.job, null);

@@ -40,6 +40,11 @@ test('pause parks after the queued lines, remembers position and temperatures; r
     const z = last(/^G1 Z([\d.]+)/);
     const e = last(/^G1 .*E([\d.]+)/);
     const f = last(/^G1 .*F(\d+)/);
+    // Printing time stands still while paused: a round trip to the printer later it has not moved.
+    const pausedAt = h.session.snapshot().job!.elapsed_ms;
+    await h.session.sendCommand('M105');
+    assert.equal(h.session.snapshot().job!.elapsed_ms, pausedAt);
+    assert.ok(pausedAt > 0);
     await assert.rejects(h.session.pause(), (err: AppError) => err.code === 'invalid_state');
     await assert.rejects(h.session.home(), (err: AppError) => err.code === 'printer_busy');
 
