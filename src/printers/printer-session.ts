@@ -1,5 +1,7 @@
 // One live printer link: owns the transport, one HostProtocol and one timer; connects, pumps, and hands the rest to
 // its parts: the handshake (session-handshake), keep-alive (session-keepalive) and job control (session-job-control).
+// Over 400 lines on purpose: connecting, the pump and fault handling all change the same link state (transport,
+// protocol, link generation, status), and keeping that state in one class keeps its invariants in one place.
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { AppError, badRequest } from '../errors.js';
