@@ -139,7 +139,7 @@ export class PrinterSession {
       temperatures: () => this.temperatures,
       send: (text, cb) => this.sendInternal(text, cb),
       command: (text) => this.command(text),
-      runScript: (lines) => Promise.all(lines.map((l) => this.command(l))),
+      runScript: (lines) => this.runScript(lines),
       flush: () => this.flush(),
       emitConsole: (direction, kind, text) => this.emitConsole(direction, kind, text),
       newProtocol: () => this.newProtocol(),
@@ -258,7 +258,7 @@ export class PrinterSession {
     if (this.status !== 'idle' && this.status !== 'paused' && this.status !== 'error') {
       throw this.status === 'printing' ? printerBusy(this.printerId, this.status) : printerOffline(this.printerId, this.status);
     }
-    await Promise.all(cooldownScript(this.profile).map((l) => this.command(l)));
+    await this.runScript(cooldownScript(this.profile));
   }
 
   /** M112 ahead of everything queued; the job fails and the printer goes to `error` until reconnected. */
@@ -581,6 +581,11 @@ export class PrinterSession {
     return new Promise((resolve, reject) => {
       this.sendInternal(text, (reply, err) => (reply ? resolve(reply) : reject(err)));
     });
+  }
+
+  /** Sends script lines back to back (the protocol paces them) and resolves with every reply, in order. */
+  private runScript(lines: string[]): Promise<CommandReply[]> {
+    return Promise.all(lines.map((l) => this.command(l)));
   }
 
   /** Queues a command; the callback gets the reply, or null and the error when the link/printer fails first. */
