@@ -1,4 +1,5 @@
 // Builds the event machinery once per server (outbox, commit feed, live stream, telemetry, delivery worker, pruning) for deps.events.
+// How feature code publishes events (record inside the caller's transaction, recordNow, telemetry): docs/events-integration.md.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
