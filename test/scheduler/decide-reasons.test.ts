@@ -1,0 +1,117 @@
+// decide() tables for waiting reasons: every code has a situation that yields it, and the precedence between them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { WAITING_REASON_TEXT, WAITING_REASONS, type WaitingReason } from '../../src/scheduler/waiting-reasons.js';
+import { checkDecideRow, job, printer, type DecideRow } from './scheduler-fixtures.js';
+
+/** One row per code, the simplest situation that yields it. */
+const oneEach: Array<DecideRow & { reason: WaitingReason }> = [
+  { reason: 'pinned_printer_unknown', name: '', printers: [printer('p1')], jobs: [job('j', { pin: 'p9' })] },
+  { reason: 'no_printer_in_group', name: '', printers: [printer('p1')], jobs: [job('j', { group: 'g' })] },
+  { reason: 'no_printer_with_material', name: '', printers: [printer('p1', { mat: 'PLA' })], jobs: [job('j', { mat: 'ABS' })] },
+  { reason: 'nozzle_mismatch', name: '', printers: [printer('p1', { nozzle_diameter: 0.4 })], jobs: [job('j', { nozzle: 0.6 })] },
+  { reason: 'insufficient_material', name: '', printers: [printer('p1', { mat: 'PLA@10' })], jobs: [job('j', { mat: 'PLA', usage: 10 })] },
+  { reason: 'pinned_printer_offline', name: '', printers: [printer('p1', { status: 'offline' }), printer('p2')], jobs: [job('j', { pin: 'p1' })] },
+  { reason: 'no_printer_online', name: '', printers: [printer('p1', { status: 'error' })], jobs: [job('j')] },
+  { reason: 'pinned_printer_busy', name: '', printers: [printer('p1', { status: 'paused' }), printer('p2')], jobs: [job('j', { pin: 'p1' })] },
+  { reason: 'printers_busy', name: '', printers: [printer('p1', { status: 'printing' })], jobs: [job('j')] },
+  { reason: 'printers_not_ready', name: '', printers: [printer('p1', { ready: false })], jobs: [job('j')] },
+  { reason: 'bed_clearing', name: '', printers: [printer('p1', { ready: false, has_clear_bed_gcode: true })], jobs: [job('j')] },
+  { reason: 'power_budget', name: '', org: { power_budget_watts: 100 }, printers: [printer('p1', { heatup_watts: 200 })], jobs: [job('j')] },
+];
+
+for (const row of oneEach) {
+  test(`reason ${row.reason}`, () => checkDecideRow({ ...row, name: row.reason, waiting: { j: row.reason } }));
+}
+
+test('every reason code has a row above and words for the operator', () => {
+  assert.deepEqual(oneEach.map((r) => r.reason), [...WAITING_REASONS]);
+  for (const code of WAITING_REASONS) {
+    const text = WAITING_REASON_TEXT[code];
+    assert.ok(text.label.length > 0 && text.label.length <= 30, code);
+    assert.match(text.detail, /\.$/, code);
+  }
+  assert.deepEqual(Object.keys(WAITING_REASON_TEXT).sort(), [...WAITING_REASONS].sort());
+});
+
+/** When several things hold a job, the reason names the printer nearest to taking it. */
+const precedence: DecideRow[] = [
+  {
+    name: 'group is checked before material',
+    printers: [printer('p1', { group: 'a', mat: 'PLA' })],
+    jobs: [job('j', { group: 'b', mat: 'PETG' })],
+    waiting: { j: 'no_printer_in_group' },
+  },
+  {
+    name: 'material is checked inside the group only',
+    printers: [printer('p1', { group: 'a', mat: 'PLA' }), printer('p2', { group: 'b', mat: 'PETG' })],
+    jobs: [job('j', { group: 'a', mat: 'PETG' })],
+    waiting: { j: 'no_printer_with_material' },
+  },
+  {
+    name: 'a fitting printer that is offline says offline, not that the material is missing',
+    printers: [printer('p1', { status: 'offline', mat: 'PETG' }), printer('p2', { mat: 'PLA' })],
+    jobs: [job('j', { mat: 'PETG' })],
+    waiting: { j: 'no_printer_online' },
+  },
+  {
+    name: 'busy beats offline',
+    printers: [printer('p1', { status: 'offline' }), printer('p2', { status: 'printing' })],
+    jobs: [job('j')],
+    waiting: { j: 'printers_busy' },
+  },
+  {
+    name: 'not ready beats busy (clearing that bed starts the job)',
+    printers: [printer('p1', { status: 'printing' }), printer('p2', { ready: false })],
+    jobs: [job('j')],
+    waiting: { j: 'printers_not_ready' },
+  },
+  {
+    name: 'bed clearing by itself beats a bed waiting for a person',
+    printers: [printer('p1', { ready: false }), printer('p2', { ready: false, has_clear_bed_gcode: true })],
+    jobs: [job('j')],
+    waiting: { j: 'bed_clearing' },
+  },
+  {
+    name: 'power beats everything: a free printer only waits for a heat-up to end',
+    org: { power_budget_watts: 100 },
+    printers: [printer('p1', { ready: false, has_clear_bed_gcode: true }), printer('p2', { heatup_watts: 200 })],
+    jobs: [job('j')],
+    waiting: { j: 'power_budget' },
+  },
+  {
+    name: 'a printer taken by a more urgent job in the same pass counts as busy',
+    printers: [printer('p1'), printer('p2', { status: 'offline' })],
+    jobs: [job('first', { priority: 'high' }), job('second')],
+    starts: { first: 'p1' },
+    waiting: { second: 'printers_busy' },
+  },
+  {
+    name: 'taken this pass, but a not-ready printer also fits: not ready is nearer',
+    printers: [printer('p1'), printer('p2', { ready: false })],
+    jobs: [job('first', { priority: 'high' }), job('second')],
+    starts: { first: 'p1' },
+    waiting: { second: 'printers_not_ready' },
+  },
+  {
+    name: 'pinned and taken this pass by a more urgent job pinned to the same printer',
+    printers: [printer('p1')],
+    jobs: [job('first', { pin: 'p1', priority: 'high' }), job('second', { pin: 'p1' })],
+    starts: { first: 'p1' },
+    waiting: { second: 'pinned_printer_busy' },
+  },
+  {
+    name: 'filament is checked after the nozzle',
+    printers: [printer('p1', { mat: 'PLA@10', nozzle_diameter: 0.4 }), printer('p2', { mat: 'PLA@900', nozzle_diameter: 0.6 })],
+    jobs: [job('j', { mat: 'PLA', nozzle: 0.4, usage: 100 })],
+    waiting: { j: 'insufficient_material' },
+  },
+  {
+    name: 'no printers at all',
+    printers: [],
+    jobs: [job('j')],
+    waiting: { j: 'no_printer_online' },
+  },
+];
+
+for (const row of precedence) test(row.name, () => checkDecideRow(row));
