@@ -10,7 +10,8 @@ import type { Logger } from '../logger.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { PrinterSnapshot } from '../printers/printer-state.js';
 import { decide } from './decide.js';
-import type { Decisions, SchedulerInput, SchedulerJob, SchedulerOrg, SchedulerPrinter } from './scheduler-types.js';
+import { forecast } from './forecast.js';
+import type { Decisions, Forecast, SchedulerInput, SchedulerJob, SchedulerOrg, SchedulerPrinter } from './scheduler-types.js';
 
 /** What the loop needs to know of a stored printer (the printers feature's row, reduced). */
 export interface PrinterSchedulingInfo {
@@ -37,6 +38,8 @@ export interface SchedulerLoopDeps {
   printers(): Promise<PrinterSchedulingInfo[]>;
   org(): Promise<SchedulerOrg>;
   setPrinterReady(printerId: string, ready: boolean): Promise<void>;
+  /** Seconds the print running on this printer still needs (null: unknown), for the forecast. */
+  currentRemaining(printerId: string): Promise<number | null>;
 }
 
 /** How long after a start a printer counts as heating when the firmware has not reported targets yet. */
@@ -124,6 +127,17 @@ export class SchedulerLoop {
   async input(): Promise<{ input: SchedulerInput; rows: JobRow[] }> {
     const [rows, printers, org] = await Promise.all([queuedJobs(this.d.db), this.d.printers(), this.d.org()]);
     return { input: { jobs: rows.map(toSchedulerJob), printers: printers.map((p) => this.toSchedulerPrinter(p)), org }, rows };
+  }
+
+  /** The farm's timeline: which queued job starts on which printer and when, from estimated durations. */
+  async forecast(): Promise<{ forecast: Forecast; rows: JobRow[] }> {
+    const { input, rows } = await this.input();
+    const printers = await Promise.all(
+      input.printers.map(async (p) =>
+        p.status === 'printing' || p.status === 'paused' ? { ...p, current_job_remaining_s: await this.d.currentRemaining(p.id) } : p,
+      ),
+    );
+    return { forecast: forecast({ ...input, printers, now: this.d.clock.now() }), rows };
   }
 
   private async runPass(): Promise<Decisions | null> {
