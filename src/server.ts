@@ -90,7 +90,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   openDataDir(config.dataDir);
   const databaseFile = path.join(config.dataDir, DATABASE_FILE);
   const handle = openDb(databaseFile, clock);
-  const deps: AppDeps = { db: handle.db, sqlite: handle.sqlite, clock, env: config.env, bus: new EventBus(), logger };
+  const deps: AppDeps = { db: handle.db, sqlite: handle.sqlite, clock, env: config.env, bus: new EventBus(), logger, dataDir: config.dataDir };
 
   const server = http.createServer(createApp(deps).callback());
   // Requests being answered, so a shutdown can tell their connections to close once the response is out.

@@ -14,4 +14,6 @@ export interface AppDeps {
   env: RunEnvironment;
   bus: EventBus;
   logger: Logger;
+  /** The data directory: stored G-code files live under <dataDir>/files. */
+  dataDir: string;
 }

@@ -3,10 +3,11 @@ import type { RouteDef } from './route.js';
 import { apiKeyRoutes } from '../auth/api-keys.routes.js';
 import { organizationRoutes } from '../auth/organization.routes.js';
 import { userRoutes } from '../auth/users.routes.js';
+import { fileRoutes } from '../files/files.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { openApiRoutes } from './openapi.routes.js';
 import { plannedRoutes } from './planned-routes.js';
 
 export function allRoutes(): RouteDef<any, any>[] {
-  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
+  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...fileRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
 }

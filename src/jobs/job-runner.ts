@@ -21,7 +21,7 @@ export interface JobRunnerDeps {
   clock: Clock;
   logger: Logger;
   /** Where the stored file of a job lives on disk. */
-  filePath(fileId: string): string;
+  filePath(fileId: string): Promise<string>;
   /** A job ended on this printer (the scheduler looks again; the printer may need its bed cleared). */
   onJobEnded(printerId: string, outcome: JobOutcome): void;
 }
@@ -74,7 +74,7 @@ export class JobRunner {
     }
     let handle: JobHandle;
     try {
-      handle = await session.startJob({ jobId, filePath: this.d.filePath(fileId) });
+      handle = await session.startJob({ jobId, filePath: await this.d.filePath(fileId) });
     } catch (err) {
       this.d.logger.warn('printer refused a job start; the job goes back to the queue', {
         job_id: jobId,

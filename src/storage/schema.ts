@@ -101,6 +101,34 @@ export interface JobTable {
   started_at: string | null;
   completed_at: string | null;
   updated_at: string;
+/** One stored G-code file; the bytes live at <dataDir>/files/<sha256 prefix dirs>/<sha256>.gcode. */
+export interface FileTable {
+  id: string;
+  /** Hex SHA-256 of the content: a file is stored once however often it is sent. */
+  sha256: string;
+  size: number;
+  original_name: string;
+  line_count: number;
+  sent_lines_total: number;
+  sent_bytes_total: number;
+  slicer: string | null;
+  slicer_version: string | null;
+  /** Seconds. */
+  estimated_duration: number | null;
+  filament_used_g: number | null;
+  filament_used_mm: number | null;
+  filament_weight_source: 'slicer' | 'computed' | null;
+  filament_type: string | null;
+  /** JSON array of { index, type, used_g, used_mm }. */
+  extruders: string;
+  nozzle_diameter: number | null;
+  layer_height: number | null;
+  layer_count: number | null;
+  thumbnail_type: 'image/png' | 'image/jpeg' | null;
+  thumbnail_width: number | null;
+  thumbnail_height: number | null;
+  thumbnail_size: number | null;
+  created_at: string;
 }
 
 export interface Database {
@@ -110,4 +138,5 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   schema_version: SchemaVersionTable;
   jobs: JobTable;
+  files: FileTable;
 }

@@ -1,6 +1,9 @@
 // Builds the real app on a real SQLite database (in memory by default) for HTTP tests, with a manual clock.
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { createApp } from '../../src/app.js';
 import { mintKeyOffline } from '../../src/auth/bootstrap.js';
 import { ManualClock } from '../../src/clock.js';
@@ -23,9 +26,12 @@ export interface TestApp {
 }
 
 export async function startTestApp(
-  options: { file?: string; env?: RunEnvironment; clock?: ManualClock; extraRoutes?: RouteDef<any, any>[] } = {},
+  options: { file?: string; env?: RunEnvironment; clock?: ManualClock; extraRoutes?: RouteDef<any, any>[]; dataDir?: string } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
+  // Without a data directory given, a fresh temp one is made and removed on close.
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'printfarm-test-'));
   const handle = openDatabase(options.file ?? ':memory:', new Date(clock.now()).toISOString());
   const deps: AppDeps = {
     db: handle.db,
@@ -34,6 +40,7 @@ export async function startTestApp(
     env: options.env ?? 'live',
     bus: new EventBus(),
     logger: silentLogger,
+    dataDir,
   };
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
   const server = http.createServer(app.callback());
@@ -50,6 +57,7 @@ export async function startTestApp(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await handle.close();
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

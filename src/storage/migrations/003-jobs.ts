@@ -2,7 +2,7 @@
 import type { Migration } from './migration.js';
 
 export const migrationJobs: Migration = {
-  version: 2,
+  version: 3,
   name: 'jobs',
   sql: `
     CREATE TABLE jobs (

@@ -1,0 +1,69 @@
+// Turns a files row (plus the inspection of new content) into the API's file record, and an inspection into a row.
+import type { Inspection } from './gcode-inspector.js';
+import type { FileRow } from './files.repository.js';
+import type { ExtruderUsageRecord, FileRecord } from './files.schemas.js';
+
+export const thumbnailPath = (id: string): string => `/v1/files/${id}/thumbnail`;
+
+export function toFileRecord(row: FileRow): FileRecord {
+  return {
+    id: row.id,
+    sha256: row.sha256,
+    size: row.size,
+    original_name: row.original_name,
+    line_count: row.line_count,
+    sent_lines_total: row.sent_lines_total,
+    sent_bytes_total: row.sent_bytes_total,
+    slicer: row.slicer,
+    slicer_version: row.slicer_version,
+    estimated_duration: row.estimated_duration,
+    filament_used_g: row.filament_used_g,
+    filament_used_mm: row.filament_used_mm,
+    filament_weight_source: row.filament_weight_source,
+    filament_type: row.filament_type,
+    extruders: JSON.parse(row.extruders) as ExtruderUsageRecord[],
+    nozzle_diameter: row.nozzle_diameter,
+    layer_height: row.layer_height,
+    layer_count: row.layer_count,
+    thumbnail:
+      row.thumbnail_type === null
+        ? null
+        : {
+            content_type: row.thumbnail_type,
+            width: row.thumbnail_width ?? 0,
+            height: row.thumbnail_height ?? 0,
+            size: row.thumbnail_size ?? 0,
+            url: thumbnailPath(row.id),
+          },
+    created_at: row.created_at,
+  };
+}
+
+export function rowFromInspection(fields: { id: string; sha256: string; originalName: string; createdAt: string }, i: Inspection): FileRow {
+  const m = i.metadata;
+  return {
+    id: fields.id,
+    sha256: fields.sha256,
+    size: i.size,
+    original_name: fields.originalName,
+    line_count: i.line_count,
+    sent_lines_total: i.sent_lines_total,
+    sent_bytes_total: i.sent_bytes_total,
+    slicer: m.slicer,
+    slicer_version: m.slicer_version,
+    estimated_duration: m.estimated_duration,
+    filament_used_g: m.filament_used_g,
+    filament_used_mm: m.filament_used_mm,
+    filament_weight_source: m.filament_weight_source,
+    filament_type: m.filament_type,
+    extruders: JSON.stringify(m.extruders),
+    nozzle_diameter: m.nozzle_diameter,
+    layer_height: m.layer_height,
+    layer_count: m.layer_count,
+    thumbnail_type: i.thumbnail?.contentType ?? null,
+    thumbnail_width: i.thumbnail?.width ?? null,
+    thumbnail_height: i.thumbnail?.height ?? null,
+    thumbnail_size: i.thumbnail?.data.length ?? null,
+    created_at: fields.createdAt,
+  };
+}

@@ -1,0 +1,48 @@
+// GET /v1/files/:id and /v1/files/:id/thumbnail (extensions): a stored G-code file's record and its embedded thumbnail.
+import { errorDocs } from '../auth/route-docs.js';
+import { defineRoute } from '../http/route.js';
+import type { JsonSchema } from '../http/validation.js';
+import { FileRecordSchema } from './files.schemas.js';
+import { createFilesService } from './files.service.js';
+
+const TAG = 'Files';
+const read = { scope: 'jobs:read' };
+/** A file's content never changes (it is addressed by its hash), so its thumbnail may be cached for a year. */
+const THUMBNAIL_CACHE = 'private, max-age=31536000, immutable';
+
+export const fileRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/v1/files/:id',
+    summary: 'A stored G-code file: size, hash and what its slicer wrote (time, filament, nozzle, layers, thumbnail)',
+    tag: TAG,
+    auth: read,
+    responses: { 200: { description: 'The file record', schema: FileRecordSchema as unknown as JsonSchema }, ...errorDocs(403, 404) },
+    async handle(ctx, { params }, deps) {
+      ctx.body = await createFilesService(deps).getFile(params.id as string);
+    },
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: '/v1/files/:id/thumbnail',
+    summary: 'The largest thumbnail the slicer embedded in the file (image/png or image/jpeg)',
+    description: 'Answers 304 to a matching If-None-Match. 404 when the file has no PNG or JPEG thumbnail.',
+    tag: TAG,
+    auth: read,
+    responses: { 200: { description: 'The image bytes, with ETag and Cache-Control' }, ...errorDocs(403, 404) },
+    async handle(ctx, { params }, deps) {
+      const thumb = await createFilesService(deps).getThumbnail(params.id as string);
+      const etag = `"${thumb.file.sha256.slice(0, 32)}-thumb"`;
+      ctx.set('ETag', etag);
+      ctx.set('Cache-Control', THUMBNAIL_CACHE);
+      const match = ctx.get('If-None-Match');
+      if (match && match.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+        ctx.status = 304;
+        return;
+      }
+      ctx.type = thumb.contentType;
+      ctx.body = thumb.data;
+    },
+  }),
+];

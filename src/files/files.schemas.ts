@@ -1,0 +1,48 @@
+// The file record as the API shows it (GET /v1/files/:id, and embedded by the jobs feature): one TypeBox schema and its type.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const NullableString = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+export const ExtruderUsageSchema = Type.Object({
+  index: Type.Integer({ description: '0-based extruder or filament slot (AMS) index.' }),
+  type: NullableString('Filament type of that extruder, e.g. "PLA".'),
+  used_g: Nullable(Type.Number({ description: 'Grams.' })),
+  used_mm: Nullable(Type.Number({ description: 'Filament length in millimetres.' })),
+});
+
+export const ThumbnailInfoSchema = Type.Object({
+  content_type: Type.Union([Type.Literal('image/png'), Type.Literal('image/jpeg')]),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  size: Type.Integer({ description: 'Bytes.' }),
+  url: Type.String({ description: 'Path of the image: /v1/files/{id}/thumbnail.' }),
+});
+
+export const FileRecordSchema = Type.Object({
+  id: Type.String({ description: 'file_...' }),
+  sha256: Type.String({ description: 'Hex SHA-256 of the content; the same content is stored once.' }),
+  size: Type.Integer({ description: 'Bytes.' }),
+  original_name: Type.String({ description: 'File name of the first upload (or the last path segment of the URL).' }),
+  line_count: Type.Integer(),
+  sent_lines_total: Type.Integer({ description: 'Commands sent to the printer (comments and blank lines stripped).' }),
+  sent_bytes_total: Type.Integer({ description: 'Bytes of those commands, one newline each, before line numbers and checksums.' }),
+  slicer: NullableString('PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio, Cura, Simplify3D, ideaMaker, or null.'),
+  slicer_version: NullableString('As the slicer wrote it.'),
+  estimated_duration: Nullable(Type.Number({ description: 'Seconds, from the slicer.' })),
+  filament_used_g: Nullable(Type.Number({ description: 'Grams, all extruders.' })),
+  filament_used_mm: Nullable(Type.Number({ description: 'Millimetres of filament, all extruders.' })),
+  filament_weight_source: Type.Union([Type.Literal('slicer'), Type.Literal('computed'), Type.Null()], {
+    description: 'computed: from the length, filament diameter and density (typical density of the type when the file has none).',
+  }),
+  filament_type: NullableString('Type of the extruder using the most filament.'),
+  extruders: Type.Array(ExtruderUsageSchema),
+  nozzle_diameter: Nullable(Type.Number({ description: 'Millimetres.' })),
+  layer_height: Nullable(Type.Number({ description: 'Millimetres.' })),
+  layer_count: Nullable(Type.Integer()),
+  thumbnail: Type.Union([ThumbnailInfoSchema, Type.Null()], { description: 'The largest PNG or JPEG embedded by the slicer.' }),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export type FileRecord = Static<typeof FileRecordSchema>;
+export type ExtruderUsageRecord = Static<typeof ExtruderUsageSchema>;

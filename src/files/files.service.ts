@@ -1,0 +1,134 @@
+// The files service: ingests G-code from a stream or a URL (validated, metadata read, stored once by hash) and serves records and thumbnails.
+import type { Readable } from 'node:stream';
+import { isoTime, type Clock } from '../clock.js';
+import { AppError, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Logger } from '../logger.js';
+import type { Db } from '../storage/db.js';
+import { DEFAULT_FILE_LIMITS, type FileLimits } from './file-limits.js';
+import { rowFromInspection, toFileRecord } from './file-record.js';
+import { FileStore } from './file-store.js';
+import { findFileById, findFileBySha256, insertFile } from './files.repository.js';
+import type { FileRecord } from './files.schemas.js';
+import { GcodeInspector, type FileInvalid } from './gcode-inspector.js';
+import { openDownload, tooLarge } from './url-download.js';
+
+export interface FilesServiceDeps {
+  db: Db;
+  dataDir: string;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface Thumbnail {
+  file: FileRecord;
+  contentType: 'image/png' | 'image/jpeg';
+  data: Buffer;
+}
+
+export interface FilesService {
+  readonly limits: FileLimits;
+  /** Streams a file to the store; 422 file_invalid when it is not G-code, 413 over `limits.maxFileBytes`. */
+  ingestStream(source: Readable, originalName: string, limits?: FileLimits, field?: string): Promise<FileRecord>;
+  /** Downloads and ingests; 400 naming the failure (bad URL, DNS, refused, remote status, redirects, timeouts), 413, 422. */
+  ingestUrl(url: string, limits?: FileLimits): Promise<FileRecord>;
+  /** 404 resource_not_found for an unknown id. */
+  getFile(id: string): Promise<FileRecord>;
+  /** Absolute path of the stored G-code (what a printer session streams). */
+  contentPath(file: Pick<FileRecord, 'sha256'>): string;
+  /** 404 when the file is unknown or has no thumbnail. */
+  getThumbnail(id: string): Promise<Thumbnail>;
+}
+
+export const fileInvalidError = (invalid: FileInvalid): AppError => new AppError(422, 'file_invalid', invalid.message, invalid.reason);
+
+const MAX_NAME_CHARS = 255;
+
+/** The last path segment, without control characters, bounded; a name is for people, never a path. */
+export function cleanFileName(name: string, fallback = 'upload.gcode'): string {
+  const base = name.split(/[/\\]/).pop() ?? '';
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, MAX_NAME_CHARS);
+  return clean || fallback;
+}
+
+const isUniqueViolation = (err: unknown): boolean => (err as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE';
+
+export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits = DEFAULT_FILE_LIMITS): FilesService {
+  const store = new FileStore(deps.dataDir);
+
+  async function ingestStream(source: Readable, originalName: string, limits = defaults, field = 'file'): Promise<FileRecord> {
+    const inspector = new GcodeInspector({ maxThumbnailBase64Bytes: limits.maxThumbnailBase64Bytes });
+    let seen = 0;
+    const temp = await store.writeTemp(source, (chunk) => {
+      seen += chunk.length;
+      if (seen > limits.maxFileBytes) throw tooLarge(field, limits.maxFileBytes);
+      inspector.push(chunk);
+      // Stop at the first proof of invalid content instead of storing the rest of a large binary.
+      if (inspector.failure) throw fileInvalidError(inspector.failure);
+    });
+    const outcome = inspector.end();
+    if (!outcome.ok) {
+      await store.discard(temp);
+      throw fileInvalidError(outcome.invalid);
+    }
+    const existing = await findFileBySha256(deps.db, temp.sha256);
+    if (existing) {
+      // Same content again: one stored copy (restored if it went missing from disk).
+      if (await store.hasContent(temp.sha256)) await store.discard(temp);
+      else await store.commit(temp);
+      return toFileRecord(existing);
+    }
+    await store.commit(temp);
+    const { thumbnail } = outcome.inspection;
+    if (thumbnail) await store.writeThumbnail(temp.sha256, thumbnail.contentType, thumbnail.data);
+    const row = rowFromInspection(
+      { id: newId('file'), sha256: temp.sha256, originalName: cleanFileName(originalName), createdAt: isoTime(deps.clock.now()) },
+      outcome.inspection,
+    );
+    try {
+      await insertFile(deps.db, row);
+    } catch (err) {
+      // Two uploads of the same content at once: the other one's row stands.
+      if (!isUniqueViolation(err)) throw err;
+      const winner = await findFileBySha256(deps.db, temp.sha256);
+      if (!winner) throw err;
+      return toFileRecord(winner);
+    }
+    deps.logger.info('file stored', { file: row.id, sha256: row.sha256, size: row.size, slicer: row.slicer ?? undefined });
+    return toFileRecord(row);
+  }
+
+  async function ingestUrl(url: string, limits = defaults): Promise<FileRecord> {
+    const download = await openDownload(url, limits);
+    try {
+      return await ingestStream(download.body, cleanFileName(download.name, 'download.gcode'), limits, 'file_url');
+    } catch (err) {
+      throw download.explain(err);
+    } finally {
+      download.close();
+    }
+  }
+
+  async function getFile(id: string): Promise<FileRecord> {
+    const row = await findFileById(deps.db, id);
+    if (!row) throw notFound(`file ${id}`);
+    return toFileRecord(row);
+  }
+
+  async function getThumbnail(id: string): Promise<Thumbnail> {
+    const file = await getFile(id);
+    if (!file.thumbnail) throw new AppError(404, 'resource_not_found', `file ${id} has no thumbnail`);
+    const data = await store.readThumbnail(file.sha256, file.thumbnail.content_type);
+    if (!data) throw new AppError(404, 'resource_not_found', `the thumbnail of file ${id} is missing from the data directory`);
+    return { file, contentType: file.thumbnail.content_type, data };
+  }
+
+  return {
+    limits: defaults,
+    ingestStream,
+    ingestUrl,
+    getFile,
+    contentPath: (file) => store.contentPath(file.sha256),
+    getThumbnail,
+  };
+}
