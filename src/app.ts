@@ -19,8 +19,10 @@ export const JSON_BODY_LIMIT = '1mb';
 /** `routes` defaults to every route of the API; tests may mount extra test-only routes beside them. */
 export function createApp(deps: AppDeps, routes: readonly RouteDef<any, any>[] = allRoutes()): Koa {
   const app = new Koa();
-  // Behind a reverse proxy the client address comes from X-Forwarded-For only when the operator says so.
-  app.proxy = process.env.PRINTFARM_TRUST_PROXY === '1';
+  // Behind a reverse proxy the client address comes from X-Forwarded-For only when the operator says so. Only its
+  // last entry, the one our proxy appended, is believed: the entries before it are whatever the client sent.
+  app.proxy = deps.trustProxy === true;
+  app.maxIpsCount = 1;
   app.silent = true;
 
   app.use(requestId());

@@ -1,5 +1,6 @@
 // Server configuration from flags and PRINTFARM_* environment variables, validated once at start (bad values stop the start).
 import path from 'node:path';
+import type { LogLevel } from './logger.js';
 
 export type RunEnvironment = 'live' | 'test' | 'dev';
 
@@ -8,9 +9,20 @@ export interface ServerConfig {
   port: number;
   dataDir: string;
   env: RunEnvironment;
+  /** PRINTFARM_LOG_LEVEL (no flag). */
+  logLevel: LogLevel;
+  /** PRINTFARM_TRUST_PROXY=1 (no flag): client addresses come from X-Forwarded-For. */
+  trustProxy: boolean;
 }
 
-export const CONFIG_DEFAULTS: ServerConfig = { host: '0.0.0.0', port: 8080, dataDir: './data', env: 'live' };
+export const CONFIG_DEFAULTS: ServerConfig = {
+  host: '0.0.0.0',
+  port: 8080,
+  dataDir: './data',
+  env: 'live',
+  logLevel: 'info',
+  trustProxy: false,
+};
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -20,44 +32,76 @@ export class ConfigError extends Error {
 }
 
 const ENVIRONMENTS: readonly RunEnvironment[] = ['live', 'test', 'dev'];
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
 /** The environment variable that stands for a flag: --data-dir → PRINTFARM_DATA_DIR. */
 export const envVarFor = (flag: string): string => `PRINTFARM_${flag.replace(/-/g, '_').toUpperCase()}`;
 
+type Flag = 'host' | 'port' | 'data-dir' | 'env';
+export type ConfigFlags = Partial<Record<Flag, string>>;
+
+/** One setting as the user typed it, and where: the flag or the variable, so an error names what was really written. */
+interface Typed {
+  text: string;
+  origin: string;
+}
+
+/** Flags win over environment variables; an empty variable counts as unset (`PRINTFARM_PORT=` in an env file). */
+function typed(name: string, flags: ConfigFlags, environment: NodeJS.ProcessEnv): Typed | undefined {
+  const fromFlag = flags[name as Flag];
+  if (fromFlag !== undefined) return { text: fromFlag, origin: `--${name}` };
+  const variable = envVarFor(name);
+  const fromEnv = environment[variable];
+  return fromEnv === undefined || fromEnv === '' ? undefined : { text: fromEnv, origin: variable };
+}
+
+/** The one wording of every refusal: `invalid <what was typed> "<value>": <what is expected>`. */
+const invalid = (t: Typed, expected: string): ConfigError => new ConfigError(`invalid ${t.origin} ${JSON.stringify(t.text)}: ${expected}`);
+
+function oneOf<T extends string>(t: Typed | undefined, allowed: readonly T[], fallback: T): T {
+  if (t === undefined) return fallback;
+  if (!allowed.includes(t.text as T)) throw invalid(t, `expected one of ${allowed.join(', ')}`);
+  return t.text as T;
+}
+
+/** The settings `printfarm keys create` shares with the server: where the database is and which keys it mints. */
+export function resolveStorageConfig(
+  flags: Pick<ConfigFlags, 'data-dir' | 'env'>,
+  environment: NodeJS.ProcessEnv = process.env,
+): Pick<ServerConfig, 'dataDir' | 'env'> {
+  const dataDir = typed('data-dir', flags, environment);
+  if (dataDir !== undefined && dataDir.text.trim() === '') throw invalid(dataDir, 'must not be empty');
+  const env = oneOf(typed('env', flags, environment), ENVIRONMENTS, CONFIG_DEFAULTS.env);
+  return { dataDir: path.resolve(dataDir?.text ?? CONFIG_DEFAULTS.dataDir), env };
+}
+
 /**
- * Flags win over environment variables, which win over defaults.
+ * Every setting of `printfarm serve`, each checked: flags win over environment variables, which win over defaults.
  * `flags` holds raw strings as typed (undefined when absent).
  */
-export function resolveServerConfig(
-  flags: Partial<Record<'host' | 'port' | 'data-dir' | 'env', string>>,
-  environment: NodeJS.ProcessEnv = process.env,
-): ServerConfig {
-  const pick = (flag: keyof typeof flags): string | undefined => {
-    const fromFlag = flags[flag];
-    if (fromFlag !== undefined) return fromFlag;
-    const fromEnv = environment[envVarFor(flag)];
-    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+export function resolveServerConfig(flags: ConfigFlags, environment: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const hostText = typed('host', flags, environment);
+  if (hostText !== undefined && !/^[A-Za-z0-9.:\-\[\]]+$/.test(hostText.text)) {
+    throw invalid(hostText, 'expected an IP address or host name');
+  }
+
+  const portText = typed('port', flags, environment);
+  if (portText !== undefined && (!/^\d+$/.test(portText.text) || Number(portText.text) > 65535)) {
+    throw invalid(portText, 'expected a whole number from 0 to 65535');
+  }
+
+  const storage = resolveStorageConfig(flags, environment);
+  const logLevel = oneOf(typed('log-level', {}, environment), LOG_LEVELS, CONFIG_DEFAULTS.logLevel);
+  const trustProxy = typed('trust-proxy', {}, environment);
+  if (trustProxy !== undefined && trustProxy.text !== '1' && trustProxy.text !== '0') {
+    throw invalid(trustProxy, 'expected 1 (behind a reverse proxy) or 0');
+  }
+
+  return {
+    host: hostText?.text ?? CONFIG_DEFAULTS.host,
+    port: portText === undefined ? CONFIG_DEFAULTS.port : Number(portText.text),
+    ...storage,
+    logLevel,
+    trustProxy: trustProxy?.text === '1',
   };
-
-  const host = pick('host') ?? CONFIG_DEFAULTS.host;
-  if (!/^[A-Za-z0-9.:\-\[\]]+$/.test(host)) throw new ConfigError(`invalid --host "${host}": expected an IP address or host name`);
-
-  const portText = pick('port');
-  let port = CONFIG_DEFAULTS.port;
-  if (portText !== undefined) {
-    if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
-      throw new ConfigError(`invalid --port "${portText}": expected a whole number from 0 to 65535`);
-    }
-    port = Number(portText);
-  }
-
-  const dataDirText = pick('data-dir') ?? CONFIG_DEFAULTS.dataDir;
-  if (dataDirText.trim() === '') throw new ConfigError('invalid --data-dir: must not be empty');
-
-  const envText = pick('env') ?? CONFIG_DEFAULTS.env;
-  if (!ENVIRONMENTS.includes(envText as RunEnvironment)) {
-    throw new ConfigError(`invalid --env "${envText}": expected one of ${ENVIRONMENTS.join(', ')}`);
-  }
-
-  return { host, port, dataDir: path.resolve(dataDirText), env: envText as RunEnvironment };
 }

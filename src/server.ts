@@ -11,11 +11,21 @@ import type { ServerConfig } from './config.js';
 import { EventBus } from './events/event-bus.js';
 import type { AppDeps } from './http/app-deps.js';
 import { createLogger, type Logger } from './logger.js';
+import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
+import { PrintersService } from './printers/printers.service.js';
+import { loadSecretBox } from './printers/secret-box.js';
+import { SessionRegistry } from './printers/session-registry.js';
 import { DATABASE_FILE, openDatabase, type DbHandle } from './storage/db.js';
 import { SchemaTooNewError } from './storage/migrate.js';
 
-/** How long a shutdown waits for requests in flight before it cuts the remaining connections. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * How long a shutdown waits for requests in flight before it cuts the remaining connections. Kept well under the
+ * 5 s a stop may take in total (serve's STOP_DEADLINE_MS), so the bookkeeping and the database close still fit.
+ */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 3_000;
+
+/** What startServer needs of the configuration; the log level is the logger's business, trustProxy defaults to off. */
+export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> & Partial<Pick<ServerConfig, 'trustProxy'>>;
 
 export interface StartServerOptions {
   logger?: Logger;
@@ -28,7 +38,7 @@ export interface RunningServer {
   url: string;
   /** The address as bound, e.g. http://0.0.0.0:8080, for the start line. */
   boundUrl: string;
-  config: ServerConfig;
+  config: ServerSettings;
   deps: AppDeps;
   databaseFile: string;
   /** The admin key created by this start (first start on an empty database), or null. */
@@ -70,6 +80,15 @@ function openDataDir(dataDir: string): void {
   }
 }
 
+function lockDir(dataDir: string): DataDirLock {
+  try {
+    return lockDataDir(dataDir);
+  } catch (err) {
+    if (err instanceof DataDirInUseError) throw new StartupError(err.message);
+    throw new StartupError(`cannot lock the data directory ${dataDir}: ${(err as Error).message}`);
+  }
+}
+
 function openDb(file: string, clock: Clock): DbHandle {
   try {
     return openDatabase(file, new Date(clock.now()).toISOString());
@@ -82,15 +101,44 @@ function openDb(file: string, clock: Clock): DbHandle {
 const reachableHost = (host: string): string => (host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host);
 const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
 
-export async function startServer(config: ServerConfig, options: StartServerOptions = {}): Promise<RunningServer> {
+export async function startServer(config: ServerSettings, options: StartServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
   const clock = options.clock ?? systemClock;
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
 
   openDataDir(config.dataDir);
+  // Before the database is opened: a second server must not even migrate the file the first one is using.
+  const lock = lockDir(config.dataDir);
   const databaseFile = path.join(config.dataDir, DATABASE_FILE);
-  const handle = openDb(databaseFile, clock);
-  const deps: AppDeps = { db: handle.db, sqlite: handle.sqlite, clock, env: config.env, bus: new EventBus(), logger, dataDir: config.dataDir };
+  let handle: DbHandle;
+  try {
+    handle = openDb(databaseFile, clock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  const bus = new EventBus();
+  const sessions = new SessionRegistry();
+  let printers: PrintersService;
+  try {
+    printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: loadSecretBox(config.dataDir) });
+  } catch (err) {
+    await handle.close();
+    lock.release();
+    throw new StartupError(`cannot read the secret key in ${config.dataDir}: ${(err as Error).message}`);
+  }
+  const deps: AppDeps = {
+    db: handle.db,
+    sqlite: handle.sqlite,
+    clock,
+    env: config.env,
+    bus,
+    logger,
+    trustProxy: config.trustProxy ?? false,
+    dataDir: config.dataDir,
+    sessions,
+    printers,
+  };
 
   const server = http.createServer(createApp(deps).callback());
   // Requests being answered, so a shutdown can tell their connections to close once the response is out.
@@ -122,8 +170,12 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   } catch (err) {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
     await handle.close();
+    lock.release();
     throw err;
   }
+
+  // Printers known before the stop reconnect by themselves; the start does not wait for them.
+  printers.openAllSessions().catch((err: Error) => logger.error('could not open the printer sessions', { error: err }));
 
   const address = server.address() as AddressInfo;
   const boundUrl = `http://${urlHost(address.address)}:${address.port}`;
@@ -153,12 +205,14 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         server.closeAllConnections();
         await stopped;
       }
+      await printers.close();
       try {
         await flushAuthState(deps);
       } catch (err) {
         logger.error('shutdown: could not write the last API key uses', { error: err as Error });
       }
       await handle.close();
+      lock.release();
     })();
     return closed;
   };

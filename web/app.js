@@ -1,4 +1,4 @@
-// The home page's behaviour: keeps an API key in localStorage, checks it with /v1/auth/test and shows /v1/organization.
+// The home page's behaviour: keeps an API key in localStorage, checks it with /v1/api-keys/current and shows /v1/organization.
 const STORAGE_KEY = 'printfarm.apiKey';
 
 const $ = (id) => document.getElementById(id);
@@ -53,7 +53,7 @@ function display(field, value) {
   return String(value);
 }
 
-function showOrganization(org, auth) {
+function showOrganization(org, key) {
   $('org-name').textContent = org.name || '(unnamed organization)';
   const list = $('org-fields');
   list.replaceChildren();
@@ -66,7 +66,9 @@ function showOrganization(org, auth) {
     dd.dataset.field = field;
     list.append(dt, dd);
   }
-  $('who').textContent = `signed in with ${auth.key_id}`;
+  // The key's name is what its owner chose to recognise it by; the id is only a fallback for an unnamed key.
+  $('who').textContent = `signed in with ${key.name || key.id}`;
+  $('who').title = `key ${key.id} (${key.prefix}…)`;
   $('who').hidden = false;
   $('forget').hidden = false;
   $('connect').hidden = true;
@@ -86,11 +88,11 @@ async function connect(key, { saved }) {
   button.disabled = true;
   showMessage('Checking the key…', 'info');
   try {
-    const auth = await api('/v1/auth/test', key);
+    const record = await api('/v1/api-keys/current', key);
     const org = await api('/v1/organization', key);
     localStorage.setItem(STORAGE_KEY, key);
     showMessage('');
-    showOrganization(org, auth);
+    showOrganization(org, record);
   } catch (err) {
     // A saved key that stopped working (revoked, rolled) is dropped so the form asks again.
     if (saved) localStorage.removeItem(STORAGE_KEY);

@@ -47,7 +47,8 @@ export async function listUsers(db: Db, q: ListQuery): Promise<ListPage<Partial<
   return runListQuery(selectUsers(db), q, (row) => ({ ...toUserRecord(row) }));
 }
 
-const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+/** How an invite token is stored (and looked up when it is accepted). */
+export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
 export async function inviteUser(
   deps: { db: Db; clock: Clock },

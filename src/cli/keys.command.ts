@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { mintKeyOffline } from '../auth/bootstrap.js';
 import { firstUnknownScope, KNOWN_SCOPES, parseScopeList } from '../auth/scopes.js';
 import { systemClock, type Clock } from '../clock.js';
-import { ConfigError, envVarFor, resolveServerConfig } from '../config.js';
+import { ConfigError, envVarFor, resolveStorageConfig } from '../config.js';
 import { DATABASE_FILE, openDatabase } from '../storage/db.js';
 import { CliUsageError, type CliCommand } from './command.js';
 
@@ -51,7 +51,7 @@ export function parseKeysCreateArgs(args: string[], environment: NodeJS.ProcessE
   const unknown = firstUnknownScope(scopes);
   if (unknown) throw new CliUsageError(`unknown scope "${unknown.scope}"; known: ${KNOWN_SCOPES.join(', ')}`);
   try {
-    const config = resolveServerConfig({ 'data-dir': values['data-dir'], env: values.env }, environment);
+    const config = resolveStorageConfig({ 'data-dir': values['data-dir'], env: values.env }, environment);
     return { name, scopes, dataDir: config.dataDir, env: config.env };
   } catch (err) {
     if (err instanceof ConfigError) throw new CliUsageError(err.message);

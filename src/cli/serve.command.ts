@@ -13,8 +13,16 @@ const OPTIONS = {
   env: { type: 'string' },
 } as const;
 
-/** After a clean shutdown the process should end by itself; this only catches a stray handle keeping it alive. */
-const EXIT_WATCHDOG_MS = 5_000;
+/**
+ * A stop signal ends the process within this time whatever happens: a supervisor (systemd, a test, a shell script
+ * killing `npm start`) must be able to count on the port and the database being free soon after SIGTERM.
+ */
+export const STOP_DEADLINE_MS = 4_500;
+/**
+ * Ctrl-C under `npm start` delivers SIGINT twice: once from the terminal to the whole process group and once more
+ * forwarded by npm. A repeat this soon is the same request, not an operator asking to skip the clean shutdown.
+ */
+const REPEATED_SIGNAL_MS = 1_000;
 
 const USAGE = `Usage: printfarm serve [flags]
 
@@ -26,9 +34,18 @@ Flags (each also as an environment variable; a flag wins over the variable):
   --data-dir DIR   database and key file        ${envVarFor('data-dir').padEnd(20)} default ${CONFIG_DEFAULTS.dataDir}
   --env ENV        live, test or dev            ${envVarFor('env').padEnd(20)} default ${CONFIG_DEFAULTS.env}
 
+Only as environment variables:
+  PRINTFARM_LOG_LEVEL    debug, info, warn, error or silent               default ${CONFIG_DEFAULTS.logLevel}
+  PRINTFARM_TRUST_PROXY  1 behind a reverse proxy (client address from
+                         the last X-Forwarded-For entry)                  default 0
+
+One server per data directory: a second start on DIR in use is refused (the lock is
+released by the OS when the holding process ends, even on a crash).
+
 The first start on an empty data directory creates an admin:* API key, prints it once
 and writes it to DIR/initial-admin-key.txt (mode 0600).
-SIGINT or SIGTERM: stop accepting, finish requests in flight, close the database.`;
+SIGINT or SIGTERM: stop accepting, finish requests in flight (up to 3 s), close the database;
+the process ends within 5 s of the signal.`;
 
 /** parseArgs' own messages are long and talk about positionals; say what the operator typed wrong instead. */
 function usageError(err: unknown): CliUsageError {
@@ -73,14 +90,21 @@ function printInitialKey(running: RunningServer): void {
   );
 }
 
-/** Resolves with the signal that asked to stop; a second signal while stopping ends the process at once. */
+/**
+ * Resolves with the signal that asked to stop; a later signal while stopping ends the process at once
+ * (a repeat within REPEATED_SIGNAL_MS is taken as the same request).
+ */
 function listenForStopSignals(onForce: () => void): { signal: Promise<NodeJS.Signals>; dispose(): void } {
-  let asked = false;
+  let askedAt: number | undefined;
   let resolveSignal!: (signal: NodeJS.Signals) => void;
   const signal = new Promise<NodeJS.Signals>((resolve) => (resolveSignal = resolve));
   const handler = (sig: NodeJS.Signals): void => {
-    if (asked) return onForce();
-    asked = true;
+    const now = performance.now();
+    if (askedAt !== undefined) {
+      if (now - askedAt >= REPEATED_SIGNAL_MS) onForce();
+      return;
+    }
+    askedAt = now;
     resolveSignal(sig);
   };
   process.on('SIGINT', handler);
@@ -99,7 +123,7 @@ export const serveCommand: CliCommand = {
   usage: USAGE,
   async run(args) {
     const config = parseServeArgs(args);
-    const logger = createLogger();
+    const logger = createLogger(config.logLevel);
     // Listen for signals before anything is printed: a supervisor may send SIGTERM the moment it sees the start line.
     const stop = listenForStopSignals(() => {
       console.error('printfarm serve: second stop signal, exiting without waiting');
@@ -117,13 +141,20 @@ export const serveCommand: CliCommand = {
     console.log(`printfarm ${VERSION} listening on ${running.boundUrl} (env ${config.env}, data dir ${config.dataDir})`);
 
     const signal = await stop.signal;
+    let closed = false;
+    // Unref'd: a clean stop ends the process long before; it fires only when close hangs or a stray handle lingers.
+    setTimeout(() => {
+      console.error(
+        closed
+          ? 'printfarm serve: something kept the process alive after shutdown; exiting'
+          : `printfarm serve: shutdown did not finish within ${STOP_DEADLINE_MS} ms; exiting`,
+      );
+      process.exit(closed ? 0 : 1);
+    }, STOP_DEADLINE_MS).unref();
     console.log(`printfarm: ${signal} received, shutting down (${running.inFlight()} requests in flight)`);
     await running.close();
+    closed = true;
     console.log('printfarm: stopped, database closed');
-    setTimeout(() => {
-      console.error('printfarm serve: something kept the process alive after shutdown; exiting');
-      process.exit(0);
-    }, EXIT_WATCHDOG_MS).unref();
     return 0;
   },
 };

@@ -25,6 +25,11 @@ export interface DomainEvents {
   'printer.online': PrinterEventPayload;
   'printer.offline': PrinterEventPayload;
   'printer.error': PrinterEventPayload;
+  // Internal wake-ups for the scheduler (bus only, NOT webhook events): with printer.online they cover everything that
+  // can make a printer newly usable. printer.ready: the bed was marked cleared (action `ready` or setReady(id, true)).
+  // printer.updated: stored settings changed (created, or a PATCH; `reason` lists the changed fields).
+  'printer.ready': PrinterEventPayload;
+  'printer.updated': PrinterEventPayload;
   'job.started': JobEndPayload;
   'job.progress': JobProgressPayload;
   'job.paused': JobEndPayload;

@@ -4,6 +4,8 @@ import type { Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
+import type { PrintersService } from '../printers/printers.service.js';
+import type { SessionRegistry } from '../printers/session-registry.js';
 import type { Db } from '../storage/db.js';
 
 export interface AppDeps {
@@ -16,4 +18,9 @@ export interface AppDeps {
   logger: Logger;
   /** The data directory: stored G-code files live under <dataDir>/files. */
   dataDir: string;
+  /** PRINTFARM_TRUST_PROXY=1: behind a reverse proxy, the client address is the one the proxy puts in X-Forwarded-For. */
+  trustProxy?: boolean;
+  /** The live printer sessions, one per stored printer. */
+  sessions: SessionRegistry;
+  printers: PrintersService;
 }

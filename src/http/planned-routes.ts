@@ -15,12 +15,7 @@ import {
   materialRecord,
   materialsListSpec,
   materialUpdateBody,
-  printerActionBody,
   printerAnalyticsQuery,
-  printerCreateBody,
-  printerRecord,
-  printersListSpec,
-  printerUpdateBody,
   statsRecord,
   webhookCreateBody,
   webhookRecord,
@@ -32,62 +27,6 @@ import { defineRoute, type RouteDef } from './route.js';
 
 const planned = (route: Omit<RouteDef, 'planned' | 'handle'>): RouteDef => defineRoute({ ...route, planned: true });
 const ok = (description: string, schema?: RouteDef['responses'][number]['schema']) => ({ description, ...(schema ? { schema } : {}) });
-
-const printers: RouteDef[] = [
-  planned({
-    method: 'GET',
-    path: '/v1/printers',
-    summary: 'List printers',
-    tag: 'Printers',
-    auth: { scope: 'printers:read' },
-    list: printersListSpec,
-    responses: { 200: ok('A page of printers', listResponseSchema(printerRecord)) },
-  }),
-  planned({
-    method: 'GET',
-    path: '/v1/printers/:id',
-    summary: 'Get a printer',
-    tag: 'Printers',
-    auth: { scope: 'printers:read' },
-    responses: { 200: ok('The printer', printerRecord) },
-  }),
-  planned({
-    method: 'POST',
-    path: '/v1/printers',
-    summary: 'Add a printer',
-    tag: 'Printers',
-    auth: { scope: 'printers:write' },
-    body: printerCreateBody,
-    idempotent: true,
-    responses: { 201: ok('The created printer', printerRecord) },
-  }),
-  planned({
-    method: 'PATCH',
-    path: '/v1/printers/:id',
-    summary: 'Update a printer',
-    tag: 'Printers',
-    auth: { scope: 'printers:write' },
-    body: printerUpdateBody,
-    responses: { 200: ok('The whole updated printer', printerRecord) },
-  }),
-  planned({
-    method: 'DELETE',
-    path: '/v1/printers/:id',
-    summary: 'Remove a printer',
-    tag: 'Printers',
-    auth: { scope: 'printers:write' },
-    responses: { 204: ok('Removed') },
-  }),
-  planned({
-    method: 'POST',
-    path: '/v1/printers/:id/actions',
-    summary: 'Send a control action to a printer',
-    tag: 'Printers',
-    auth: { scope: 'printers:write' },
-    body: printerActionBody,
-    responses: { 202: ok('Accepted; the printer as it stands after the command was accepted', printerRecord) },
-  }),
-];
 
 const jobs: RouteDef[] = [
   planned({
@@ -265,4 +204,4 @@ const webhooks: RouteDef[] = [
 ];
 
 /** Planned endpoints; a feature that builds one removes it here (openapi also lets a built route win over a planned one). */
-export const plannedRoutes: RouteDef[] = [...printers, ...jobs, ...materials, ...analytics, ...webhooks];
+export const plannedRoutes: RouteDef[] = [...jobs, ...materials, ...analytics, ...webhooks];

@@ -1,5 +1,4 @@
-// Request schemas, record schemas and list specs of the endpoints not built yet (printers, jobs, materials, analytics, webhooks), per spec + api-decisions.
-import { sql, type SqlBool } from 'kysely';
+// Request schemas, record schemas and list specs of the endpoints not built yet (jobs, materials, analytics, webhooks), per spec + api-decisions.
 import type { ListSpec } from './list-query.js';
 import type { JsonSchema } from './validation.js';
 
@@ -29,97 +28,6 @@ const dateQuery = (description: string): JsonSchema => ({
   pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$',
   description,
 });
-
-// ---- printers ------------------------------------------------------------------------------------------------------
-
-export const PRINTER_STATUSES = ['idle', 'printing', 'offline', 'paused', 'error'] as const;
-export const PRINTER_ACTIONS = ['pause', 'resume', 'cancel', 'home', 'cooldown', 'ready'] as const;
-
-const printerWritable = {
-  name: str(1, 100, 'Display name.'),
-  connection_url: str(
-    1,
-    2048,
-    'How the server reaches the printer: serial:///dev/ttyACM0?baud=250000, a bare /dev path, tcp://host:port or sim://name.',
-  ),
-  api_key: str(1, 500, "Credential for the printer's own interface; write-only, never returned (see has_api_key)."),
-  model: str(0, 100, 'Printer model, e.g. "Prusa MK4".'),
-  group: str(0, 100, 'Group name; an empty string removes the printer from its group.'),
-  tags,
-};
-
-export const printerCreateBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'connection_url'],
-  properties: printerWritable,
-};
-
-export const printerUpdateBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  minProperties: 1,
-  properties: printerWritable,
-};
-
-export const printerActionBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['action'],
-  properties: {
-    action: {
-      type: 'string',
-      enum: [...PRINTER_ACTIONS],
-      description:
-        'pause, resume or cancel the current job; home all axes; cooldown turns heaters off; ready (extension) marks the bed cleared after a print.',
-    },
-  },
-};
-
-export const printerRecord: JsonSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string', description: 'prt_...' },
-    name: { type: 'string' },
-    status: { type: 'string', enum: [...PRINTER_STATUSES] },
-    ready: { type: 'boolean', description: 'False while an idle printer waits for its bed to be cleared.' },
-    model: { type: 'string' },
-    firmware: { type: ['string', 'null'], description: 'Firmware/controller description as the printer reports it.' },
-    temperatures: {
-      type: 'object',
-      description: 'Degrees Celsius.',
-      properties: {
-        hotend: { type: ['number', 'null'] },
-        bed: { type: ['number', 'null'] },
-        hotend_target: { type: ['number', 'null'] },
-        bed_target: { type: ['number', 'null'] },
-      },
-    },
-    current_job: { type: ['string', 'null'], description: 'Id of the job being printed.' },
-    progress: { type: ['number', 'null'], description: 'Percent 0..100 of the current job.' },
-    group: { type: ['string', 'null'] },
-    tags: { type: 'array', items: { type: 'string' } },
-    connection_url: { type: 'string' },
-    has_api_key: { type: 'boolean' },
-    created_at: timestamp,
-    updated_at: timestamp,
-  },
-};
-
-export const printersListSpec: ListSpec = {
-  fields: Object.keys(printerRecord.properties as object),
-  sortable: ['name', 'status', 'model', 'group', 'created_at', 'updated_at'],
-  filters: {
-    status: { column: 'status', type: 'enum', values: PRINTER_STATUSES },
-    group: { column: 'group', type: 'string', description: 'Only printers of this group.' },
-    tag: {
-      type: 'string',
-      description: 'Only printers carrying this tag.',
-      // tags is a JSON array column.
-      where: (v) => sql<SqlBool>`exists (select 1 from json_each(printers.tags) where json_each.value = ${v})`,
-    },
-  },
-};
 
 // ---- jobs ----------------------------------------------------------------------------------------------------------
 

@@ -1,13 +1,15 @@
 // Every route of the API, feature by feature (each feature exports its RouteDef array): mounted by app.ts, documented by OpenAPI.
 import type { RouteDef } from './route.js';
 import { apiKeyRoutes } from '../auth/api-keys.routes.js';
+import { invitationRoutes } from '../auth/invitations.routes.js';
 import { organizationRoutes } from '../auth/organization.routes.js';
 import { userRoutes } from '../auth/users.routes.js';
 import { fileRoutes } from '../files/files.routes.js';
+import { printerRoutes } from '../printers/printers.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { openApiRoutes } from './openapi.routes.js';
 import { plannedRoutes } from './planned-routes.js';
 
 export function allRoutes(): RouteDef<any, any>[] {
-  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...fileRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
+  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...fileRoutes, ...printerRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
 }

@@ -1,4 +1,12 @@
 // Follows the G-code that was sent (G0/G1/G92/G90/G91/M82/M83/G28) to know the last position and the filament extruded.
+// Consumption per tool (acknowledged lines, flow, firmware retraction, tools, grams) is ExtrusionTracker's job.
+import { CH_G, CH_M, GcodeCursor } from './gcode-words.js';
+
+const CH_E = 69;
+const CH_F = 70;
+const CH_X = 88;
+const CH_Y = 89;
+const CH_Z = 90;
 
 export interface MotionPosition {
   x: number;
@@ -20,13 +28,17 @@ export class MotionTracker {
    */
   private explicitRelativeXyz: boolean | null = null;
   private explicitRelativeE: boolean | null = null;
+  private readonly cur = new GcodeCursor();
 
   /** Where the nozzle was last sent to (logical coordinates, after G92 offsets as the firmware sees them). */
   get position(): Readonly<MotionPosition> {
     return this.pos;
   }
 
-  /** Net filament pushed (mm): extrusions minus retractions that were not undone. */
+  /**
+   * Net E sent (mm): extrusions minus retractions that were not undone, as written in the G-code (no flow, no firmware
+   * retraction, all tools together). For consumption use ExtrusionTracker, fed the acknowledged lines.
+   */
   get totalExtruded(): number {
     return this.extruded;
   }
@@ -61,25 +73,14 @@ export class MotionTracker {
 
   /** One stripped command as sent. Cheap for lines that do not move. */
   update(cmd: string): void {
-    const c0 = cmd.charCodeAt(0);
-    if (c0 !== 71 /* G */ && c0 !== 77 /* M */ && c0 !== 103 && c0 !== 109) return;
-    let i = 1;
-    let code = 0;
-    let digits = 0;
-    while (i < cmd.length) {
-      const d = cmd.charCodeAt(i) - 48;
-      if (d < 0 || d > 9) break;
-      code = code * 10 + d;
-      digits++;
-      i++;
-    }
-    if (digits === 0) return;
+    const c = this.cur;
+    if (!c.start(cmd) || c.cmdCode < 0) return;
     // G1.1-style subcodes are not motion we track.
-    if (cmd.charCodeAt(i) === 46) return;
-    const isG = c0 === 71 || c0 === 103;
-    if (isG) {
-      if (code === 0 || code === 1) this.move(cmd, i);
-      else if (code === 92) this.setPosition(cmd, i);
+    if (c.cmdSub >= 0) return;
+    const code = c.cmdCode;
+    if (c.cmdLetter === CH_G) {
+      if (code === 0 || code === 1) this.move();
+      else if (code === 92) this.setPosition();
       else if (code === 90) {
         this.relativeXyz = false;
         this.relativeE = false;
@@ -90,89 +91,71 @@ export class MotionTracker {
         this.relativeE = true;
         this.explicitRelativeXyz = true;
         this.explicitRelativeE = null;
-      } else if (code === 28) this.home(cmd, i);
-    } else if (code === 82) {
-      this.relativeE = false;
-      this.explicitRelativeE = false;
-    } else if (code === 83) {
-      this.relativeE = true;
-      this.explicitRelativeE = true;
+      } else if (code === 28) this.home();
+    } else if (c.cmdLetter === CH_M) {
+      if (code === 82) {
+        this.relativeE = false;
+        this.explicitRelativeE = false;
+      } else if (code === 83) {
+        this.relativeE = true;
+        this.explicitRelativeE = true;
+      }
     }
   }
 
-  private forEachWord(cmd: string, from: number, fn: (letter: string, value: number) => void): void {
-    let i = from;
-    const n = cmd.length;
-    while (i < n) {
-      const c = cmd.charCodeAt(i);
-      if (c === 32 || c === 9) {
-        i++;
-        continue;
-      }
-      const letter = cmd[i]!.toUpperCase();
-      i++;
-      const start = i;
-      // Compact G-code (`G1X10Y5`) has no spaces between words: a value ends at the next non-numeric character.
-      while (i < n) {
-        const d = cmd.charCodeAt(i);
-        if ((d >= 48 && d <= 57) || d === 46 || d === 45 || d === 43) i++;
-        else break;
-      }
-      const raw = cmd.slice(start, i);
-      const v = raw === '' ? NaN : Number(raw);
-      fn(letter, v);
-    }
-  }
-
-  private move(cmd: string, from: number): void {
-    this.forEachWord(cmd, from, (letter, v) => {
-      if (Number.isNaN(v)) return;
-      switch (letter) {
-        case 'X':
+  private move(): void {
+    const c = this.cur;
+    while (c.nextWord()) {
+      const v = c.value;
+      if (Number.isNaN(v)) continue;
+      switch (c.letter) {
+        case CH_X:
           this.pos.x = this.relativeXyz ? this.pos.x + v : v;
           break;
-        case 'Y':
+        case CH_Y:
           this.pos.y = this.relativeXyz ? this.pos.y + v : v;
           break;
-        case 'Z':
+        case CH_Z:
           this.pos.z = this.relativeXyz ? this.pos.z + v : v;
           break;
-        case 'E': {
+        case CH_E: {
           const next = this.relativeE ? this.pos.e + v : v;
           this.extruded += next - this.pos.e;
           this.pos.e = next;
           break;
         }
-        case 'F':
+        case CH_F:
           this.pos.f = v;
           break;
       }
-    });
+    }
   }
 
-  private setPosition(cmd: string, from: number): void {
+  private setPosition(): void {
+    const c = this.cur;
     let any = false;
-    this.forEachWord(cmd, from, (letter, v) => {
+    while (c.nextWord()) {
       any = true;
-      const value = Number.isNaN(v) ? 0 : v;
-      if (letter === 'X') this.pos.x = value;
-      else if (letter === 'Y') this.pos.y = value;
-      else if (letter === 'Z') this.pos.z = value;
-      else if (letter === 'E') this.pos.e = value;
-    });
+      const value = Number.isNaN(c.value) ? 0 : c.value;
+      if (c.letter === CH_X) this.pos.x = value;
+      else if (c.letter === CH_Y) this.pos.y = value;
+      else if (c.letter === CH_Z) this.pos.z = value;
+      else if (c.letter === CH_E) this.pos.e = value;
+    }
     // Bare G92 zeroes every axis.
     if (!any) this.pos = { ...this.pos, x: 0, y: 0, z: 0, e: 0 };
   }
 
-  private home(cmd: string, from: number): void {
+  private home(): void {
+    const c = this.cur;
     let x = false;
     let y = false;
     let z = false;
-    this.forEachWord(cmd, from, (letter) => {
-      if (letter === 'X') x = true;
-      else if (letter === 'Y') y = true;
-      else if (letter === 'Z') z = true;
-    });
+    while (c.nextWord()) {
+      if (c.letter === CH_X) x = true;
+      else if (c.letter === CH_Y) y = true;
+      else if (c.letter === CH_Z) z = true;
+    }
     // G28 without axis letters homes all three; home offsets are the firmware's business, zero is our best knowledge.
     if (!x && !y && !z) x = y = z = true;
     if (x) this.pos.x = 0;

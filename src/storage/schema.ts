@@ -63,6 +63,13 @@ export interface IdempotencyKeyTable {
   created_ms: number;
 }
 
+export interface UserPasswordTable {
+  user_id: string;
+  /** "scrypt$N=…,r=…,p=…$<salt base64>$<hash base64>": the parameters travel with the hash so they can be raised later. */
+  hash: string;
+  set_at: string;
+}
+
 export interface SchemaVersionTable {
   version: number;
   name: string;
@@ -131,12 +138,40 @@ export interface FileTable {
   created_at: string;
 }
 
+export interface PrinterTable {
+  id: string;
+  name: string;
+  /** serial://, a bare /dev path, tcp:// or sim://, as given (trimmed). */
+  connection_url: string;
+  /** The printer interface's credential, AES-256-GCM sealed under the data directory's secret key; null when none. */
+  api_key_sealed: string | null;
+  model: string | null;
+  group_name: string | null;
+  /** JSON array of tag strings. */
+  tags: string;
+  /** 0 while the bed waits to be cleared after a print; survives restarts. */
+  ready: number;
+  /** Last FIRMWARE_NAME reported by M115, kept so an offline printer still shows it. */
+  firmware: string | null;
+  material_type: string | null;
+  material_color: string | null;
+  nozzle_diameter: number | null;
+  heatup_watts: number | null;
+  power_watts: number | null;
+  clear_bed_gcode: string | null;
+  clear_bed_temperature: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   organization: OrganizationTable;
   users: UserTable;
+  user_passwords: UserPasswordTable;
   api_keys: ApiKeyTable;
   idempotency_keys: IdempotencyKeyTable;
   schema_version: SchemaVersionTable;
   jobs: JobTable;
   files: FileTable;
+  printers: PrinterTable;
 }

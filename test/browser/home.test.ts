@@ -35,6 +35,7 @@ describe('dashboard home page', { skip }, () => {
   let context: BrowserContext;
   let page: Page;
   let organization: Record<string, unknown>;
+  let keyName: string;
 
   before(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'printfarm-home-data-'));
@@ -46,6 +47,9 @@ describe('dashboard home page', { skip }, () => {
     const res = await fetch(`${server.url}/v1/organization`, { headers: { Authorization: `Bearer ${adminKey}` } });
     assert.equal(res.status, 200);
     organization = (await res.json()) as Record<string, unknown>;
+    const current = await fetch(`${server.url}/v1/api-keys/current`, { headers: { Authorization: `Bearer ${adminKey}` } });
+    keyName = ((await current.json()) as { name: string }).name;
+    assert.ok(keyName);
 
     // A persistent context on a fresh temp dir is how playwright takes a --user-data-dir.
     context = await chromium.launchPersistentContext(profileDir, {
@@ -86,6 +90,7 @@ describe('dashboard home page', { skip }, () => {
     assert.equal(await page.locator('#org-name').innerText(), organization.name);
     assert.equal(await page.locator('#message').isVisible(), false, 'the earlier error is gone');
     assert.equal(await page.locator('#org-fields dd[data-field="plan"]').innerText(), organization.plan);
+    assert.equal(await page.locator('#who').innerText(), `signed in with ${keyName}`, 'the key by its name, not its id');
     assert.equal(await storedKey(page), adminKey);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'home-organization.png') });
 

@@ -1,153 +1,17 @@
 // `printfarm serve` as a real child process: start, first admin key, restart, env vars, bad flags, graceful SIGTERM, newer schema.
-import { after, describe, it, type TestContext } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pkg from '../../package.json' with { type: 'json' };
-import { CliUsageError } from '../../src/cli/command.js';
 import { main } from '../../src/cli/run-cli.js';
-import { parseServeArgs } from '../../src/cli/serve.command.js';
 import { silentLogger } from '../../src/logger.js';
 import { startServer } from '../../src/server.js';
-
-const MAIN = path.join(process.cwd(), 'src', 'main.ts');
-/** A guard against a hung child, not a speed expectation: a start normally takes a second or two. */
-const HANG_GUARD_MS = 120_000;
-
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-interface ServeProcess {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** Resolves with the first stdout text matching `re` (accumulated output), rejects if the process ends first. */
-  waitForOutput(re: RegExp): Promise<RegExpMatchArray>;
-  exited: Promise<Exit>;
-}
-
-const children = new Set<ChildProcess>();
-const tempDirs: string[] = [];
-
-function runCli(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
-  return runProcess(process.execPath, ['--import', 'tsx', MAIN, ...args], env);
-}
-
-function runProcess(file: string, args: string[], env: NodeJS.ProcessEnv = {}, detached = false): ServeProcess {
-  const child = spawn(file, args, {
-    cwd: process.cwd(),
-    env: { ...cleanEnv(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached,
-  });
-  children.add(child);
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<Exit>((resolve) => {
-    child.once('close', (code, signal) => {
-      children.delete(child);
-      resolve({ code, signal });
-    });
-  });
-  return {
-    child,
-    stdout: () => out,
-    stderr: () => err,
-    exited,
-    waitForOutput(re) {
-      return new Promise((resolve, reject) => {
-        const check = (): boolean => {
-          const m = out.match(re);
-          if (m) {
-            cleanup();
-            resolve(m);
-          }
-          return Boolean(m);
-        };
-        const onExit = (): void => {
-          if (check()) return;
-          cleanup();
-          reject(new Error(`process ended before printing ${re}\nstdout: ${out}\nstderr: ${err}`));
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`no ${re} after ${HANG_GUARD_MS} ms\nstdout: ${out}\nstderr: ${err}`));
-        }, HANG_GUARD_MS);
-        const cleanup = (): void => {
-          clearTimeout(timer);
-          child.stdout!.off('data', check);
-          child.off('close', onExit);
-        };
-        if (check()) return;
-        child.stdout!.on('data', check);
-        child.once('close', onExit);
-      });
-    },
-  };
-}
-
-/** The test runner's own PRINTFARM_* settings must not leak into the child. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PRINTFARM_')) env[k] = v;
-  return env;
-}
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'printfarm-serve-'));
-  tempDirs.push(dir);
-  return dir;
-}
-
-const LISTENING = /listening on (http:\/\/[^\s]+) \(env (\w+), data dir ([^)]+)\)/;
-
-async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ proc: ServeProcess; url: string }> {
-  const proc = runCli(['serve', ...args], env);
-  const m = await proc.waitForOutput(LISTENING);
-  return { proc, url: m[1]! };
-}
-
-async function stop(proc: ServeProcess): Promise<Exit> {
-  proc.child.kill('SIGTERM');
-  return proc.exited;
-}
-
-/** Collects what console.log prints during one test (the CLI's in-process output). */
-function captureLog(t: TestContext): string[] {
-  const lines: string[] = [];
-  t.mock.method(console, 'log', (...args: unknown[]) => {
-    lines.push(args.map(String).join(' '));
-  });
-  return lines;
-}
-
-const keyIn = (text: string): string | undefined => /\bsvc_(?:live|test|dev)_[A-Za-z0-9]{32,}\b/.exec(text)?.[0];
-
-function authTest(url: string, key: string): Promise<Response> {
-  return fetch(`${url}/v1/auth/test`, { headers: { Authorization: `Bearer ${key}` } });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { authTest, captureLog, freePort, keyIn, LISTENING, runCli, runProcess, startServe, stop, tempDir } from './serve-harness.js';
 
 function apiKeyCount(dbFile: string): number {
   const db = new BetterSqlite3(dbFile, { readonly: true });
@@ -157,11 +21,6 @@ function apiKeyCount(dbFile: string): number {
     db.close();
   }
 }
-
-after(async () => {
-  for (const child of children) child.kill('SIGKILL');
-  await Promise.all(tempDirs.map((d) => rm(d, { recursive: true, force: true })));
-});
 
 describe('printfarm serve: first start and restart', () => {
   let dataDir: string;
@@ -313,20 +172,24 @@ describe('printfarm serve: configuration and refusals', { concurrency: true }, (
     assert.deepEqual(await stop(proc), { code: 0, signal: null });
   });
 
-  it('refuses --port abc and --env prod with one line and exit status 2, before touching the data dir', async () => {
+  it('refuses a bad flag or variable with one line naming what was typed, exit status 2, before touching the data dir', async () => {
+    const cases: Array<[string[], NodeJS.ProcessEnv, RegExp]> = [
+      [['--port', 'abc'], {}, /invalid --port "abc": expected a whole number from 0 to 65535$/],
+      [['--env', 'prod'], {}, /invalid --env "prod": expected one of live, test, dev$/],
+      [[], { PRINTFARM_PORT: 'abc' }, /invalid PRINTFARM_PORT "abc": expected a whole number from 0 to 65535$/],
+      [[], { PRINTFARM_LOG_LEVEL: 'verbose' }, /invalid PRINTFARM_LOG_LEVEL "verbose": expected one of debug, info, warn, error, silent$/],
+      [[], { PRINTFARM_TRUST_PROXY: 'yes' }, /invalid PRINTFARM_TRUST_PROXY "yes": expected 1 \(behind a reverse proxy\) or 0$/],
+    ];
     await Promise.all(
-      [
-        [['--port', 'abc'], /invalid --port "abc": expected a whole number from 0 to 65535/],
-        [['--env', 'prod'], /invalid --env "prod": expected one of live, test, dev/],
-      ].map(async ([args, message]) => {
+      cases.map(async ([args, env, message]) => {
         const dataDir = path.join(await tempDir(), 'data');
-        const proc = runCli(['serve', '--data-dir', dataDir, ...(args as string[])]);
+        const proc = runCli(['serve', '--data-dir', dataDir, ...args], env);
         const exit = await proc.exited;
         assert.equal(exit.code, 2, proc.stderr());
         const lines = proc.stderr().trim().split('\n');
         assert.equal(lines.length, 1, proc.stderr());
         assert.match(lines[0]!, /^printfarm serve: /);
-        assert.match(lines[0]!, message as RegExp);
+        assert.match(lines[0]!, message);
         assert.ok(!existsSync(dataDir), 'nothing created');
       }),
     );
@@ -399,43 +262,6 @@ describe('startServer (in process)', () => {
   });
 });
 
-describe('serve flag parsing (in process)', () => {
-  const refused: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
-    ['--port abc', ['--port', 'abc'], {}, /^invalid --port "abc"/],
-    ['--port=-1', ['--port=-1'], {}, /^invalid --port "-1"/],
-    ['--port 70000', ['--port', '70000'], {}, /^invalid --port "70000"/],
-    ['PRINTFARM_PORT=8o8o', [], { PRINTFARM_PORT: '8o8o' }, /^invalid --port "8o8o"/],
-    ['--env prod', ['--env', 'prod'], {}, /^invalid --env "prod": expected one of live, test, dev$/],
-    ['PRINTFARM_ENV=prod', [], { PRINTFARM_ENV: 'prod' }, /^invalid --env "prod"/],
-    ['--host with a space', ['--host', 'my host'], {}, /^invalid --host "my host"/],
-    ['--data-dir ""', ['--data-dir', ''], {}, /^invalid --data-dir: must not be empty$/],
-    ['an unknown flag', ['--bogus'], {}, /^unknown flag --bogus \(see printfarm serve --help\)$/],
-    ['a short flag', ['-p', '80'], {}, /^unknown flag -p /],
-    ['a flag without its value', ['--port'], {}, /--port/],
-    ['a stray argument', ['now'], {}, /^unexpected argument: 'now' \(serve takes only flags\)$/],
-  ];
-  for (const [what, args, env, message] of refused) {
-    it(`refuses ${what} as a usage error`, () => {
-      assert.throws(
-        () => parseServeArgs(args, env),
-        (err: unknown) => err instanceof CliUsageError && message.test(err.message) && !err.message.includes('\n'),
-      );
-    });
-  }
-
-  it('applies defaults, then variables, then flags', () => {
-    assert.deepEqual(parseServeArgs([], {}), { host: '0.0.0.0', port: 8080, dataDir: path.resolve('data'), env: 'live' });
-    const env = { PRINTFARM_HOST: '127.0.0.1', PRINTFARM_PORT: '9000', PRINTFARM_DATA_DIR: '/srv/pf', PRINTFARM_ENV: 'test' };
-    assert.deepEqual(parseServeArgs([], env), { host: '127.0.0.1', port: 9000, dataDir: '/srv/pf', env: 'test' });
-    assert.deepEqual(parseServeArgs(['--port=9100', '--env', 'dev', '--data-dir', 'rel'], env), {
-      host: '127.0.0.1',
-      port: 9100,
-      dataDir: path.resolve('rel'),
-      env: 'dev',
-    });
-  });
-});
-
 describe('printfarm --help and --version', () => {
   it('--version prints the package version', async () => {
     const proc = runCli(['--version']);
@@ -462,5 +288,7 @@ describe('printfarm --help and --version', () => {
     for (const [flag, env, def] of flags) {
       assert.match(text, new RegExp(`${flag} .*${env}\\s+default ${def.replace(/\./g, '\\.')}`));
     }
+    assert.match(text, /^\s+PRINTFARM_LOG_LEVEL\s+debug, info, warn, error or silent\s+default info$/m);
+    assert.match(text, /^\s+PRINTFARM_TRUST_PROXY\s+1 behind a reverse proxy/m);
   });
 });

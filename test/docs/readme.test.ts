@@ -1,4 +1,4 @@
-// Keeps README.md true to the code: the two set-up commands on top, every route with its scope and status, flags, scripts, commands.
+// Keeps README.md true to the code: the set-up commands on top, every served route with its fields and an example, no planned one, flags, scripts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { commands } from '../../src/cli/commands.js';
 import { CONFIG_DEFAULTS, envVarFor } from '../../src/config.js';
 import { allRoutes } from '../../src/http/routes-index.js';
-import type { RouteAuth } from '../../src/http/route.js';
+import type { RouteAuth, RouteDef } from '../../src/http/route.js';
 
 const readme = readFileSync(path.join(process.cwd(), 'README.md'), 'utf8');
 
@@ -25,6 +25,19 @@ function tableAfter(heading: string): string[][] {
   return rows;
 }
 
+/** The text under a heading, up to the next heading of any level. */
+function sectionOf(heading: string): string {
+  const start = readme.indexOf(`\n${heading}\n`);
+  assert.ok(start >= 0, `README has the heading ${heading}`);
+  const rest = readme.slice(start + heading.length + 2);
+  const next = rest.search(/^#{1,4} /m);
+  return next < 0 ? rest : rest.slice(0, next);
+}
+
+const isServed = (route: RouteDef<any, any>): boolean => !route.planned && route.handle !== undefined;
+const bodyProperties = (route: RouteDef<any, any>): Record<string, unknown> =>
+  (route.body as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+
 const scopeText = (auth: RouteAuth): string => (auth === 'none' ? 'none' : auth === 'key' ? 'any key' : auth.scope);
 
 describe('README.md', () => {
@@ -32,21 +45,56 @@ describe('README.md', () => {
     assert.ok(readme.startsWith('```sh\nnpm ci && npm start\n```\n\n```sh\nnpm ci && npm test\n```\n'));
   });
 
-  it('lists every route with its method, scope, success status and availability', () => {
+  it('lists every served route with its method, scope and success status, and nothing else', () => {
     const rows = tableAfter('### Endpoints');
     const documented = new Map(rows.map(([method, p, scope, success, status]) => [`${method} ${p}`, { scope, success, status }]));
-    const routes = allRoutes();
-    for (const route of routes) {
+    const served = allRoutes().filter(isServed);
+    for (const route of served) {
       const key = `${route.method} ${route.path}`;
       const row = documented.get(key);
       assert.ok(row, `README documents ${key}`);
       assert.equal(row.scope, scopeText(route.auth), `scope of ${key}`);
       const success = Object.keys(route.responses).find((s) => s.startsWith('2'));
       assert.equal(row.success?.split(' ')[0], success, `success status of ${key}`);
-      assert.equal(row.status, route.planned || !route.handle ? 'planned' : 'available', `status of ${key}`);
+      assert.equal(row.status, 'available', `status of ${key}`);
     }
-    const known = new Set(routes.map((r) => `${r.method} ${r.path}`));
-    for (const key of documented.keys()) assert.ok(known.has(key), `README row ${key} is a real route`);
+    const known = new Set(served.map((r) => `${r.method} ${r.path}`));
+    for (const key of documented.keys()) assert.ok(known.has(key), `README row ${key} is a served route`);
+  });
+
+  it('advertises no endpoint that is not built yet', () => {
+    for (const route of allRoutes().filter((r) => !isServed(r))) {
+      assert.ok(!readme.includes(route.path), `README mentions ${route.path}, which answers 404`);
+    }
+  });
+
+  it('has a section per served route with every request field, query parameter and a curl example', () => {
+    for (const route of allRoutes().filter(isServed)) {
+      const key = `${route.method} ${route.path}`;
+      const text = sectionOf(`#### \`${key}\``);
+      const rowNames = new Set([...text.matchAll(/^\| ([^|]+) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([^`]+)`/g)].map((n) => n[1]!)));
+      for (const [field, schema] of Object.entries(bodyProperties(route))) {
+        if ((schema as { readOnly?: boolean }).readOnly) continue;
+        assert.ok(rowNames.has(field), `${key} documents body field ${field} in a table row`);
+      }
+      const queryNames = route.list
+        ? ['page', 'per_page', 'sort', 'fields', ...Object.keys(route.list.filters ?? {})]
+        : Object.keys((route.query as { properties?: object } | undefined)?.properties ?? {});
+      for (const name of queryNames) assert.ok(rowNames.has(name), `${key} documents query parameter ${name}`);
+      const example = /```sh\n([\s\S]*?)```/.exec(text)?.[1] ?? '';
+      assert.match(example, /\bcurl\b/, `${key} has a curl example`);
+      const pathPattern = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[a-z_]+/g, '[A-Za-z0-9_]+');
+      assert.match(example, new RegExp(`http://localhost:8080${pathPattern}\\b`), `${key}: the example calls its path`);
+      if (route.method !== 'GET') assert.match(example, new RegExp(`-X ${route.method}\\b`), `${key}: the example uses ${route.method}`);
+      if (route.auth !== 'none') assert.match(example, /Authorization: Bearer \$KEY/, `${key}: the example sends a key`);
+      if (route.body) assert.match(example, / -d '\{/, `${key}: the example sends a body`);
+    }
+  });
+
+  it('shows only well-formed JSON in its examples', () => {
+    for (const [, block] of readme.matchAll(/```json\n([\s\S]*?)```/g)) {
+      assert.doesNotThrow(() => JSON.parse(block!), `valid JSON:\n${block}`);
+    }
   });
 
   it('documents every serve flag with its environment variable and default', () => {
@@ -62,6 +110,20 @@ describe('README.md', () => {
       assert.ok(row, `README documents --${flag}`);
       assert.equal(row[1], envVarFor(flag));
       assert.equal(row[2], value, `default of --${flag}`);
+    }
+  });
+
+  it('documents the settings that have only an environment variable, with their defaults', () => {
+    const rows = tableAfter('| Flag | Environment variable |');
+    const envOnly: Record<string, string> = {
+      PRINTFARM_LOG_LEVEL: CONFIG_DEFAULTS.logLevel,
+      PRINTFARM_TRUST_PROXY: CONFIG_DEFAULTS.trustProxy ? '1' : '0',
+    };
+    for (const [variable, value] of Object.entries(envOnly)) {
+      const row = rows.find((r) => r[1] === variable);
+      assert.ok(row, `README documents ${variable}`);
+      assert.equal(row[0], '', `${variable} has no flag`);
+      assert.equal(row[2], value, `default of ${variable}`);
     }
   });
 

@@ -13,6 +13,9 @@ import type { AppDeps } from '../../src/http/app-deps.js';
 import type { RouteDef } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes-index.js';
 import { silentLogger } from '../../src/logger.js';
+import { PrintersService, type PrintersServiceDeps } from '../../src/printers/printers.service.js';
+import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
+import { SessionRegistry } from '../../src/printers/session-registry.js';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
 
 export interface TestApp {
@@ -25,23 +28,59 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Sessions of sim:// printers in tests: short boot-noise wait, handshake and reconnect back-off. */
+export const FAST_SESSIONS: PrintersServiceDeps['sessionOptions'] = {
+  drainQuietMs: 30,
+  drainMaxMs: 300,
+  handshakeTimeoutMs: 2000,
+  reconnect: { initialMs: 50, maxMs: 400 },
+};
+
 export async function startTestApp(
-  options: { file?: string; env?: RunEnvironment; clock?: ManualClock; extraRoutes?: RouteDef<any, any>[]; dataDir?: string } = {},
+  options: {
+    file?: string;
+    env?: RunEnvironment;
+    clock?: ManualClock;
+    extraRoutes?: RouteDef<any, any>[];
+    /** Holds the secret key file; without it the key lives in memory only (like the :memory: database). */
+    dataDir?: string;
+    trustProxy?: boolean;
+    /** Overrides of the printers service's options (discovery roots, command timeout, session tuning). */
+    printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'discovery' | 'commandTimeoutMs'>>;
+  } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
   // Without a data directory given, a fresh temp one is made and removed on close.
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'printfarm-test-'));
   const handle = openDatabase(options.file ?? ':memory:', new Date(clock.now()).toISOString());
+  const bus = new EventBus();
+  const sessions = new SessionRegistry();
+  const secrets = options.dataDir ? loadSecretBox(options.dataDir) : SecretBox.ephemeral();
+  const printers = new PrintersService({
+    db: handle.db,
+    bus,
+    clock,
+    logger: silentLogger,
+    sessions,
+    secrets,
+    sessionOptions: FAST_SESSIONS,
+    ...options.printers,
+  });
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,
     clock,
     env: options.env ?? 'live',
-    bus: new EventBus(),
+    bus,
     logger: silentLogger,
     dataDir,
+    trustProxy: options.trustProxy ?? false,
+    sessions,
+    printers,
   };
+  // As at a real start: stored printers (a file database) reconnect by themselves.
+  await printers.openAllSessions();
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -56,6 +95,7 @@ export async function startTestApp(
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await printers.close();
       await handle.close();
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },

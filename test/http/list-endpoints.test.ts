@@ -18,6 +18,13 @@ describe('built list endpoints use the list-query helper', () => {
   before(async () => {
     t = await startTestApp();
     admin = await mintTestKey(t);
+    // Every list must hold a record for the page-past-the-end check: the printers list needs one made.
+    const created = await t.request('/v1/printers', {
+      method: 'POST',
+      headers: bearer(admin, true),
+      body: JSON.stringify({ name: 'list check', connection_url: 'sim://list-check?speed=max' }),
+    });
+    assert.equal(created.status, 201);
   });
   after(async () => {
     await t.close();

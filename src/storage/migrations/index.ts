@@ -2,6 +2,14 @@
 import type { Migration } from './migration.js';
 import { migration001Platform } from './001-platform.js';
 import { migration002Files } from './002-files.js';
-import { migrationJobs } from './003-jobs.js';
+import { migration003UserPasswords } from './003-user-passwords.js';
+import { migration004Printers } from './004-printers.js';
+import { migration005Jobs } from './005-jobs.js';
 
-export const migrations: readonly Migration[] = [migration001Platform, migration002Files, migrationJobs];
+export const migrations: readonly Migration[] = [
+  migration001Platform,
+  migration002Files,
+  migration003UserPasswords,
+  migration004Printers,
+  migration005Jobs,
+];

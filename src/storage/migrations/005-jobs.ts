@@ -1,8 +1,8 @@
 // Migration: the jobs table (queue, state, live counters), with the indexes the scheduler and the lists need.
 import type { Migration } from './migration.js';
 
-export const migrationJobs: Migration = {
-  version: 3,
+export const migration005Jobs: Migration = {
+  version: 5,
   name: 'jobs',
   sql: `
     CREATE TABLE jobs (

@@ -1,0 +1,111 @@
+// The printer as the API shows it: the stored row merged with its session's live snapshot (status, firmware, temperatures, job).
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { Selectable } from 'kysely';
+import type { PrinterTable } from '../storage/schema.js';
+import type { PrinterSnapshot, PrinterStatus } from './printer-state.js';
+
+export type PrinterRow = Selectable<PrinterTable>;
+
+/** API statuses: the spec's idle, printing, offline plus the extensions paused and error. */
+export const PRINTER_STATUSES = ['idle', 'printing', 'offline', 'paused', 'error'] as const;
+export type ApiPrinterStatus = (typeof PRINTER_STATUSES)[number];
+
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const nullableNumber = (description: string) => nullable(Type.Number({ description }));
+const nullableString = (description: string) => nullable(Type.String({ description }));
+
+export const PrinterRecordSchema = Type.Object({
+  id: Type.String({ description: 'prt_...' }),
+  name: Type.String(),
+  status: Type.Unsafe<ApiPrinterStatus>({
+    type: 'string',
+    enum: [...PRINTER_STATUSES],
+    description: 'idle, printing, offline; extensions paused and error (the firmware reported a fault; connect clears it).',
+  }),
+  connecting: Type.Boolean({ description: 'Extension: true while the server is opening the link or identifying the printer (status is offline then).' }),
+  ready: Type.Boolean({ description: 'Extension: false while the bed waits to be cleared after a print; action ready sets it.' }),
+  model: nullableString('Printer model.'),
+  firmware: nullableString('Firmware as the printer reported it (M115 FIRMWARE_NAME); the last known one while offline.'),
+  temperatures: Type.Object(
+    {
+      hotend: nullableNumber('°C'),
+      bed: nullableNumber('°C'),
+      hotend_target: nullableNumber('°C'),
+      bed_target: nullableNumber('°C'),
+    },
+    { description: 'Degrees Celsius; all null while offline.' },
+  ),
+  current_job: nullableString('Id of the job being printed.'),
+  progress: nullableNumber('Percent 0..100 of the current job (by bytes acknowledged by the printer).'),
+  group: nullableString('Group name.'),
+  tags: Type.Array(Type.String()),
+  connection_url: Type.String(),
+  has_api_key: Type.Boolean({ description: 'Whether an api_key is stored (the key itself is never returned).' }),
+  error: nullable(
+    Type.Object(
+      { code: Type.String(), message: Type.String() },
+      { description: 'Why the printer is in error, or why the last connection attempt failed or the link was lost.' },
+    ),
+  ),
+  material_type: nullableString('Loaded material type.'),
+  material_color: nullableString('Loaded material colour.'),
+  nozzle_diameter: nullableNumber('mm'),
+  heatup_watts: nullableNumber('W'),
+  power_watts: nullableNumber('W'),
+  clear_bed_gcode: nullableString('G-code that clears the bed after a print.'),
+  clear_bed_temperature: nullableNumber('°C'),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time', description: 'Last change through the API (create, PATCH).' }),
+});
+export type PrinterRecord = Static<typeof PrinterRecordSchema>;
+
+/** The `fields` whitelist of lists: every record field. */
+export const PRINTER_FIELDS: readonly string[] = Object.keys(PrinterRecordSchema.properties);
+
+/** The session's transient `connecting` is `offline` to API clients (with `connecting: true`); no session is offline. */
+export function apiStatus(status: PrinterStatus | undefined): ApiPrinterStatus {
+  return status === undefined || status === 'connecting' ? 'offline' : status;
+}
+
+const orNull = (n: number | undefined): number | null => (typeof n === 'number' && Number.isFinite(n) ? n : null);
+
+/**
+ * `ready` is stored (a restart must remember an uncleared bed) and also tracked by the session (it turns false when a
+ * job that printed something ends): the printer is ready only when both say so.
+ */
+export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null): PrinterRecord {
+  const status = apiStatus(snap?.status);
+  const online = status !== 'offline';
+  const t = snap?.temperatures ?? {};
+  return {
+    id: row.id,
+    name: row.name,
+    status,
+    connecting: snap?.status === 'connecting',
+    ready: row.ready === 1 && (snap?.ready ?? true),
+    model: row.model,
+    firmware: snap?.firmware?.name ?? row.firmware,
+    temperatures: {
+      hotend: online ? orNull(t.hotend) : null,
+      bed: online ? orNull(t.bed) : null,
+      hotend_target: online ? orNull(t.hotend_target) : null,
+      bed_target: online ? orNull(t.bed_target) : null,
+    },
+    current_job: snap?.job?.id ?? null,
+    progress: snap?.job ? snap.job.progress : null,
+    group: row.group_name,
+    tags: JSON.parse(row.tags) as string[],
+    connection_url: row.connection_url,
+    has_api_key: row.api_key_sealed !== null,
+    error: snap?.error ? { code: snap.error.code, message: snap.error.message } : null,
+    material_type: row.material_type,
+    material_color: row.material_color,
+    nozzle_diameter: row.nozzle_diameter,
+    heatup_watts: row.heatup_watts,
+    power_watts: row.power_watts,
+    clear_bed_gcode: row.clear_bed_gcode,
+    clear_bed_temperature: row.clear_bed_temperature,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

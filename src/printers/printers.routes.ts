@@ -1,0 +1,182 @@
+// /v1/printers: CRUD on stored printers with their live session state, control actions, console commands, serial discovery.
+import { errorDocs } from '../auth/route-docs.js';
+import { listResponseSchema, type ListQuery } from '../http/list-query.js';
+import { defineRoute } from '../http/route.js';
+import type { JsonSchema } from '../http/validation.js';
+import { runPrinterAction } from './printer-actions.js';
+import { runPrinterCommands, SAFE_WHILE_PRINTING } from './printer-commands.js';
+import { discoverSerialPorts } from './printer-discovery.js';
+import { PrinterRecordSchema } from './printer-record.js';
+import {
+  PrinterActionBody,
+  PrinterCommandsBody,
+  PrinterCreateBody,
+  PrinterUpdateBody,
+  type PrinterActionInput,
+  type PrinterCommandsInput,
+  type PrinterCreateInput,
+  type PrinterUpdateInput,
+} from './printers.schemas.js';
+import { PRINTER_LIST_SPEC } from './printers.service.js';
+
+const TAG = 'Printers';
+const read = { scope: 'printers:read' };
+const write = { scope: 'printers:write' };
+const record = PrinterRecordSchema as unknown as JsonSchema;
+const nullableString: JsonSchema = { type: ['string', 'null'] };
+
+const discoverResponse: JsonSchema = {
+  type: 'object',
+  properties: {
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          path: { type: 'string', description: 'Device node, e.g. /dev/ttyACM0' },
+          by_id: { ...nullableString, description: 'Stable /dev/serial/by-id/ link (survives replugging)' },
+          manufacturer: nullableString,
+          vendor_id: { ...nullableString, description: 'USB vendor id, 4 hex digits' },
+          product_id: { ...nullableString, description: 'USB product id, 4 hex digits' },
+          serial_number: nullableString,
+          printer_id: { ...nullableString, description: 'The printer using this port, or null' },
+        },
+      },
+    },
+  },
+};
+
+const commandsResponse: JsonSchema = {
+  type: 'object',
+  properties: {
+    printer_id: { type: 'string' },
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          command: { type: 'string' },
+          ok: { type: 'boolean', description: 'false when the firmware answered with an error' },
+          response: { type: 'array', items: { type: 'string' }, description: 'reply lines before the ok' },
+          timed_out: { type: 'boolean', description: 'no answer in time; later commands were not sent' },
+        },
+      },
+    },
+  },
+};
+
+export const printerRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/v1/printers/discover',
+    summary: 'Serial ports present now, and which printer uses each',
+    description: 'USB CDC-ACM (ttyACM*) and USB-serial (ttyUSB*) ports with their by-id link and USB ids. Pseudo-terminals never appear.',
+    tag: TAG,
+    auth: read,
+    query: { type: 'object', additionalProperties: false, properties: {} },
+    responses: { 200: { description: '`data`: the ports, sorted by path', schema: discoverResponse }, ...errorDocs(400, 403) },
+    async handle(ctx, _input, deps) {
+      ctx.body = { data: await discoverSerialPorts(deps.printers) };
+    },
+  }),
+
+  defineRoute<unknown, ListQuery>({
+    method: 'GET',
+    path: '/v1/printers',
+    summary: 'List printers with their live status',
+    tag: TAG,
+    auth: read,
+    list: PRINTER_LIST_SPEC,
+    responses: { 200: { description: '`data` (printers) and `pagination`', schema: listResponseSchema(record) }, ...errorDocs(400, 403) },
+    async handle(ctx, { query }, deps) {
+      ctx.body = await deps.printers.list(query);
+    },
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: '/v1/printers/:id',
+    summary: 'One printer with its live status',
+    tag: TAG,
+    auth: read,
+    responses: { 200: { description: 'The printer', schema: record }, ...errorDocs(403, 404) },
+    async handle(ctx, { params }, deps) {
+      ctx.body = await deps.printers.get(params.id as string);
+    },
+  }),
+
+  defineRoute<PrinterCreateInput>({
+    method: 'POST',
+    path: '/v1/printers',
+    summary: 'Add a printer: its session opens and connects in the background',
+    description: 'A connection_url another printer already uses answers 409 invalid_request.',
+    tag: TAG,
+    auth: write,
+    body: PrinterCreateBody as unknown as JsonSchema,
+    idempotent: true,
+    responses: { 201: { description: 'The new printer (usually offline with connecting: true)', schema: record }, ...errorDocs(400, 403, 409) },
+    async handle(ctx, { body }, deps) {
+      ctx.status = 201;
+      ctx.body = await deps.printers.create(body);
+    },
+  }),
+
+  defineRoute<PrinterUpdateInput>({
+    method: 'PATCH',
+    path: '/v1/printers/:id',
+    summary: 'Update a printer; a new connection_url reconnects',
+    description: 'Changing connection_url while a job prints answers 409 printer_busy. null clears an optional field.',
+    tag: TAG,
+    auth: write,
+    body: PrinterUpdateBody as unknown as JsonSchema,
+    responses: { 200: { description: 'The whole updated printer', schema: record }, ...errorDocs(400, 403, 404, 409) },
+    async handle(ctx, { params, body }, deps) {
+      ctx.body = await deps.printers.update(params.id as string, body);
+    },
+  }),
+
+  defineRoute({
+    method: 'DELETE',
+    path: '/v1/printers/:id',
+    summary: 'Remove a printer and close its session',
+    description: 'Refused with 409 printer_busy while a job is printing or paused on it.',
+    tag: TAG,
+    auth: write,
+    responses: { 204: { description: 'Removed' }, ...errorDocs(403, 404, 409) },
+    async handle(ctx, { params }, deps) {
+      await deps.printers.remove(params.id as string);
+      ctx.status = 204;
+    },
+  }),
+
+  defineRoute<PrinterActionInput>({
+    method: 'POST',
+    path: '/v1/printers/:id/actions',
+    summary: 'Send a control action to a printer',
+    description:
+      'Answers once the printer accepted the command, not when it is done (homing, heating and parking go on). 409 printer_offline without a link, printer_busy when a job is in the way, invalid_state when the action does not fit the status.',
+    tag: TAG,
+    auth: write,
+    body: PrinterActionBody as unknown as JsonSchema,
+    responses: { 202: { description: 'Accepted; the printer as it stands after the command was accepted', schema: record }, ...errorDocs(400, 403, 404, 409) },
+    async handle(ctx, { params, body }, deps) {
+      ctx.status = 202;
+      ctx.body = await runPrinterAction(deps.printers, params.id as string, body.action);
+    },
+  }),
+
+  defineRoute<PrinterCommandsInput>({
+    method: 'POST',
+    path: '/v1/printers/:id/commands',
+    summary: 'Send console G-code commands and get their replies',
+    description: `Commands are sent in order, each after the previous one was answered. While a job is printing or paused only ${SAFE_WHILE_PRINTING.join(', ')} are allowed (409 printer_busy otherwise).`,
+    tag: TAG,
+    auth: write,
+    body: PrinterCommandsBody as unknown as JsonSchema,
+    responses: { 200: { description: 'Each command with its reply', schema: commandsResponse }, ...errorDocs(400, 403, 404, 409) },
+    async handle(ctx, { params, body }, deps) {
+      const id = params.id as string;
+      ctx.body = { printer_id: id, results: await runPrinterCommands(deps.printers, id, body.commands) };
+    },
+  }),
+];

@@ -1,0 +1,309 @@
+// Printers: stored settings (CRUD, list), one live session per printer opened and closed with it, the persisted `ready` flag.
+import { sql, type SqlBool, type Updateable } from 'kysely';
+import { isoTime, type Clock } from '../clock.js';
+import { AppError, notFound } from '../errors.js';
+import type { EventBus } from '../events/event-bus.js';
+import { runListQuery, type ListCondition, type ListPage, type ListQuery, type ListSpec } from '../http/list-query.js';
+import { newId } from '../ids.js';
+import type { Logger } from '../logger.js';
+import type { Db } from '../storage/db.js';
+import type { PrinterTable } from '../storage/schema.js';
+import type { DiscoveryOptions } from '../transport/serial-discovery.js';
+import type { TransportUrl } from '../transport/transport-url.js';
+import { checkConnectionUrl, linkIdentity } from './connection-url.js';
+import { cleanClearBedGcode, cleanOptionalText, cleanTags, cleanText } from './printer-input.js';
+import { apiStatus, PRINTER_FIELDS, PRINTER_STATUSES, toPrinterRecord, type ApiPrinterStatus, type PrinterRecord, type PrinterRow } from './printer-record.js';
+import { PrinterSession, type PrinterSessionOptions } from './printer-session.js';
+import { printerBusy } from './printer-state.js';
+import type { PrinterCreateInput, PrinterUpdateInput } from './printers.schemas.js';
+import { allPrinters, deletePrinter, findPrinterById, insertPrinter, selectPrinters, updatePrinter } from './printers.repository.js';
+import type { SecretBox } from './secret-box.js';
+import type { SessionRegistry } from './session-registry.js';
+
+/** Session options the service passes to every session it opens (tests: short drain and handshake timings). */
+export type SessionTuning = Partial<Omit<PrinterSessionOptions, 'printerId' | 'url' | 'bus'>>;
+
+export interface PrintersServiceDeps {
+  db: Db;
+  bus: EventBus;
+  /** Timestamps of the records; sessions keep the system clock (their timers need time that moves). */
+  clock: Clock;
+  logger: Logger;
+  sessions: SessionRegistry;
+  secrets: SecretBox;
+  sessionOptions?: SessionTuning;
+  /** Roots for serial discovery (tests build a /dev and /sys tree). */
+  discovery?: DiscoveryOptions;
+  /** How long POST /commands waits for one command's answer (default 30 s). */
+  commandTimeoutMs?: number;
+}
+
+/** Fields that change which jobs a printer can take: a PATCH of one of them wakes the scheduler up. */
+const SCHEDULING_FIELDS = ['material_type', 'material_color', 'nozzle_diameter', 'group'] as const;
+
+export const PRINTER_LIST_SPEC: ListSpec = {
+  fields: PRINTER_FIELDS,
+  sortable: { name: 'name', model: 'model', group: 'group_name', created_at: 'created_at', updated_at: 'updated_at' },
+  filters: {
+    status: {
+      type: 'enum',
+      values: PRINTER_STATUSES,
+      description: 'idle, printing, offline (includes connecting), paused or error: the live status',
+      // Status is live (the sessions), not a column: list() replaces this with the ids that have it right now.
+      where: () => sql<SqlBool>`1 = 0`,
+    },
+    group: { column: 'group_name', type: 'string', description: 'Only printers of this group (exact name).' },
+    tag: {
+      type: 'string',
+      description: 'Only printers carrying this tag.',
+      where: (v) => sql<SqlBool>`exists (select 1 from json_each(printers.tags) where json_each.value = ${v})`,
+    },
+    model: { column: 'model', type: 'string', description: 'Only printers of this model (exact name).' },
+  },
+};
+
+const linkTaken = (why: string): AppError =>
+  new AppError(409, 'invalid_request', `connection_url: ${why}`, 'two sessions on one link would fight over it');
+
+export class PrintersService {
+  private readonly pendingWrites = new Set<Promise<unknown>>();
+  private readonly unsubscribe: Array<() => void> = [];
+  private closing = false;
+
+  constructor(readonly deps: PrintersServiceDeps) {
+    // The session turns `ready` false when a job that printed something ends; the row follows so a restart remembers.
+    for (const name of ['job.completed', 'job.failed', 'job.cancelled'] as const) {
+      this.unsubscribe.push(deps.bus.on(name, (p) => this.followSessionReady(p.printer_id)));
+    }
+    // The firmware name is kept so an offline printer still says what it runs.
+    this.unsubscribe.push(
+      deps.bus.on('printer.online', (p) => {
+        if (p.firmware) this.track(updatePrinter(deps.db, p.printer_id, { firmware: p.firmware }));
+      }),
+    );
+  }
+
+  /** Opens a session for every stored printer (at start); connecting goes on in the background with retries. */
+  async openAllSessions(): Promise<void> {
+    const rows = await allPrinters(this.deps.db);
+    // A shutdown that began while the rows were read must not be followed by sessions nobody closes.
+    if (this.closing) return;
+    for (const row of rows) {
+      if (this.deps.sessions.has(row.id)) continue;
+      try {
+        this.openSession(row);
+      } catch (err) {
+        this.deps.logger.error('printer session could not be opened', { printer_id: row.id, error: err as Error });
+      }
+    }
+  }
+
+  /**
+   * Closes every session (bounded) and waits for the bookkeeping writes they caused; for shutdown. A job cut off by
+   * the shutdown leaves a part on the bed: that is stored (ready = false) so the next start does not print over it.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    const open = this.deps.sessions.list();
+    const late = await this.deps.sessions.closeAll();
+    if (late.length > 0) this.deps.logger.warn('shutdown: printer sessions did not close in time', { printers: late.join(',') });
+    for (const s of open) if (!s.snapshot().ready) this.track(updatePrinter(this.deps.db, s.printerId, { ready: 0 }));
+    await Promise.allSettled([...this.pendingWrites]);
+    for (const off of this.unsubscribe) off();
+  }
+
+  /** Builds, registers and starts connecting a session; a failed attempt is retried by the session itself. */
+  openSession(row: PrinterRow): PrinterSession {
+    const session = new PrinterSession({ ...this.deps.sessionOptions, printerId: row.id, url: row.connection_url, bus: this.deps.bus });
+    this.deps.sessions.add(session);
+    session.connect().catch((err: Error) => {
+      this.deps.logger.info('printer not connected yet; retrying in the background', { printer_id: row.id, reason: err.message });
+    });
+    return session;
+  }
+
+  session(printerId: string): PrinterSession | undefined {
+    return this.deps.sessions.get(printerId);
+  }
+
+  record(row: PrinterRow): PrinterRecord {
+    return toPrinterRecord(row, this.session(row.id)?.snapshot() ?? null);
+  }
+
+  async requireRow(id: string): Promise<PrinterRow> {
+    const row = await findPrinterById(this.deps.db, id);
+    if (!row) throw notFound(`printer ${id}`);
+    return row;
+  }
+
+  async get(id: string): Promise<PrinterRecord> {
+    return this.record(await this.requireRow(id));
+  }
+
+  /** Every printer with its live state, oldest first (for the scheduler). */
+  async listAll(): Promise<PrinterRecord[]> {
+    return (await allPrinters(this.deps.db)).map((row) => this.record(row));
+  }
+
+  async list(q: ListQuery): Promise<ListPage<Partial<PrinterRecord>>> {
+    const where: ListCondition[] = q.where.map((c) =>
+      c.param === 'status' ? { param: 'status', value: c.value, custom: (v) => this.statusCondition(v as ApiPrinterStatus) } : c,
+    );
+    return runListQuery(selectPrinters(this.deps.db), { ...q, where }, (row) => this.record(row));
+  }
+
+  async create(input: PrinterCreateInput): Promise<PrinterRecord> {
+    const { url, parsed } = checkConnectionUrl(input.connection_url);
+    await this.ensureLinkFree(url, parsed, null);
+    const id = newId('prt');
+    const now = isoTime(this.deps.clock.now());
+    const row: PrinterRow = {
+      id,
+      name: cleanText('name', input.name),
+      connection_url: url,
+      api_key_sealed: null,
+      model: cleanOptionalText('model', input.model ?? null),
+      group_name: cleanOptionalText('group', input.group ?? null),
+      tags: JSON.stringify(cleanTags(input.tags ?? [])),
+      ready: 1,
+      firmware: null,
+      material_type: cleanOptionalText('material_type', input.material_type ?? null),
+      material_color: cleanOptionalText('material_color', input.material_color ?? null),
+      nozzle_diameter: input.nozzle_diameter ?? null,
+      heatup_watts: input.heatup_watts ?? null,
+      power_watts: input.power_watts ?? null,
+      clear_bed_gcode: cleanClearBedGcode(input.clear_bed_gcode ?? null),
+      clear_bed_temperature: input.clear_bed_temperature ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    const apiKey = cleanOptionalText('api_key', input.api_key ?? null);
+    if (apiKey !== null) row.api_key_sealed = this.deps.secrets.seal(apiKey, id);
+    await this.unlessTaken(url, insertPrinter(this.deps.db, row));
+    this.openSession(row);
+    this.deps.bus.emit('printer.updated', { printer_id: id, reason: 'created' });
+    return this.record(row);
+  }
+
+  async update(id: string, input: PrinterUpdateInput): Promise<PrinterRecord> {
+    const row = await this.requireRow(id);
+    const patch: Updateable<PrinterTable> = {};
+    if (input.name !== undefined) patch.name = cleanText('name', input.name);
+    let reconnect = false;
+    if (input.connection_url !== undefined) {
+      const { url, parsed } = checkConnectionUrl(input.connection_url);
+      if (url !== row.connection_url) {
+        this.refuseWhileBusy(id, 'change connection_url');
+        await this.ensureLinkFree(url, parsed, id);
+        patch.connection_url = url;
+        reconnect = true;
+      }
+    }
+    if (input.api_key !== undefined) {
+      const key = cleanOptionalText('api_key', input.api_key);
+      patch.api_key_sealed = key === null ? null : this.deps.secrets.seal(key, id);
+    }
+    if (input.model !== undefined) patch.model = cleanOptionalText('model', input.model);
+    if (input.group !== undefined) patch.group_name = cleanOptionalText('group', input.group);
+    if (input.tags !== undefined) patch.tags = JSON.stringify(cleanTags(input.tags));
+    if (input.material_type !== undefined) patch.material_type = cleanOptionalText('material_type', input.material_type);
+    if (input.material_color !== undefined) patch.material_color = cleanOptionalText('material_color', input.material_color);
+    if (input.nozzle_diameter !== undefined) patch.nozzle_diameter = input.nozzle_diameter;
+    if (input.heatup_watts !== undefined) patch.heatup_watts = input.heatup_watts;
+    if (input.power_watts !== undefined) patch.power_watts = input.power_watts;
+    if (input.clear_bed_gcode !== undefined) patch.clear_bed_gcode = cleanClearBedGcode(input.clear_bed_gcode);
+    if (input.clear_bed_temperature !== undefined) patch.clear_bed_temperature = input.clear_bed_temperature;
+    patch.updated_at = isoTime(this.deps.clock.now());
+    await this.unlessTaken(patch.connection_url ?? row.connection_url, updatePrinter(this.deps.db, id, patch));
+    const updated: PrinterRow = { ...row, ...patch } as PrinterRow;
+    if (reconnect) {
+      await this.deps.sessions.remove(id);
+      this.openSession(updated);
+    }
+    const changed = Object.keys(input);
+    this.deps.bus.emit('printer.updated', {
+      printer_id: id,
+      reason: `changed: ${changed.join(', ')}${changed.some((k) => (SCHEDULING_FIELDS as readonly string[]).includes(k)) ? ' (scheduling)' : ''}`,
+    });
+    return this.record(updated);
+  }
+
+  /** Removes the printer and closes its session; refused while it prints (cancel the job first). */
+  async remove(id: string): Promise<void> {
+    await this.requireRow(id);
+    this.refuseWhileBusy(id, 'delete the printer');
+    await this.deps.sessions.remove(id);
+    await deletePrinter(this.deps.db, id);
+  }
+
+  /**
+   * Stores whether the bed is cleared. true also tells the session and wakes the scheduler (printer.ready); the job
+   * runner calls setReady(id, false) after a print.
+   */
+  async setReady(printerId: string, ready: boolean): Promise<void> {
+    await this.requireRow(printerId);
+    await updatePrinter(this.deps.db, printerId, { ready: ready ? 1 : 0 });
+    if (!ready) return;
+    this.session(printerId)?.markReady();
+    this.deps.bus.emit('printer.ready', { printer_id: printerId });
+  }
+
+  /** The printer interface's credential, decrypted (for the network printer drivers); null when none is stored. */
+  async readApiKey(printerId: string): Promise<string | null> {
+    const row = await this.requireRow(printerId);
+    return row.api_key_sealed === null ? null : this.deps.secrets.open(row.api_key_sealed, printerId);
+  }
+
+  // ------------------------------------------------------------------------------------------------ internals
+
+  /** printer_busy while a job is printing or paused on it. */
+  private refuseWhileBusy(id: string, what: string): void {
+    const status = this.session(id)?.currentStatus;
+    if (status === 'printing' || status === 'paused') {
+      const err = printerBusy(id, status);
+      throw new AppError(err.status, err.code, `cannot ${what}: ${err.message}`, err.details);
+    }
+  }
+
+  /** Two sessions on one serial port or TCP bridge would fight over it: refused, however the URL spells the device. */
+  private async ensureLinkFree(url: string, parsed: TransportUrl, selfId: string | null): Promise<void> {
+    const wanted = await linkIdentity(url, parsed);
+    for (const other of await allPrinters(this.deps.db)) {
+      if (other.id === selfId) continue;
+      if ((await linkIdentity(other.connection_url)) === wanted) throw linkTaken(`printer ${other.id} already uses ${other.connection_url}`);
+    }
+  }
+
+  /** Two requests racing for one URL: the UNIQUE index decides, and the loser gets the same 409 as the check above. */
+  private async unlessTaken(url: string, write: Promise<void>): Promise<void> {
+    try {
+      await write;
+    } catch (err) {
+      if (/UNIQUE constraint failed: printers\.connection_url/.test((err as Error).message)) throw linkTaken(`another printer already uses ${url}`);
+      throw err;
+    }
+  }
+
+  /** The live status as SQL: ids whose session has it now (offline: every printer not online, with or without a session). */
+  private statusCondition(status: ApiPrinterStatus) {
+    const sessions = this.deps.sessions.list();
+    if (status === 'offline') {
+      const online = sessions.filter((s) => apiStatus(s.currentStatus) !== 'offline').map((s) => s.printerId);
+      return online.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`printers.id not in (${sql.join(online)})`;
+    }
+    const ids = sessions.filter((s) => apiStatus(s.currentStatus) === status).map((s) => s.printerId);
+    return ids.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`printers.id in (${sql.join(ids)})`;
+  }
+
+  private followSessionReady(printerId: string): void {
+    const session = this.session(printerId);
+    if (session && !session.snapshot().ready) this.track(updatePrinter(this.deps.db, printerId, { ready: 0 }));
+  }
+
+  /** Background bookkeeping writes: logged on failure, awaited at close so none is cut off by the database closing. */
+  private track(p: Promise<unknown>): void {
+    const tracked = p.catch((err: Error) => this.deps.logger.error('printer bookkeeping write failed', { error: err }));
+    this.pendingWrites.add(tracked);
+    void tracked.finally(() => this.pendingWrites.delete(tracked));
+  }
+}

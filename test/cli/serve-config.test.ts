@@ -1,0 +1,93 @@
+// Every serve setting, as a flag and as its PRINTFARM_* variable: refusals name exactly what was typed, in one wording.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { CliUsageError } from '../../src/cli/command.js';
+import { parseServeArgs } from '../../src/cli/serve.command.js';
+import { resolveStorageConfig } from '../../src/config.js';
+
+const refused: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
+  ['--port abc', ['--port', 'abc'], {}, /^invalid --port "abc": expected a whole number from 0 to 65535$/],
+  ['--port=-1', ['--port=-1'], {}, /^invalid --port "-1"/],
+  ['--port 70000', ['--port', '70000'], {}, /^invalid --port "70000"/],
+  ['PRINTFARM_PORT=abc', [], { PRINTFARM_PORT: 'abc' }, /^invalid PRINTFARM_PORT "abc": expected a whole number from 0 to 65535$/],
+  ['PRINTFARM_PORT=8o8o', [], { PRINTFARM_PORT: '8o8o' }, /^invalid PRINTFARM_PORT "8o8o"/],
+  ['--env prod', ['--env', 'prod'], {}, /^invalid --env "prod": expected one of live, test, dev$/],
+  ['PRINTFARM_ENV=prod', [], { PRINTFARM_ENV: 'prod' }, /^invalid PRINTFARM_ENV "prod": expected one of live, test, dev$/],
+  ['--host with a space', ['--host', 'my host'], {}, /^invalid --host "my host": expected an IP address or host name$/],
+  ['PRINTFARM_HOST with a space', [], { PRINTFARM_HOST: 'my host' }, /^invalid PRINTFARM_HOST "my host"/],
+  ['--data-dir ""', ['--data-dir', ''], {}, /^invalid --data-dir "": must not be empty$/],
+  ['PRINTFARM_DATA_DIR of blanks', [], { PRINTFARM_DATA_DIR: '  ' }, /^invalid PRINTFARM_DATA_DIR " {2}": must not be empty$/],
+  [
+    'PRINTFARM_LOG_LEVEL=verbose',
+    [],
+    { PRINTFARM_LOG_LEVEL: 'verbose' },
+    /^invalid PRINTFARM_LOG_LEVEL "verbose": expected one of debug, info, warn, error, silent$/,
+  ],
+  ['PRINTFARM_LOG_LEVEL=INFO', [], { PRINTFARM_LOG_LEVEL: 'INFO' }, /^invalid PRINTFARM_LOG_LEVEL "INFO"/],
+  ['PRINTFARM_TRUST_PROXY=true', [], { PRINTFARM_TRUST_PROXY: 'true' }, /^invalid PRINTFARM_TRUST_PROXY "true": expected 1 \(behind a reverse proxy\) or 0$/],
+  ['a value with a quote', ['--host', 'a"b'], {}, /^invalid --host "a\\"b"/],
+  ['an unknown flag', ['--bogus'], {}, /^unknown flag --bogus \(see printfarm serve --help\)$/],
+  ['a short flag', ['-p', '80'], {}, /^unknown flag -p /],
+  ['a flag without its value', ['--port'], {}, /--port/],
+  ['a stray argument', ['now'], {}, /^unexpected argument: 'now' \(serve takes only flags\)$/],
+];
+
+describe('serve settings (in process)', () => {
+  for (const [what, args, env, message] of refused) {
+    it(`refuses ${what} as a usage error`, () => {
+      assert.throws(
+        () => parseServeArgs(args, env),
+        (err: unknown) => err instanceof CliUsageError && message.test(err.message) && !err.message.includes('\n'),
+      );
+    });
+  }
+
+  it('a bad variable is not blamed when its flag overrides it', () => {
+    assert.equal(parseServeArgs(['--port', '9000'], { PRINTFARM_PORT: 'abc' }).port, 9000);
+  });
+
+  it('applies defaults, then variables, then flags; an empty variable counts as unset', () => {
+    assert.deepEqual(parseServeArgs([], {}), {
+      host: '0.0.0.0',
+      port: 8080,
+      dataDir: path.resolve('data'),
+      env: 'live',
+      logLevel: 'info',
+      trustProxy: false,
+    });
+    const env = {
+      PRINTFARM_HOST: '127.0.0.1',
+      PRINTFARM_PORT: '9000',
+      PRINTFARM_DATA_DIR: '/srv/pf',
+      PRINTFARM_ENV: 'test',
+      PRINTFARM_LOG_LEVEL: 'warn',
+      PRINTFARM_TRUST_PROXY: '1',
+    };
+    assert.deepEqual(parseServeArgs([], env), {
+      host: '127.0.0.1',
+      port: 9000,
+      dataDir: '/srv/pf',
+      env: 'test',
+      logLevel: 'warn',
+      trustProxy: true,
+    });
+    assert.deepEqual(parseServeArgs(['--port=9100', '--env', 'dev', '--data-dir', 'rel'], env), {
+      host: '127.0.0.1',
+      port: 9100,
+      dataDir: path.resolve('rel'),
+      env: 'dev',
+      logLevel: 'warn',
+      trustProxy: true,
+    });
+    assert.equal(parseServeArgs([], { PRINTFARM_PORT: '', PRINTFARM_TRUST_PROXY: '0' }).port, 8080);
+  });
+
+  it('keys create checks only the settings it uses, with the same wording', () => {
+    assert.deepEqual(resolveStorageConfig({}, { PRINTFARM_PORT: 'abc', PRINTFARM_ENV: 'dev', PRINTFARM_DATA_DIR: '/d' }), {
+      dataDir: '/d',
+      env: 'dev',
+    });
+    assert.throws(() => resolveStorageConfig({}, { PRINTFARM_ENV: 'prod' }), /^ConfigError: invalid PRINTFARM_ENV "prod"/);
+  });
+});
