@@ -12,6 +12,7 @@ import { EventBus } from './events/event-bus.js';
 import type { AppDeps } from './http/app-deps.js';
 import { createLogger, type Logger } from './logger.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
+import { createFarm } from './farm.js';
 import { PrintersService } from './printers/printers.service.js';
 import { loadSecretBox } from './printers/secret-box.js';
 import { SessionRegistry } from './printers/session-registry.js';
@@ -127,6 +128,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     lock.release();
     throw new StartupError(`cannot read the secret key in ${config.dataDir}: ${(err as Error).message}`);
   }
+  const farm = createFarm({ db: handle.db, clock, logger, bus, dataDir: config.dataDir, sessions, printers }, async () => {});
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,
@@ -138,6 +140,10 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     dataDir: config.dataDir,
     sessions,
     printers,
+    files: farm.files,
+    jobFiles: farm.jobFiles,
+    jobs: farm.jobs,
+    scheduler: farm.scheduler,
   };
 
   const server = http.createServer(createApp(deps).callback());
@@ -174,6 +180,8 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     throw err;
   }
 
+  // Jobs cut off by the last stop fail (host_restart) before any printer can report; queued ones stay queued.
+  await farm.start();
   // Printers known before the stop reconnect by themselves; the start does not wait for them.
   printers.openAllSessions().catch((err: Error) => logger.error('could not open the printer sessions', { error: err }));
 
@@ -205,7 +213,9 @@ export async function startServer(config: ServerSettings, options: StartServerOp
         server.closeAllConnections();
         await stopped;
       }
+      await farm.stop();
       await printers.close();
+      await farm.settled();
       try {
         await flushAuthState(deps);
       } catch (err) {

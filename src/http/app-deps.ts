@@ -3,9 +3,13 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
 import type { EventBus } from '../events/event-bus.js';
+import type { FilesService } from '../files/files.service.js';
+import type { JobFiles } from '../jobs/job-files.js';
+import type { JobsService } from '../jobs/jobs.service.js';
 import type { Logger } from '../logger.js';
 import type { PrintersService } from '../printers/printers.service.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
+import type { SchedulerLoop } from '../scheduler/scheduler-loop.js';
 import type { Db } from '../storage/db.js';
 
 export interface AppDeps {
@@ -23,4 +27,8 @@ export interface AppDeps {
   /** The live printer sessions, one per stored printer. */
   sessions: SessionRegistry;
   printers: PrintersService;
+  files: FilesService;
+  jobFiles: JobFiles;
+  jobs: JobsService;
+  scheduler: SchedulerLoop;
 }

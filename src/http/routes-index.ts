@@ -5,11 +5,13 @@ import { invitationRoutes } from '../auth/invitations.routes.js';
 import { organizationRoutes } from '../auth/organization.routes.js';
 import { userRoutes } from '../auth/users.routes.js';
 import { fileRoutes } from '../files/files.routes.js';
+import { jobRoutes } from '../jobs/jobs.routes.js';
+import { queueRoutes } from '../scheduler/queue.routes.js';
 import { printerRoutes } from '../printers/printers.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { openApiRoutes } from './openapi.routes.js';
 import { plannedRoutes } from './planned-routes.js';
 
 export function allRoutes(): RouteDef<any, any>[] {
-  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...fileRoutes, ...printerRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
+  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...printerRoutes, ...jobRoutes, ...queueRoutes, ...fileRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
 }

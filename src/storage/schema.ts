@@ -11,6 +11,8 @@ export interface OrganizationTable {
   timezone: string;
   /** SQLite has no boolean: 0 or 1. */
   auto_start: number;
+  /** Extension: the most the farm may draw for heat-ups at once (W); null: no budget. */
+  power_budget_watts: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -108,6 +110,8 @@ export interface JobTable {
   started_at: string | null;
   completed_at: string | null;
   updated_at: string;
+}
+
 /** One stored G-code file; the bytes live at <dataDir>/files/<sha256 prefix dirs>/<sha256>.gcode. */
 export interface FileTable {
   id: string;

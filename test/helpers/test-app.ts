@@ -17,6 +17,8 @@ import { PrintersService, type PrintersServiceDeps } from '../../src/printers/pr
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
 import { SessionRegistry } from '../../src/printers/session-registry.js';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
+import { createFarm } from '../../src/farm.js';
+import type { PublishJobEvent } from '../../src/jobs/jobs.service.js';
 
 export interface TestApp {
   deps: AppDeps;
@@ -47,6 +49,8 @@ export async function startTestApp(
     trustProxy?: boolean;
     /** Overrides of the printers service's options (discovery roots, command timeout, session tuning). */
     printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'discovery' | 'commandTimeoutMs'>>;
+    /** Where job events go (the public event log); tests may record them. */
+    publish?: PublishJobEvent;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -67,6 +71,7 @@ export async function startTestApp(
     sessionOptions: FAST_SESSIONS,
     ...options.printers,
   });
+  const farm = createFarm({ db: handle.db, clock, logger: silentLogger, bus, dataDir, sessions, printers }, options.publish ?? (async () => {}));
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,
@@ -78,7 +83,12 @@ export async function startTestApp(
     trustProxy: options.trustProxy ?? false,
     sessions,
     printers,
+    files: farm.files,
+    jobFiles: farm.jobFiles,
+    jobs: farm.jobs,
+    scheduler: farm.scheduler,
   };
+  await farm.start();
   // As at a real start: stored printers (a file database) reconnect by themselves.
   await printers.openAllSessions();
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
@@ -95,7 +105,9 @@ export async function startTestApp(
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await farm.stop();
       await printers.close();
+      await farm.settled();
       await handle.close();
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,4 +1,4 @@
-// Migration: the jobs table (queue, state, live counters), with the indexes the scheduler and the lists need.
+// Migration: the jobs table and the organization's power budget (queue, state, live counters), with the indexes the scheduler and the lists need.
 import type { Migration } from './migration.js';
 
 export const migration005Jobs: Migration = {
@@ -41,5 +41,7 @@ export const migration005Jobs: Migration = {
     CREATE INDEX jobs_created ON jobs (created_at);
     -- One running job per printer, whatever runs the scheduler: a second claim fails on this index.
     CREATE UNIQUE INDEX jobs_one_active_per_printer ON jobs (printer_id) WHERE status IN ('printing', 'paused');
+    -- Extension: the most the farm may draw for heat-ups at once (W); null means no budget.
+    ALTER TABLE organization ADD COLUMN power_budget_watts REAL CHECK (power_budget_watts IS NULL OR power_budget_watts > 0);
   `,
 };
