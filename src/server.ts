@@ -9,6 +9,7 @@ import { ensureInitialAdmin, INITIAL_ADMIN_KEY_FILE } from './auth/bootstrap.js'
 import { systemClock, type Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import { EventBus } from './events/event-bus.js';
+import { createEventsRuntime } from './events/events-runtime.js';
 import type { AppDeps } from './http/app-deps.js';
 import { createLogger, type Logger } from './logger.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
@@ -128,7 +129,10 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     lock.release();
     throw new StartupError(`cannot read the secret key in ${config.dataDir}: ${(err as Error).message}`);
   }
-  const farm = createFarm({ db: handle.db, clock, logger, bus, dataDir: config.dataDir, sessions, printers }, async () => {});
+  const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger });
+  const farm = createFarm({ db: handle.db, clock, logger, bus, dataDir: config.dataDir, sessions, printers }, (trx, type, job) =>
+    events.record(trx, type, job).then(() => undefined),
+  );
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,
@@ -140,6 +144,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     dataDir: config.dataDir,
     sessions,
     printers,
+    events,
     files: farm.files,
     jobFiles: farm.jobFiles,
     jobs: farm.jobs,
@@ -173,6 +178,8 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     });
     // Until this resolves no key exists, so a request in the meantime can only get 401.
     initialAdminKey = await ensureInitialAdmin(deps, config.dataDir);
+    // Deliveries left pending by the last run (or interrupted by its shutdown) go out from here.
+    events.start();
   } catch (err) {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
     await handle.close();
@@ -193,6 +200,8 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   const close = (): Promise<void> => {
     closed ??= (async () => {
       closing = true;
+      // Live streams end first (they would hold the server open); in-flight deliveries get a moment, then resume after restart.
+      const eventsStopped = events.stop();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets without a request go now; busy ones close after their response (no keep-alive any more).
       for (const res of active) if (!res.headersSent) res.shouldKeepAlive = false;
@@ -213,6 +222,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
         server.closeAllConnections();
         await stopped;
       }
+      await eventsStopped;
       await farm.stop();
       await printers.close();
       await farm.settled();

@@ -19,6 +19,7 @@ const organizationSchema = {
     energy_cost_per_kwh: { type: 'number', description: 'in the currency' },
     timezone: { type: 'string', description: 'IANA time zone' },
     auto_start: { type: 'boolean', description: 'start queued jobs on free printers without an operator' },
+    webhook_allowed_hosts: { type: 'array', items: { type: 'string' }, description: 'hosts webhook receivers may use; empty allows any' },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
   },
@@ -39,6 +40,13 @@ const patchBody = {
     energy_cost_per_kwh: { type: 'number', minimum: 0, maximum: 1_000 },
     timezone: { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Berlin' },
     auto_start: { type: 'boolean' },
+    webhook_allowed_hosts: {
+      type: 'array',
+      maxItems: 100,
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1, maxLength: 253 },
+      description: 'host names, *.domain wildcards, IPv4 addresses or ranges (10.0.0.0/8) or [IPv6] webhook receivers may use; [] allows any',
+    },
     // Listed so the 400 can say "read-only" instead of "unknown"; any value is refused by the handler.
     ...Object.fromEntries(READ_ONLY.map((f) => [f, { readOnly: true }])),
   },

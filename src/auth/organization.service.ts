@@ -3,6 +3,7 @@ import { isoTime, type Clock } from '../clock.js';
 import { badRequest } from '../errors.js';
 import type { Db } from '../storage/db.js';
 import type { OrganizationTable } from '../storage/schema.js';
+import { invalidHostPattern } from '../webhooks/host-allowlist.js';
 import { findOrganization, updateOrganization, type OrganizationRow } from './organization.repository.js';
 
 export const PLAN_LIMITS = { free: 100, pro: 1000 } as const;
@@ -24,6 +25,7 @@ export interface OrganizationRecord {
   energy_cost_per_kwh: number;
   timezone: string;
   auto_start: boolean;
+  webhook_allowed_hosts: string[];
   created_at: string;
   updated_at: string;
 }
@@ -40,6 +42,7 @@ export function toOrganizationRecord(row: OrganizationRow): OrganizationRecord {
     energy_cost_per_kwh: row.energy_cost_per_kwh,
     timezone: row.timezone,
     auto_start: row.auto_start === 1,
+    webhook_allowed_hosts: JSON.parse(row.webhook_allowed_hosts) as string[],
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -61,6 +64,7 @@ export interface OrganizationPatch {
   energy_cost_per_kwh?: number;
   timezone?: string;
   auto_start?: boolean;
+  webhook_allowed_hosts?: string[];
 }
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -84,6 +88,10 @@ export function checkOrganizationPatch(patch: OrganizationPatch): void {
   if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) {
     throw badRequest(`timezone: "${patch.timezone}" is not an IANA time zone (e.g. UTC, Europe/Berlin)`);
   }
+  patch.webhook_allowed_hosts?.forEach((host, i) => {
+    const why = invalidHostPattern(host);
+    if (why) throw badRequest(`webhook_allowed_hosts[${i}]: "${host}" ${why}`);
+  });
 }
 
 export async function patchOrganization(deps: { db: Db; clock: Clock }, patch: OrganizationPatch): Promise<OrganizationRow> {
@@ -93,9 +101,10 @@ export async function patchOrganization(deps: { db: Db; clock: Clock }, patch: O
   if (patch.rate_limit_per_hour !== undefined && (patch.plan ?? current.plan) !== 'enterprise') {
     throw badRequest(`rate_limit_per_hour: can only be set on the enterprise plan (the ${patch.plan ?? current.plan} plan allows ${hourlyLimit({ plan: patch.plan ?? current.plan, rate_limit_per_hour: 1 })} per hour)`);
   }
-  const { auto_start, name, ...rest } = patch;
+  const { auto_start, name, webhook_allowed_hosts, ...rest } = patch;
   const update = {
     ...rest,
+    ...(webhook_allowed_hosts !== undefined ? { webhook_allowed_hosts: JSON.stringify(webhook_allowed_hosts.map((h) => h.toLowerCase())) } : {}),
     ...(name !== undefined ? { name: name.trim() } : {}),
     ...(auto_start !== undefined ? { auto_start: auto_start ? 1 : 0 } : {}),
     updated_at: isoTime(deps.clock.now()),

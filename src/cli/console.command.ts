@@ -13,10 +13,20 @@ sends on its own (echo:, errors, busy, host actions) are printed as they arrive.
   --url URL        serial:///dev/ttyUSB0?baud=115200, /dev/ttyACM0 (baud detected), tcp://host:port, sim://name
   --profile NAME   firmware profile to use instead of detecting it from M115
 
-Console commands: !estop (or M112) emergency stop, !status prints the printer's state, !quit leaves.
-Ctrl-D (end of input) leaves too.`;
+Console commands: !estop (or M112) emergency stop, !reconnect resets the printer and reconnects (the way out of
+a halt), !status prints the printer's state, !help lists these, !quit leaves. Ctrl-D (end of input) leaves too.
+Any other line starting with ! is refused, never sent to the printer.`;
 
-const HELP = '!estop  emergency stop (M112)\n!status the printer state\n!quit   leave (or Ctrl-D)';
+const HELP = [
+  '!estop      emergency stop (M112)',
+  '!reconnect  reset the printer and connect again (after a halt or an error)',
+  '!status     the printer state',
+  '!quit       leave (or Ctrl-D)',
+].join('\n');
+
+/** What to do once the printer halted: it takes nothing until its board is reset. */
+const HALTED =
+  'the printer is halted: it takes no commands until it is reset. Type !reconnect to reset it and connect again, or !quit to leave.';
 
 async function run(args: string[]): Promise<number> {
   const { url, profile, positional } = parsePrinterArgs(args, 'console');
@@ -32,7 +42,10 @@ async function run(args: string[]): Promise<number> {
     shown.add(e.text);
     out(`${e.kind === 'noise' ? '~ ' : '< '}${e.text}`);
   });
-  bus.on('printer.error', (p) => out(`! printer error: ${p.reason ?? ''}`));
+  bus.on('printer.error', (p) => {
+    out(`! printer error: ${p.reason ?? ''}`);
+    out(`! ${HALTED}`);
+  });
   bus.on('printer.offline', (p) => out(`! printer offline: ${p.reason ?? ''}`));
 
   try {
@@ -65,6 +78,16 @@ async function run(args: string[]): Promise<number> {
           session.emergencyStop();
           return out('emergency stop sent (M112)');
         }
+        if (text === '!reconnect') {
+          out('resetting the printer and connecting again...');
+          await session.reconnect();
+          const info = session.snapshot().firmware;
+          return out(`connected: ${info?.name ?? 'unknown firmware'} (profile ${info?.profile ?? '?'})`);
+        }
+        // A typo of a console command must never reach the printer as G-code.
+        if (text.startsWith('!')) return out(`! unknown console command: ${text.split(/\s/)[0]} (!help lists them)`);
+        // In error the board is halted or in an unknown state: a command would only wait for an ok that never comes.
+        if (session.currentStatus === 'error') return out(`! not sent: ${HALTED}`);
         shown.clear();
         const reply = await session.sendCommand(text);
         for (const line of reply.lines) if (!shown.has(line)) out(`< ${line}`);

@@ -1,38 +1,68 @@
 // `printfarm stream`: connect to one printer, stream a G-code file with a progress display, print a summary.
+import { open } from 'node:fs/promises';
 import { EventBus } from '../events/event-bus.js';
 import { newId } from '../ids.js';
-import { PrinterSession } from '../printers/printer-session.js';
+import { PrinterSession, type JobHandle } from '../printers/printer-session.js';
 import type { JobOutcome, JobSnapshot } from '../printers/printer-state.js';
 import type { ProtocolStats } from '../protocol/protocol-types.js';
+import { formatProgress, progressView, type ProgressPhase } from '../printers/session-progress.js';
 import { CliUsageError, type CliCommand } from './command.js';
 import { parsePrinterArgs } from './printer-cli-args.js';
 
-const USAGE = `Usage: printfarm stream --url URL [--profile NAME] FILE.gcode
+const USAGE = `Usage: printfarm stream --url URL [--profile NAME] [--estimate SECONDS] FILE.gcode
 
 Connects to one printer, streams FILE line by line (comments stripped) and prints a summary:
-lines, bytes, seconds, lines per second, resends and timeouts.
+lines, bytes, seconds, lines per second, resends and timeouts. While it runs, a progress line shows the phase
+(connecting, heating: 143/215 °C, printing, paused), the percent of G-code bytes acknowledged (comments
+excluded), lines, and an ETA: from the slicer's estimate when known, else from the measured rate.
 
-  --url URL        serial:///dev/ttyUSB0?baud=115200, /dev/ttyACM0 (baud detected), tcp://host:port, sim://name
-  --profile NAME   firmware profile to use instead of detecting it from M115 (marlin, prusa, klipper, ...)
+  --url URL           serial:///dev/ttyUSB0?baud=115200, /dev/ttyACM0 (baud detected), tcp://host:port, sim://name
+  --profile NAME      firmware profile to use instead of detecting it from M115 (marlin, prusa, klipper, ...)
+  --estimate SECONDS  the slicer's estimate of the whole print, for the ETA (default: Cura's ;TIME: header if any)
 
 Exit status 0 only when every line was acknowledged and the printer finished; 1 otherwise (the reason is printed).
 Ctrl-C cancels the print cleanly (the profile's cancel script runs) and exits 1.`;
 
-const BAR_WIDTH = 30;
+/** Bytes at the head of the file searched for a slicer's time estimate. */
+const HEAD_BYTES = 64 * 1024;
+/** A plain (non-terminal) progress line at most this often, besides one on every phase change. */
+const PLAIN_EVERY_MS = 5000;
 
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+/**
+ * The slicer's estimate in seconds when trivially found: Cura's `;TIME:<seconds>` header in the first 64 KiB.
+ * The full slicer-metadata parser (src/files/) replaces this when wired in; `--estimate` wins over both.
+ */
+export async function headerEstimateSeconds(file: string): Promise<number | undefined> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buf, 0, HEAD_BYTES, 0);
+    const m = /^;TIME:(\d+(?:\.\d+)?)\s*$/m.exec(buf.toString('latin1', 0, bytesRead));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined; // the job's own read reports an unreadable file
+  } finally {
+    await handle?.close();
+  }
 }
 
-function progressLine(job: JobSnapshot, elapsedS: number, tty: boolean): string {
-  const pct = job.progress;
-  const rate = elapsedS > 0 ? job.lines_acked / elapsedS : 0;
-  const counts = `${pct.toFixed(1).padStart(5)}%  ${job.lines_acked} lines  ${formatBytes(job.bytes_acked)}/${formatBytes(job.bytes_total)}  ${rate.toFixed(0)} lines/s`;
-  if (!tty) return `progress ${counts}`;
-  const filled = Math.round((pct / 100) * BAR_WIDTH);
-  return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${counts}${job.phase !== 'streaming' ? `  (${job.phase})` : ''}`;
+/** Takes `--estimate SECONDS` out of the arguments (the rest go to the shared printer flags). */
+function takeEstimate(args: string[]): { rest: string[]; estimate: number | undefined } {
+  const rest: string[] = [];
+  let estimate: number | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a !== '--estimate' && !a.startsWith('--estimate=')) {
+      rest.push(a);
+      continue;
+    }
+    const raw = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i];
+    const n = Number(raw);
+    if (raw === undefined || raw === '' || !Number.isFinite(n) || n <= 0) throw new CliUsageError('--estimate needs a number of seconds > 0');
+    estimate = n;
+  }
+  return { rest, estimate };
 }
 
 export function summaryLines(job: JobSnapshot, stats: ProtocolStats | null, seconds: number, outcome: JobOutcome): string[] {
@@ -51,12 +81,14 @@ export function summaryLines(job: JobSnapshot, stats: ProtocolStats | null, seco
 }
 
 async function run(args: string[]): Promise<number> {
-  const { url, profile, positional } = parsePrinterArgs(args, 'stream');
+  const { rest, estimate } = takeEstimate(args);
+  const { url, profile, positional } = parsePrinterArgs(rest, 'stream');
   if (positional.length !== 1) throw new CliUsageError('give exactly one G-code FILE to stream');
   const file = positional[0]!;
   const tty = process.stderr.isTTY === true;
   const bus = new EventBus();
   const session = new PrinterSession({ printerId: 'cli', url, profile, bus, autoReconnect: false });
+  const estimatedSeconds = estimate ?? (await headerEstimateSeconds(file));
 
   let interrupted = false;
   const onSigint = (): void => {
@@ -66,42 +98,49 @@ async function run(args: string[]): Promise<number> {
     session.cancel().catch(() => undefined);
   };
   process.on('SIGINT', onSigint);
-  let ticker: NodeJS.Timeout | undefined;
+  let handle: JobHandle | null = null;
+  // From the first moment: connecting, then heating and printing, never a silent bar.
+  let lastPhase: ProgressPhase | null = null;
+  let lastPlain = 0;
+  let ended: JobOutcome['status'] | undefined;
+  const show = (final = false): void => {
+    const snap = session.snapshot();
+    const job = handle ? handle.snapshot() : null;
+    const view = progressView({ status: snap.status, job, temperatures: snap.temperatures, estimatedSeconds, outcome: ended });
+    const now = Date.now();
+    if (tty) process.stderr.write(`\r${formatProgress(view, { tty: true })}\x1b[K${final ? '\n' : ''}`);
+    else if (final || view.phase !== lastPhase || now - lastPlain >= PLAIN_EVERY_MS) {
+      lastPlain = now;
+      process.stderr.write(`${formatProgress(view, { tty: false })}\n`);
+    }
+    lastPhase = view.phase;
+  };
+  const ticker = setInterval(show, 200);
   try {
+    show();
     try {
       await session.connect();
     } catch (err) {
+      if (tty) process.stderr.write('\n');
       console.error(`printfarm stream: cannot connect to ${url}: ${(err as Error).message}`);
       return 1;
     }
     const fw = session.snapshot().firmware;
-    process.stderr.write(`connected: ${fw?.name ?? 'unknown firmware'} (profile ${fw?.profile ?? '?'})\n`);
+    process.stderr.write(`${tty ? '\r\x1b[K' : ''}connected: ${fw?.name ?? 'unknown firmware'} (profile ${fw?.profile ?? '?'})\n`);
     const started = Date.now();
-    const handle = await session.startJob({ jobId: newId('job'), filePath: file });
-    let lastPlain = 0;
-    ticker = setInterval(
-      () => {
-        const job = handle.snapshot();
-        const elapsed = (Date.now() - started) / 1000;
-        if (tty) process.stderr.write(`\r${progressLine(job, elapsed, true)}\x1b[K`);
-        else if (Date.now() - lastPlain >= 5000) {
-          lastPlain = Date.now();
-          process.stderr.write(`${progressLine(job, elapsed, false)}\n`);
-        }
-      },
-      tty ? 200 : 1000,
-    );
+    handle = await session.startJob({ jobId: newId('job'), filePath: file });
     const outcome = await handle.finished;
     clearInterval(ticker);
+    ended = outcome.status;
     const seconds = (Date.now() - started) / 1000;
     const job = handle.snapshot();
-    if (tty) process.stderr.write(`\r${progressLine(job, seconds, true)}\x1b[K\n`);
+    show(true);
     const stats = session.stats();
     for (const line of summaryLines(job, stats, seconds, outcome)) console.log(line);
     if (interrupted) return 1;
     return outcome.status === 'completed' && job.lines_acked === job.lines_sent ? 0 : 1;
   } finally {
-    if (ticker) clearInterval(ticker);
+    clearInterval(ticker);
     process.off('SIGINT', onSigint);
     await session.disconnect();
   }

@@ -1,4 +1,4 @@
-// Every event of the product with its payload type; the webhook event names of the spec are keys here.
+// Every in-process event of the bus with its payload type (sessions publish them); the public event names that are stored and sent to webhooks are in event-names.ts.
 export interface PrinterEventPayload {
   printer_id: string;
   /** Human-readable reason, e.g. "link lost: cable unplugged" or the firmware's error line. */

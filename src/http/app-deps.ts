@@ -3,6 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
 import type { EventBus } from '../events/event-bus.js';
+import type { EventsRuntime } from '../events/events-runtime.js';
 import type { FilesService } from '../files/files.service.js';
 import type { JobFiles } from '../jobs/job-files.js';
 import type { JobsService } from '../jobs/jobs.service.js';
@@ -19,6 +20,8 @@ export interface AppDeps {
   /** The environment this server runs in: it mints and accepts only keys of it. */
   env: RunEnvironment;
   bus: EventBus;
+  /** The event outbox, live stream and webhook delivery worker (src/events/events-runtime.ts). */
+  events: EventsRuntime;
   logger: Logger;
   /** The data directory: stored G-code files live under <dataDir>/files. */
   dataDir: string;

@@ -17,11 +17,6 @@ import {
   materialUpdateBody,
   printerAnalyticsQuery,
   statsRecord,
-  webhookCreateBody,
-  webhookRecord,
-  webhooksListSpec,
-  webhookTestResult,
-  webhookUpdateBody,
 } from './planned-schemas.js';
 import { defineRoute, type RouteDef } from './route.js';
 
@@ -156,52 +151,5 @@ const analytics: RouteDef[] = [
   }),
 ];
 
-const webhooks: RouteDef[] = [
-  planned({
-    method: 'GET',
-    path: '/v1/webhooks',
-    summary: 'List webhooks',
-    tag: 'Webhooks',
-    auth: { scope: 'webhooks:write' },
-    list: webhooksListSpec,
-    responses: { 200: ok('A page of webhooks', listResponseSchema(webhookRecord)) },
-  }),
-  planned({
-    method: 'POST',
-    path: '/v1/webhooks',
-    summary: 'Subscribe a receiver to events',
-    tag: 'Webhooks',
-    auth: { scope: 'webhooks:write' },
-    body: webhookCreateBody,
-    idempotent: true,
-    responses: { 201: ok('The created webhook', webhookRecord) },
-  }),
-  planned({
-    method: 'PATCH',
-    path: '/v1/webhooks/:id',
-    summary: 'Update a webhook',
-    tag: 'Webhooks',
-    auth: { scope: 'webhooks:write' },
-    body: webhookUpdateBody,
-    responses: { 200: ok('The whole updated webhook', webhookRecord) },
-  }),
-  planned({
-    method: 'DELETE',
-    path: '/v1/webhooks/:id',
-    summary: 'Delete a webhook',
-    tag: 'Webhooks',
-    auth: { scope: 'webhooks:write' },
-    responses: { 204: ok('Deleted') },
-  }),
-  planned({
-    method: 'POST',
-    path: '/v1/webhooks/:id/test',
-    summary: 'Send a webhook.test delivery now',
-    tag: 'Webhooks',
-    auth: { scope: 'webhooks:write' },
-    responses: { 200: ok('The outcome of the delivery', webhookTestResult) },
-  }),
-];
-
 /** Planned endpoints; a feature that builds one removes it here (openapi also lets a built route win over a planned one). */
-export const plannedRoutes: RouteDef[] = [...jobs, ...materials, ...analytics, ...webhooks];
+export const plannedRoutes: RouteDef[] = [...jobs, ...materials, ...analytics];

@@ -1,4 +1,4 @@
-// Request schemas, record schemas and list specs of the endpoints not built yet (jobs, materials, analytics, webhooks), per spec + api-decisions.
+// Request schemas, record schemas and list specs of the endpoints not built yet (jobs, materials, analytics), per spec + api-decisions.
 import type { ListSpec } from './list-query.js';
 import type { JsonSchema } from './validation.js';
 
@@ -249,81 +249,3 @@ export const statsRecord = (what: string): JsonSchema => ({
   description: `${what} over the period.`,
   properties: { period, metrics: { type: 'object', additionalProperties: { type: 'number' } } },
 });
-
-// ---- webhooks ------------------------------------------------------------------------------------------------------
-
-export const WEBHOOK_EVENT_NAMES = [
-  'job.created',
-  'job.started',
-  'job.paused',
-  'job.resumed',
-  'job.completed',
-  'job.failed',
-  'job.cancelled',
-  'printer.online',
-  'printer.offline',
-  'printer.error',
-  'material.low',
-  'material.empty',
-  'job.*',
-  'printer.*',
-  'material.*',
-  '*',
-] as const;
-
-const webhookWritable = {
-  url: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'Receiver address (http or https).' },
-  events: {
-    type: 'array',
-    minItems: 1,
-    maxItems: 50,
-    uniqueItems: true,
-    items: { type: 'string', enum: [...WEBHOOK_EVENT_NAMES] },
-    description: 'Event names, group wildcards (job.*, printer.*, material.*) or * for all.',
-  },
-  secret: str(16, 256, 'Shared secret for the X-Signature HMAC; write-only (see has_secret).'),
-  enabled: { type: 'boolean', default: true },
-};
-
-export const webhookCreateBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['url', 'events', 'secret'],
-  properties: webhookWritable,
-};
-
-export const webhookUpdateBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  minProperties: 1,
-  properties: webhookWritable,
-};
-
-export const webhookRecord: JsonSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string', description: 'wh_...' },
-    url: { type: 'string' },
-    events: { type: 'array', items: { type: 'string' } },
-    enabled: { type: 'boolean' },
-    has_secret: { type: 'boolean' },
-    created_at: timestamp,
-    updated_at: timestamp,
-  },
-};
-
-export const webhookTestResult: JsonSchema = {
-  type: 'object',
-  properties: {
-    delivered: { type: 'boolean' },
-    status_code: { type: ['integer', 'null'], description: "The receiver's HTTP status, null when it could not be reached." },
-    duration_ms: { type: 'number' },
-    error: { type: ['string', 'null'] },
-  },
-};
-
-export const webhooksListSpec: ListSpec = {
-  fields: Object.keys(webhookRecord.properties as object),
-  sortable: ['created_at', 'updated_at', 'url'],
-  filters: { enabled: { column: 'enabled', type: 'boolean' } },
-};

@@ -1,6 +1,8 @@
-// One running job on a session: pulls lines from the file, strips and checks them, pushes them into the protocol, counts acks.
+// One running job on a session: pulls lines from the file, strips and checks them, pushes them into the protocol, counts
+// acks, and owns its phase (the one place phase changes and the printing time is kept).
 import { GcodeFileSource } from './gcode-file-source.js';
 import type { JobFailureCode, JobOutcome, JobSnapshot } from './printer-state.js';
+import { sentBytes, type GcodeTotal } from './session-gcode-total.js';
 
 /** What the job needs from the protocol core (HostProtocol satisfies it). */
 export interface JobSink {
@@ -19,12 +21,35 @@ export interface LineRules {
 
 export type JobPhase = JobSnapshot['phase'];
 
+/** The phases a job may move to from each phase; anything else is a bug in the caller. */
+const NEXT: Record<JobPhase, readonly JobPhase[]> = {
+  streaming: ['pausing', 'finishing'],
+  pausing: ['paused'],
+  paused: ['resuming'],
+  resuming: ['streaming', 'paused'],
+  finishing: [],
+};
+
+/** Phases in which the printer is printing: elapsed_ms counts only these (pauses and their scripts excluded). */
+const PRINTING: ReadonlySet<JobPhase> = new Set(['streaming', 'finishing']);
+
 export class JobStream {
   readonly source: GcodeFileSource;
-  phase: JobPhase = 'streaming';
+  private currentPhase: JobPhase = 'streaming';
   linesPushed = 0;
   linesAcked = 0;
+  /** File bytes acknowledged, comments and blank lines included (they ride on the next sent line). */
   bytesAcked = 0;
+  /** Bytes of the lines actually sent that were acknowledged (comments and blank lines excluded). */
+  gcodeBytesAcked = 0;
+  /** The same measure over the whole file, once the pre-pass finished (null until then). */
+  gcodeTotal: GcodeTotal | null = null;
+  /** Sent bytes of each pushed, not yet acknowledged line, oldest first (acks come in order). */
+  private readonly unackedGcodeBytes: number[] = [];
+  private unackedHead = 0;
+  /** Printing time accumulated before `printingSince`. */
+  private printedMs = 0;
+  private printingSince: number | null;
   /** Every line of the file was pushed. */
   sourceDone = false;
   /** Bytes of blank and comment-only lines since the last pushed line: they ride on the next line's count. */
@@ -45,6 +70,28 @@ export class JobStream {
   ) {
     this.source = new GcodeFileSource(filePath, { onReadable, onError: (err) => onError(err.message) });
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
+    this.printingSince = startedAt;
+  }
+
+  get phase(): JobPhase {
+    return this.currentPhase;
+  }
+
+  /** The one way a job changes phase; keeps the printing time (pauses excluded). Throws on a move the table forbids. */
+  transition(to: JobPhase, now: number): void {
+    const from = this.currentPhase;
+    if (from === to) return;
+    if (!NEXT[from].includes(to)) throw new Error(`job ${this.id}: no transition from ${from} to ${to}`);
+    if (PRINTING.has(from) && !PRINTING.has(to) && this.printingSince !== null) {
+      this.printedMs += now - this.printingSince;
+      this.printingSince = null;
+    } else if (!PRINTING.has(from) && PRINTING.has(to)) this.printingSince = now;
+    this.currentPhase = to;
+  }
+
+  /** Milliseconds spent printing so far (pauses, and the scripts that park and return, excluded). */
+  elapsedMs(now: number): number {
+    return this.printedMs + (this.printingSince === null ? 0 : Math.max(0, now - this.printingSince));
   }
 
   get size(): number {
@@ -77,6 +124,7 @@ export class JobStream {
       }
       this.skippedBytes = 0;
       rules.observe?.(text);
+      this.unackedGcodeBytes.push(sentBytes(text));
       sink.pushJobLine(text, bytes, now);
       this.linesPushed += 1;
       room -= 1;
@@ -89,6 +137,9 @@ export class JobStream {
   acked(bytes: number, now: number): boolean {
     this.linesAcked += 1;
     this.bytesAcked += bytes;
+    this.gcodeBytesAcked += this.unackedGcodeBytes[this.unackedHead++] ?? 0;
+    // Drop the consumed head now and then, so the queue holds only what is in flight.
+    if (this.unackedHead >= 1024) this.unackedGcodeBytes.splice(0, this.unackedHead), (this.unackedHead = 0);
     const pct = this.progressPct();
     if (pct !== this.lastProgressPct && (Math.floor(pct) !== Math.floor(this.lastProgressPct) || now - this.lastProgressAt >= 1000)) {
       this.lastProgressPct = pct;
@@ -103,34 +154,49 @@ export class JobStream {
     return this.linesAcked === this.linesPushed;
   }
 
+  /**
+   * Percent of the G-code bytes acknowledged, comments and blank lines excluded, against the pre-pass total; until
+   * the pre-pass is done, the share of the file's bytes (a close first estimate).
+   */
   progressPct(): number {
     if (this.outcome?.status === 'completed') return 100;
+    const total = this.gcodeTotal?.bytes;
+    if (total !== undefined) {
+      if (total === 0) return this.sourceDone && this.drained ? 100 : 0;
+      return Math.min(100, Math.round((this.gcodeBytesAcked / total) * 10000) / 100);
+    }
     const size = this.source.size;
     if (size === 0) return this.sourceDone && this.drained ? 100 : 0;
     return Math.min(100, Math.round((this.bytesAcked / size) * 10000) / 100);
   }
 
   /** Marks the job ended (once); trailing comment bytes count as done on completion. */
-  end(outcome: JobOutcome): boolean {
+  end(outcome: JobOutcome, now: number): boolean {
     if (this.outcome) return false;
     this.outcome = outcome;
+    if (this.printingSince !== null) this.printedMs += Math.max(0, now - this.printingSince);
+    this.printingSince = null;
     if (outcome.status === 'completed') this.bytesAcked = this.source.size;
     this.source.close();
     this.resolveFinished(outcome);
     return true;
   }
 
-  snapshot(): JobSnapshot {
+  snapshot(now: number): JobSnapshot {
     return {
       id: this.id,
       file_path: this.filePath,
       progress: this.progressPct(),
       bytes_acked: this.bytesAcked,
       bytes_total: this.source.size,
+      gcode_bytes_acked: this.gcodeBytesAcked,
+      gcode_bytes_total: this.gcodeTotal?.bytes ?? null,
       lines_acked: this.linesAcked,
       lines_sent: this.linesPushed,
+      lines_total: this.gcodeTotal?.lines ?? null,
       phase: this.phase,
       started_at: this.startedAt,
+      elapsed_ms: Math.round(this.elapsedMs(now)),
     };
   }
 }

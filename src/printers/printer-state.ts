@@ -22,15 +22,26 @@ export type JobFailureCode =
 export interface JobSnapshot {
   id: string;
   file_path: string;
-  /** Percent 0..100 by bytes of the file acknowledged by the firmware. */
+  /**
+   * Percent 0..100 of the G-code bytes acknowledged by the firmware, comments and blank lines excluded (what is
+   * sent, against the same measure over the whole file); the share of file bytes until that total is known.
+   */
   progress: number;
+  /** File bytes acknowledged (comments and blank lines included) and the file's size. */
   bytes_acked: number;
   bytes_total: number;
+  /** Bytes of the lines sent and acknowledged (command + newline, no comments), and the file's total of them. */
+  gcode_bytes_acked: number;
+  gcode_bytes_total: number | null;
   lines_acked: number;
   lines_sent: number;
+  /** G-code lines in the file (comments and blank lines excluded), once counted. */
+  lines_total: number | null;
   /** Where the job is inside `printing`/`paused`: pausing and resuming run scripts, finishing waits for M400. */
   phase: 'streaming' | 'pausing' | 'paused' | 'resuming' | 'finishing';
   started_at: number;
+  /** Milliseconds printing so far: pauses (and the scripts that park and return) excluded. */
+  elapsed_ms: number;
 }
 
 export interface PrinterSnapshot {

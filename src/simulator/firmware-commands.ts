@@ -1,7 +1,7 @@
 // What the virtual firmware does with each command: moves into the planner, dwell and homing, heaters, reports, busy lines.
 import type { FirmwareDialect, HeaterReport } from './firmware-dialects.js';
 import { MotionState, type Planner, word } from './motion-planner.js';
-import type { SimScheduler, SimTimer } from './sim-scheduler.js';
+import { msToUs, type SimScheduler, type SimTimer } from './sim-scheduler.js';
 import type { SimulatorOptions } from './simulator-options.js';
 import { BED, HOTEND, Heater } from './thermal-model.js';
 
@@ -17,7 +17,7 @@ const PLAIN = new Set(
   (
     'G10 G11 G20 G21 G80 M0 M1 M17 M18 M20 M21 M22 M23 M24 M25 M26 M27 M31 M42 M73 M75 M76 M77 M78 M80 M81 M84 ' +
     'M92 M106 M107 M108 M111 M117 M118 M119 M120 M121 M141 M149 M150 M191 M200 M201 M202 M203 M204 M205 M206 ' +
-    'M207 M208 M209 M211 M217 M218 M220 M221 M226 M240 M250 M256 M260 M261 M280 M290 M300 M301 M302 M303 M304 ' +
+    'M207 M208 M209 M217 M218 M220 M221 M226 M240 M250 M256 M260 M261 M280 M290 M300 M301 M302 M303 M304 ' +
     'M350 M355 M380 M381 M401 M402 M403 M404 M405 M406 M407 M412 M413 M420 M421 M422 M425 M486 M500 M501 M502 ' +
     'M503 M504 M510 M511 M512 M540 M550 M552 M555 M569 M572 M575 M584 M593 M600 M601 M602 M603 M701 M702 M710 ' +
     'M851 M862 M900 M906 M907 M913 M914 M915 M999 T0 T1 T2 T3'
@@ -40,8 +40,9 @@ export interface FirmwareHost {
   readonly scheduler: SimScheduler;
   readonly planner: Planner;
   emit(line: string): void;
-  /** A timer the printer cancels on reset, halt and power-off. */
+  /** A timer the printer cancels on reset, halt and power-off (ms rounded to whole µs). */
   after(ms: number, fn: () => void): SimTimer;
+  afterUs(us: number, fn: () => void): SimTimer;
   cancel(timer: SimTimer | null): null;
   /** Runs the firmware loop again: a wait may be over. */
   service(): void;
@@ -66,6 +67,8 @@ export class FirmwareCommands {
   /** Data for the ok line of the command just run (M105 temperatures, Klipper's M115), or null. */
   okSuffix: string | null = null;
   private busyIntervalS: number;
+  /** M211 state; power-on default from the options. */
+  private softEndstops: boolean;
   private autoreportS = 0;
   private busyTimer: SimTimer | null = null;
   private heatTimer: SimTimer | null = null;
@@ -83,6 +86,7 @@ export class FirmwareCommands {
     this.hotend = new Heater(HOTEND, instant);
     this.bed = new Heater(BED, instant);
     this.busyIntervalS = options.busyIntervalS;
+    this.softEndstops = options.softEndstops;
   }
 
   /** Simulated firmware ms -> scheduler ms for things that take time (moves, dwell, homing). */
@@ -93,8 +97,9 @@ export class FirmwareCommands {
   period(ms: number): number {
     return ms / this.timeScale;
   }
+  /** Simulated ms since the scheduler's epoch (for the heater model, which is continuous anyway). */
   simNow(): number {
-    return this.host.scheduler.now() * this.timeScale;
+    return (this.host.scheduler.nowUs() / 1000) * this.timeScale;
   }
 
   temperatures(): HeaterReport {
@@ -114,6 +119,7 @@ export class FirmwareCommands {
     this.motion = new MotionState();
     this.coolDown();
     this.busyIntervalS = this.options.busyIntervalS;
+    this.softEndstops = this.options.softEndstops;
     this.okSuffix = null;
   }
 
@@ -148,7 +154,7 @@ export class FirmwareCommands {
   private addBlock(ms: number): void {
     const p = this.host.planner;
     if (p.isEmpty() && p.emptySince !== null && !this.instant) {
-      const gap = (this.host.scheduler.now() - p.emptySince) * this.timeScale;
+      const gap = ((this.host.scheduler.nowUs() - p.emptySince) / 1000) * this.timeScale;
       if (gap > 0) this.host.starved(gap);
     }
     p.emptySince = null;
@@ -158,14 +164,15 @@ export class FirmwareCommands {
   /** Waits for the planner to run dry, then `ms` of simulated work. */
   private afterMoves(ms: number, then?: () => void): Resume {
     const { scheduler, planner } = this.host;
+    // Integer µs: the wake-up armed for `until` finds now() >= until exactly.
     let until: number | null = null;
     return () => {
       if (!planner.isEmpty()) return false;
       if (until === null) {
-        until = scheduler.now() + this.work(ms);
-        if (until > scheduler.now()) this.host.after(until - scheduler.now(), () => this.host.service());
+        until = scheduler.nowUs() + msToUs(this.work(ms));
+        if (until > scheduler.nowUs()) this.host.afterUs(until - scheduler.nowUs(), () => this.host.service());
       }
-      if (scheduler.now() < until) return false;
+      if (scheduler.nowUs() < until) return false;
       then?.();
       return true;
     };
@@ -181,7 +188,10 @@ export class FirmwareCommands {
     return () => {
       const ms = heater.msToTarget(this.simNow());
       if (ms <= 0) return true;
-      if (wake === null || wake.fn === null) wake = this.host.after(this.period(ms) + 0.001, () => this.host.service());
+      // At least 1 µs ahead: a heater that is a hair short of its target is looked at again later, never now.
+      if (wake === null || wake.fn === null) {
+        wake = this.host.afterUs(Math.max(1, Math.ceil(this.period(ms) * 1000)), () => this.host.service());
+      }
       return false;
     };
   }
@@ -202,7 +212,15 @@ export class FirmwareCommands {
           this.host.emit(this.dialect.errorLine(`Unable to parse move '${cmd.text}'`));
           return null;
         }
-        const ms = this.work(this.motion.move(code, words));
+        const limits = this.softEndstops ? this.options.bed : null;
+        if (limits !== null && this.dialect.softEndstops === 'refuse') {
+          const target = this.motion.targetOf(words);
+          if (MotionState.outside(target, limits)) {
+            for (const l of this.dialect.moveOutOfRange(code, target)) this.host.emit(l);
+            return null;
+          }
+        }
+        const ms = this.work(this.motion.move(code, words, limits));
         if (ms <= 0) return null;
         return () => {
           if (planner.free <= 0) return false;
@@ -264,6 +282,12 @@ export class FirmwareCommands {
       }
       case 'M110':
         return null;
+      case 'M211': {
+        const s = word(words, 'S');
+        if (s !== undefined) this.softEndstops = s !== 0;
+        for (const l of this.dialect.softEndstopReport(this.softEndstops, this.options.bed)) this.host.emit(l);
+        return null;
+      }
       case 'M112':
         this.host.after(0, () => this.host.emergencyStop());
         return null;

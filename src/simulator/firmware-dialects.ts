@@ -54,7 +54,16 @@ export interface FirmwareDialect {
   m115InOk: boolean;
   banner(): string[];
   haltLines(reason: 'M112' | 'runaway'): string[];
+  /** With software endstops on, a move past the limits is cut at the limit (Marlin family) or refused with an error. */
+  softEndstops: 'clamp' | 'refuse';
+  /** What the firmware prints for a refused move (ok follows, the position stays). */
+  moveOutOfRange(code: string, target: { X: number; Y: number; Z: number; E: number }): string[];
+  /** The M211 report, or none. */
+  softEndstopReport(on: boolean, max: { X: number; Y: number; Z: number }): string[];
 }
+
+const f2 = (n: number): string => n.toFixed(2);
+const f3 = (n: number): string => n.toFixed(3);
 
 const f1 = (n: number): string => n.toFixed(1);
 const marlinTemps = (t: HeaterReport): string =>
@@ -126,6 +135,12 @@ const marlin: FirmwareDialect = {
     reason === 'runaway'
       ? ['Error:Thermal Runaway, system stopped! Heater_ID: 0', 'Error:Printer halted. kill() called!']
       : ['Error:Printer halted. kill() called!'],
+  // Marlin's apply_motion_limits() constrains the target to the soft endstops without a message; M211 shows them.
+  softEndstops: 'clamp',
+  moveOutOfRange: () => [],
+  softEndstopReport: (on, max) => [
+    `echo:Soft endstops: ${on ? 'ON' : 'OFF'}  Min:  X0.00 Y0.00 Z0.00   Max:  X${f2(max.X)} Y${f2(max.Y)} Z${f2(max.Z)}`,
+  ],
 };
 
 const prusa: FirmwareDialect = {
@@ -190,6 +205,9 @@ const reprapfirmware: FirmwareDialect = {
   banner: () => [],
   haltLines: (reason) =>
     reason === 'runaway' ? ['Error: Heater 1 fault: temperature rising much more slowly than the expected'] : ['Emergency stop'],
+  softEndstops: 'refuse',
+  moveOutOfRange: (code) => [`Error: ${code}: target position outside machine limits`],
+  softEndstopReport: () => [],
 };
 
 const repetier: FirmwareDialect = {
@@ -233,6 +251,9 @@ const klipper: FirmwareDialect = {
     reason === 'runaway'
       ? ['!! Heater extruder not heating at expected rate', '// Klipper state: Shutdown']
       : ['!! Shutdown due to M112 command', '// Klipper state: Shutdown'],
+  softEndstops: 'refuse',
+  moveOutOfRange: (_code, t) => [`!! Move out of range: ${f3(t.X)} ${f3(t.Y)} ${f3(t.Z)} [${f3(t.E)}]`],
+  softEndstopReport: () => [],
 };
 
 export const DIALECTS: Record<SimProfileName, FirmwareDialect> = {

@@ -1,8 +1,10 @@
 // Machine position and the planner: a move becomes a block that takes the time its length and feedrate say.
-import type { SimScheduler, SimTimer } from './sim-scheduler.js';
+import { msToUs, type SimScheduler, type SimTimer } from './sim-scheduler.js';
 
 const AXES = ['X', 'Y', 'Z', 'E'] as const;
 type Axis = (typeof AXES)[number];
+/** Travel limits from 0 (software endstops). */
+export type Limits = { X: number; Y: number; Z: number };
 
 /** Reads a numeric word like `X12.5` from a command's words; undefined when absent or not a number. */
 export function word(words: string[], letter: string): number | undefined {
@@ -47,17 +49,30 @@ export class MotionState {
     this.pos.Z = 0;
   }
 
-  /** Applies a G0/G1/G2/G3 and returns how long it takes in simulated ms. */
-  move(code: string, words: string[]): number {
-    const f = word(words, 'F');
-    if (f !== undefined && f > 0) this.feedrate = f;
-    const start = { ...this.pos };
+  /** Where a G0-G3 would end, without moving. */
+  targetOf(words: string[]): Record<Axis, number> {
+    const target = { ...this.pos };
     for (const a of AXES) {
       const v = word(words, a);
       if (v === undefined) continue;
       const abs = a === 'E' ? this.absoluteE : this.absolute;
-      this.pos[a] = abs ? v : this.pos[a] + v;
+      target[a] = abs ? v : this.pos[a] + v;
     }
+    return target;
+  }
+
+  /** True when `target` lies beyond `limits` on X, Y or Z. */
+  static outside(target: Record<Axis, number>, limits: Limits): boolean {
+    return (['X', 'Y', 'Z'] as const).some((a) => target[a] < 0 || target[a] > limits[a]);
+  }
+
+  /** Applies a G0/G1/G2/G3 (cut at `clampTo` when given) and returns how long it takes in simulated ms. */
+  move(code: string, words: string[], clampTo: Limits | null = null): number {
+    const f = word(words, 'F');
+    if (f !== undefined && f > 0) this.feedrate = f;
+    const start = { ...this.pos };
+    Object.assign(this.pos, this.targetOf(words));
+    if (clampTo !== null) for (const a of ['X', 'Y', 'Z'] as const) this.pos[a] = Math.min(clampTo[a], Math.max(0, this.pos[a]));
     const dx = this.pos.X - start.X;
     const dy = this.pos.Y - start.Y;
     const dz = this.pos.Z - start.Z;
@@ -90,7 +105,7 @@ export class Planner {
   private readonly durations: number[] = [];
   private headEndsAt = 0;
   private timer: SimTimer | null = null;
-  /** Scheduler ms at which the planner last ran dry after a move, or null. */
+  /** Scheduler µs at which the planner last ran dry after a move, or null. */
   emptySince: number | null = null;
 
   constructor(
@@ -109,23 +124,23 @@ export class Planner {
     return this.durations.length === 0;
   }
 
-  /** Queues a block of `ms` scheduler time; the caller checks `free` first. */
+  /** Queues a block of `ms` scheduler time (whole µs, at least one); the caller checks `free` first. */
   add(ms: number): void {
     if (ms <= 0) return;
-    this.durations.push(ms);
-    if (this.durations.length === 1) this.startHead(this.scheduler.now());
+    this.durations.push(Math.max(1, msToUs(ms)));
+    if (this.durations.length === 1) this.startHead(this.scheduler.nowUs());
   }
 
   private startHead(at: number): void {
     this.headEndsAt = at + this.durations[0]!;
-    this.timer = this.scheduler.at(this.headEndsAt, () => this.finishHead());
+    this.timer = this.scheduler.atUs(this.headEndsAt, () => this.finishHead());
   }
 
   private finishHead(): void {
     this.timer = null;
     this.durations.shift();
     if (this.durations.length > 0) this.startHead(this.headEndsAt);
-    else this.emptySince = this.scheduler.now();
+    else this.emptySince = this.scheduler.nowUs();
     this.onChange();
   }
 

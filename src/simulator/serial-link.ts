@@ -1,6 +1,44 @@
 // The modelled cable: bytes take 10 bits each at the baud rate, may be corrupted or lost, and land in a small RX buffer.
 import type { SimScheduler, SimTimer } from './sim-scheduler.js';
 
+/**
+ * Wire time in integer microseconds. `span(k)`, the time k bytes take, is the one definition of when bytes arrive;
+ * `bytesWithin(us)` is its exact inverse (found by stepping `span`, not by dividing floats), so a wake-up armed
+ * for a byte's arrival always finds that byte arrived, at any uptime.
+ */
+export class ByteClock {
+  /** µs per byte as a real number; 0 = no rate limit. */
+  private readonly byteUs: number;
+
+  constructor(
+    /** Link rate in bit/s of scheduler time (baud x speed); 0 = no rate limit. */
+    bitsPerSecond: number,
+    /** One-way latency in µs. */
+    readonly halfLatencyUs: number,
+  ) {
+    this.byteUs = bitsPerSecond > 0 ? 10_000_000 / bitsPerSecond : 0;
+  }
+
+  get unlimited(): boolean {
+    return this.byteUs === 0;
+  }
+
+  /** Integer µs that k bytes occupy the wire; non-decreasing in k. */
+  span(k: number): number {
+    return k <= 0 ? 0 : Math.ceil(k * this.byteUs);
+  }
+
+  /** The largest k <= max with span(k) <= us. */
+  bytesWithin(us: number, max: number): number {
+    if (us < 0) return 0;
+    if (this.byteUs === 0) return max;
+    let k = Math.min(max, Math.max(0, Math.floor(us / this.byteUs)));
+    while (k < max && this.span(k + 1) <= us) k++;
+    while (k > 0 && this.span(k) > us) k--;
+    return k;
+  }
+}
+
 const isTerminator = (b: number | undefined): boolean => b === 0x0a || b === 0x0d;
 
 /** mulberry32: tiny, fast and good enough to make fault injection reproducible from a seed. */
@@ -28,7 +66,7 @@ interface Chunk {
   buf: Buffer;
   /** Bytes already handed to the receiver. */
   off: number;
-  /** Scheduler time the first bit of this chunk starts on the wire. */
+  /** Scheduler µs at which the first bit of this chunk starts on the wire. */
   t0: number;
 }
 
@@ -39,13 +77,13 @@ export class Uplink {
   private untilCorrupt: number;
   private untilLoss: number;
   pendingBytes = 0;
+  /** Bytes ever handed to a receiver (only grows). */
+  taken = 0;
   corrupted = 0;
   lostOnWire = 0;
 
   constructor(
-    /** Scheduler ms per byte; 0 = no rate limit. */
-    readonly byteMs: number,
-    readonly halfLatencyMs: number,
+    private readonly wire: ByteClock,
     private readonly errorRate: number,
     private readonly lossRate: number,
     private readonly rng: Prng,
@@ -54,11 +92,11 @@ export class Uplink {
     this.untilLoss = rng.gap(lossRate);
   }
 
-  /** Puts bytes on the wire at `now` (after the faults); returns what will arrive and when its first byte started. */
+  /** Puts bytes on the wire at `now` µs (after the faults); returns what will arrive and when its first byte started. */
   send(bytes: Buffer, now: number): { buf: Buffer; t0: number } {
     const buf = this.applyFaults(bytes);
     const t0 = Math.max(now, this.freeAt);
-    this.freeAt = t0 + buf.length * this.byteMs;
+    this.freeAt = t0 + this.wire.span(buf.length);
     if (buf.length > 0) {
       this.chunks.push({ buf, off: 0, t0 });
       this.pendingBytes += buf.length;
@@ -96,15 +134,14 @@ export class Uplink {
     return out;
   }
 
-  /** Time at which byte `index` of a chunk starting at t0 has fully arrived (a whole chunk at once without a baud limit). */
+  /** µs at which byte `index` of a chunk starting at t0 has fully arrived (a whole chunk at once without a baud limit). */
   arrivalOf(t0: number, index: number): number {
-    return t0 + (index + 1) * this.byteMs + this.halfLatencyMs;
+    return t0 + this.wire.span(index + 1) + this.wire.halfLatencyUs;
   }
 
+  /** Bytes of `c` arrived by `now`: exactly those whose arrivalOf() is <= now. */
   private arrivedIn(c: Chunk, now: number): number {
-    if (this.byteMs === 0) return now >= c.t0 + this.halfLatencyMs ? c.buf.length : 0;
-    const n = Math.floor((now - this.halfLatencyMs - c.t0) / this.byteMs + 1e-9);
-    return Math.max(0, Math.min(c.buf.length, n));
+    return this.wire.bytesWithin(now - this.wire.halfLatencyUs - c.t0, c.buf.length);
   }
 
   /**
@@ -122,6 +159,7 @@ export class Uplink {
       const taken = sink(c.buf, c.off, arrived);
       c.off += taken;
       this.pendingBytes -= taken;
+      this.taken += taken;
       if (c.off < c.buf.length) {
         if (c.off < arrived) return false;
         break;
@@ -179,6 +217,8 @@ export class ReceiveBuffer {
   private readonly buf: Buffer;
   private start = 0;
   private end = 0;
+  /** Bytes ever taken out by takeLine/takeAll (only grows). */
+  consumed = 0;
 
   constructor(readonly capacity: number) {
     this.buf = Buffer.alloc(capacity);
@@ -211,6 +251,7 @@ export class ReceiveBuffer {
       const b = this.buf[i];
       if (b === 0x0a || b === 0x0d) {
         const line = this.buf.toString('latin1', this.start, i);
+        this.consumed += i + 1 - this.start;
         this.start = i + 1;
         if (this.start === this.end) this.start = this.end = 0;
         return line;
@@ -222,6 +263,7 @@ export class ReceiveBuffer {
   /** Everything buffered, as text (the start of a line still arriving). */
   takeAll(): string {
     const text = this.buf.toString('latin1', this.start, this.end);
+    this.consumed += this.end - this.start;
     this.start = this.end = 0;
     return text;
   }
@@ -239,30 +281,29 @@ export class Downlink {
   bytesSent = 0;
 
   constructor(
-    private readonly byteMs: number,
-    private readonly halfLatencyMs: number,
+    private readonly wire: ByteClock,
     private readonly scheduler: SimScheduler,
     private readonly deliver: (bytes: Buffer) => void,
   ) {}
 
   send(text: string): void {
     const buf = Buffer.from(text, 'latin1');
-    const now = this.scheduler.now();
+    const now = this.scheduler.nowUs();
     const start = Math.max(now, this.freeAt);
-    this.freeAt = start + buf.length * this.byteMs;
-    this.queue.push({ buf, at: this.freeAt + this.halfLatencyMs });
+    this.freeAt = start + this.wire.span(buf.length);
+    this.queue.push({ buf, at: this.freeAt + this.wire.halfLatencyUs });
     this.bytesSent += buf.length;
     if (this.timer === null) this.arm();
   }
 
   private arm(): void {
     const head = this.queue[0];
-    if (head !== undefined) this.timer = this.scheduler.at(head.at, () => this.flush());
+    if (head !== undefined) this.timer = this.scheduler.atUs(head.at, () => this.flush());
   }
 
   private flush(): void {
     this.timer = null;
-    const now = this.scheduler.now();
+    const now = this.scheduler.nowUs();
     let n = 0;
     while (n < this.queue.length && this.queue[n]!.at <= now) n++;
     const due = this.queue.splice(0, n);

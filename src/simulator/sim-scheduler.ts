@@ -1,8 +1,18 @@
-// Time for virtual printers: one shared real-time timer loop for every printer in the process, or a manual clock for tests.
+// Time for virtual printers in integer microseconds: one shared real-time timer loop for every printer, or a manual clock.
 import { performance } from 'node:perf_hooks';
+
+/**
+ * Simulated time is an integer count of microseconds. Floating-point milliseconds lose their fraction as the
+ * uptime grows (at 30 days a double resolves ~0.5 ns, but sums of byte times drift), and a wake-up computed in
+ * floats can land just before the instant it waits for, forever. Integers compare exactly at any uptime.
+ */
+export function msToUs(ms: number): number {
+  return ms <= 0 ? 0 : Math.round(ms * 1000);
+}
 
 /** A pending callback; `fn` is nulled when cancelled (lazy deletion keeps the heap cheap). */
 export interface SimTimer {
+  /** Due time in integer microseconds. */
   at: number;
   seq: number;
   fn: (() => void) | null;
@@ -10,10 +20,10 @@ export interface SimTimer {
 }
 
 export interface SimScheduler {
-  /** Milliseconds on this scheduler's clock (real ms for the real-time loop). */
-  now(): number;
-  /** Runs `fn` once the clock reaches `at` (at once, asynchronously, if `at` is already past). */
-  at(at: number, fn: () => void): SimTimer;
+  /** Integer microseconds on this scheduler's clock (real time for the real-time loop). */
+  nowUs(): number;
+  /** Runs `fn` once the clock reaches `atUs` (rounded up to a whole µs; at once, asynchronously, if already past). */
+  atUs(atUs: number, fn: () => void): SimTimer;
   cancel(timer: SimTimer | null): void;
   /** Drops every pending timer of this scheduler; later at() calls are ignored. */
   dispose(): void;
@@ -77,8 +87,8 @@ class RealTimeLoop {
   private armedFor = Infinity;
   private running = false;
 
-  now(): number {
-    return performance.now();
+  nowUs(): number {
+    return Math.floor(performance.now() * 1000);
   }
 
   add(t: SimTimer): void {
@@ -99,7 +109,7 @@ class RealTimeLoop {
     }
     if (top === undefined) return;
     this.armedFor = top.at;
-    const wait = top.at - this.now();
+    const wait = (top.at - this.nowUs()) / 1000;
     // Node clamps setTimeout to >= 1 ms: a timer already due (baud=0, speed=max) runs on the next setImmediate
     // instead, or every host write -> firmware read -> ok hop would cost a millisecond.
     if (wait <= 0) this.immediate = setImmediate(() => this.run());
@@ -113,10 +123,10 @@ class RealTimeLoop {
     this.running = true;
     try {
       // Re-read the clock as the batch runs: what fell due meanwhile runs now, not a timer tick (>= 1 ms) later.
-      let now = this.now();
+      let now = this.nowUs();
       for (let top = this.heap.peek(); top !== undefined; top = this.heap.peek()) {
         if (top.at > now) {
-          now = this.now();
+          now = this.nowUs();
           if (top.at > now) break;
         }
         this.heap.pop();
@@ -138,12 +148,12 @@ export class RealTimeScheduler implements SimScheduler {
   private disposed = false;
   private readonly live = new Set<SimTimer>();
 
-  now(): number {
-    return sharedLoop.now();
+  nowUs(): number {
+    return sharedLoop.nowUs();
   }
 
-  at(at: number, fn: () => void): SimTimer {
-    const timer: SimTimer = { at, seq: seqCounter++, fn: null, owner: this };
+  atUs(at: number, fn: () => void): SimTimer {
+    const timer: SimTimer = { at: Math.ceil(at), seq: seqCounter++, fn: null, owner: this };
     if (this.disposed) return timer;
     timer.fn = () => {
       this.live.delete(timer);
@@ -167,22 +177,29 @@ export class RealTimeScheduler implements SimScheduler {
   }
 }
 
-/** A clock that only moves when a test says so; timers run in time order with now() equal to their due time. */
+/** A clock that only moves when a test says so; timers run in time order with nowUs() equal to their due time. */
 export class ManualScheduler implements SimScheduler {
   private readonly heap = new TimerHeap();
+  /** Integer µs. */
   private time: number;
   private disposed = false;
 
-  constructor(start = 0) {
-    this.time = start;
+  /** `startMs`: the uptime the clock starts at (a test of a long-running simulator starts at days). */
+  constructor(startMs = 0) {
+    this.time = msToUs(startMs);
   }
 
-  now(): number {
+  nowUs(): number {
     return this.time;
   }
 
-  at(at: number, fn: () => void): SimTimer {
-    const timer: SimTimer = { at: Math.max(at, this.time), seq: seqCounter++, fn: this.disposed ? null : fn, owner: this };
+  /** Milliseconds, for tests that measure simulated durations. */
+  now(): number {
+    return this.time / 1000;
+  }
+
+  atUs(at: number, fn: () => void): SimTimer {
+    const timer: SimTimer = { at: Math.max(Math.ceil(at), this.time), seq: seqCounter++, fn: this.disposed ? null : fn, owner: this };
     if (!this.disposed) this.heap.push(timer);
     return timer;
   }
@@ -198,7 +215,7 @@ export class ManualScheduler implements SimScheduler {
 
   /** Moves the clock forward by `ms`, running every timer due on the way. */
   advance(ms: number): void {
-    const target = this.time + ms;
+    const target = this.time + msToUs(ms);
     for (let top = this.heap.peek(); top !== undefined && top.at <= target; top = this.heap.peek()) {
       this.heap.pop();
       this.time = Math.max(this.time, top.at);
@@ -211,11 +228,11 @@ export class ManualScheduler implements SimScheduler {
 
   /** Advances in `stepMs` steps until `done()` holds; throws after `maxMs` so a broken model fails instead of hanging. */
   advanceUntil(done: () => boolean, maxMs: number, stepMs = 1): number {
-    const start = this.time;
+    const start = this.now();
     while (!done()) {
-      if (this.time - start >= maxMs) throw new Error(`condition not reached within ${maxMs} simulated ms`);
+      if (this.now() - start >= maxMs) throw new Error(`condition not reached within ${maxMs} simulated ms`);
       this.advance(stepMs);
     }
-    return this.time - start;
+    return this.now() - start;
   }
 }

@@ -21,6 +21,9 @@
  *   busy_interval_s    seconds between `echo:busy: processing` lines (M113 changes it)          (default 2)
  *   record             1 = keep every executed command in `executed`; 0 keeps only the count and a hash,
  *                      for long benchmark runs                                                  (default 1)
+ *   bed                travel limits in mm, XxYxZ, from 0                                      (default 220x220x250)
+ *   soft_endstops      1 = moves beyond `bed` are clamped (Marlin family) or refused with the firmware's
+ *                      out-of-range error (Klipper, RepRapFirmware); M211 S0/S1 switches them  (default 1)
  * Fault injection (all deterministic for a given seed):
  *   error_rate         probability that a host->printer byte is corrupted (one bit flipped)     (default 0)
  *   loss_rate          probability that a host->printer byte is lost on the wire               (default 0)
@@ -51,6 +54,9 @@ export interface SimulatorOptions {
   bootNoise: boolean;
   busyIntervalS: number;
   record: boolean;
+  /** Travel limits in mm (from 0). */
+  bed: { X: number; Y: number; Z: number };
+  softEndstops: boolean;
   errorRate: number;
   lossRate: number;
   dropOkEvery: number;
@@ -76,6 +82,8 @@ export const DEFAULT_SIMULATOR_OPTIONS: Readonly<SimulatorOptions> = Object.free
   bootNoise: false,
   busyIntervalS: 2,
   record: true,
+  bed: Object.freeze({ X: 220, Y: 220, Z: 250 }),
+  softEndstops: true,
   errorRate: 0,
   lossRate: 0,
   dropOkEvery: 0,
@@ -141,6 +149,13 @@ const PARSERS: Record<string, Parser> = {
   boot_noise: flag('bootNoise'),
   busy_interval_s: num(0, 60, 'busyIntervalS', false),
   record: flag('record'),
+  bed: (raw, name) => {
+    const m = /^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)$/.exec(raw);
+    const [x, y, z] = m === null ? [NaN, NaN, NaN] : [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (!(x > 0 && y > 0 && z > 0) || Math.max(x, y, z) > 10_000) throw fail(name, raw, 'XxYxZ in mm, e.g. 220x220x250');
+    return { bed: { X: x, Y: y, Z: z } };
+  },
+  soft_endstops: flag('softEndstops'),
   error_rate: num(0, 0.5, 'errorRate'),
   loss_rate: num(0, 0.5, 'lossRate'),
   drop_ok_every: int(0, 1_000_000_000, 'dropOkEvery'),

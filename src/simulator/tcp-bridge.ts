@@ -39,6 +39,14 @@ class BridgePort {
 
   private accept(socket: Socket): void {
     const peer = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
+    // A host that reconnects at once (after an emergency stop, say) may be here before its old socket's close
+    // event: a client that already hung up is gone, not in the way.
+    const old = this.client;
+    if (old !== null && (old.socket.readableEnded || old.socket.destroyed)) {
+      old.socket.destroy();
+      old.printer.close();
+      this.client = null;
+    }
     if (this.client !== null) {
       // A serial line has one host; a second one would interleave its G-code with the first one's.
       this.log(`port ${this.port}: refused ${peer}: a client is already connected (one at a time)`);

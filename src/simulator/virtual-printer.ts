@@ -11,8 +11,8 @@ import {
 } from './firmware-commands.js';
 import { checkLine } from './line-check.js';
 import { Planner, word } from './motion-planner.js';
-import { RealTimeScheduler, type SimScheduler, type SimTimer } from './sim-scheduler.js';
-import { Downlink, Prng, ReceiveBuffer, Uplink } from './serial-link.js';
+import { msToUs, RealTimeScheduler, type SimScheduler, type SimTimer } from './sim-scheduler.js';
+import { ByteClock, Downlink, Prng, ReceiveBuffer, Uplink } from './serial-link.js';
 import type { SimulatorOptions } from './simulator-options.js';
 import { type SimulatorStats, zeroStats } from './simulator-stats.js';
 
@@ -52,6 +52,8 @@ export class VirtualPrinter {
   private timers = new Set<SimTimer>();
   private uplinkTimer: SimTimer | null = null;
   private inService = false;
+  /** µs of the last service() that moved nothing, or null: the next wake-up must come later than that. */
+  private idleWakeAt: number | null = null;
   private serviceAgain = false;
   private wantDrain = false;
   private readonly outputListeners: Array<(bytes: Buffer) => void> = [];
@@ -66,10 +68,9 @@ export class VirtualPrinter {
     // speed scales simulated time; at speed=max only work (moves, dwell, heating, boot) collapses to zero.
     const timeScale = options.speed === 'max' ? 1 : options.speed;
     this.rng = new Prng(options.seed);
-    const byteMs = options.baud === 0 ? 0 : 10_000 / options.baud / timeScale;
-    const halfLatency = options.latencyMs / 2 / timeScale;
-    this.uplink = new Uplink(byteMs, halfLatency, options.errorRate, options.lossRate, this.rng);
-    this.downlink = new Downlink(byteMs, halfLatency, this.scheduler, (bytes) => {
+    const wire = new ByteClock(options.baud * timeScale, msToUs(options.latencyMs / 2 / timeScale));
+    this.uplink = new Uplink(wire, options.errorRate, options.lossRate, this.rng);
+    this.downlink = new Downlink(wire, this.scheduler, (bytes) => {
       for (const l of this.outputListeners) l(bytes);
     });
     this.rx = new ReceiveBuffer(options.rx);
@@ -89,7 +90,7 @@ export class VirtualPrinter {
     const data = typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes;
     const corrupted = this.uplink.corrupted;
     const lost = this.uplink.lostOnWire;
-    const { buf, t0 } = this.uplink.send(data, this.scheduler.now());
+    const { buf, t0 } = this.uplink.send(data, this.scheduler.nowUs());
     this.stats.bytesCorrupted += this.uplink.corrupted - corrupted;
     this.stats.bytesLostOnWire += this.uplink.lostOnWire - lost;
     if (this.dialect.emergencyParser) this.watchEmergency(buf, t0);
@@ -208,6 +209,7 @@ export class VirtualPrinter {
       planner: this.planner,
       emit: (line) => this.emit(line),
       after: (ms, fn) => this.after(ms, fn),
+      afterUs: (us, fn) => this.afterUs(us, fn),
       cancel: (timer) => this.cancel(timer),
       service: () => this.service(),
       emergencyStop: () => this.halt('M112'),
@@ -218,7 +220,10 @@ export class VirtualPrinter {
     };
   }
   private after(ms: number, fn: () => void): SimTimer {
-    const timer = this.scheduler.at(this.scheduler.now() + ms, () => {
+    return this.afterUs(msToUs(ms), fn);
+  }
+  private afterUs(us: number, fn: () => void): SimTimer {
+    const timer = this.scheduler.atUs(this.scheduler.nowUs() + us, () => {
       this.timers.delete(timer);
       fn();
     });
@@ -244,7 +249,7 @@ export class VirtualPrinter {
 
   private bootDone(): void {
     // Whatever arrived while the bootloader ran is gone.
-    this.uplink.deliver(this.scheduler.now(), (_b, from, to) => {
+    this.uplink.deliver(this.scheduler.nowUs(), (_b, from, to) => {
       this.stats.bytesDiscarded += to - from;
       return to - from;
     });
@@ -294,7 +299,7 @@ export class VirtualPrinter {
       let lineStart = i;
       while (lineStart > 0 && buf[lineStart - 1] !== 0x0a && buf[lineStart - 1] !== 0x0d) lineStart--;
       if (!/^\s*(N\d+\s*)?$/.test(buf.toString('latin1', lineStart, i))) continue;
-      this.after(Math.max(0, this.uplink.arrivalOf(t0, i + 3) - this.scheduler.now()), () => {
+      this.afterUs(Math.max(0, this.uplink.arrivalOf(t0, i + 3) - this.scheduler.nowUs()), () => {
         if (this.state === 'ready') this.halt('M112');
       });
     }
@@ -340,26 +345,39 @@ export class VirtualPrinter {
       return;
     }
     this.inService = true;
+    const now = this.scheduler.nowUs();
+    let progressed = false;
     try {
       do {
         this.serviceAgain = false;
+        const before = this.progressMark();
         // While the firmware reads, one line at a time, as its loop would see them even when this timer fired late.
         // While it cannot read, everything arrived so far lands in RX at once, or is lost when RX is full.
-        const more = this.uplink.deliver(this.scheduler.now(), this.sink, this.canRead());
+        const more = this.uplink.deliver(now, this.sink, this.canRead());
         this.readLines();
         const queued = this.queue.length;
         this.runCommands();
+        // Another round only after this one moved something (bytes off the wire, lines read, commands run):
+        // those are finite, so the loop ends by construction whatever the clock says.
+        const moved = this.progressMark() !== before;
+        progressed ||= moved;
         // Finished commands freed slots: read what waits in RX (or on a pushed-back USB link) at once.
-        if (more || (this.queue.length < queued && this.canRead())) this.serviceAgain = true;
+        this.serviceAgain = moved && (this.serviceAgain || more || (this.queue.length < queued && this.canRead()));
       } while (this.serviceAgain);
     } finally {
       this.inService = false;
     }
+    this.idleWakeAt = progressed ? null : now;
     this.scheduleUplink();
     if (this.wantDrain && this.uplink.pendingBytes <= WRITE_HIGH_WATER) {
       this.wantDrain = false;
       for (const l of [...this.drainListeners]) l();
     }
+  }
+
+  /** Grows whenever the firmware loop takes bytes off the wire, reads from RX or finishes a command (all monotonic). */
+  private progressMark(): number {
+    return this.uplink.taken + this.rx.consumed + this.executedCount;
   }
 
   private scheduleUplink(): void {
@@ -370,15 +388,17 @@ export class VirtualPrinter {
     // enough. Native USB drains only as the firmware reads, which always runs service().
     if (this.wantDrain && this.options.baud > 0) {
       const drained = this.uplink.timeWhenPendingAtMost(WRITE_HIGH_WATER);
-      if (drained !== null && (at === null || drained < at)) at = Math.max(drained, this.scheduler.now());
+      if (drained !== null && (at === null || drained < at)) at = Math.max(drained, this.scheduler.nowUs());
     }
     if (at === null) {
       this.uplinkTimer = this.cancel(this.uplinkTimer);
       return;
     }
+    // A wake-up that moved nothing is never followed by another at the same instant: the clock must move first.
+    if (this.idleWakeAt !== null && at <= this.idleWakeAt) at = this.idleWakeAt + 1;
     if (this.uplinkTimer !== null && this.uplinkTimer.at === at) return;
     this.uplinkTimer = this.cancel(this.uplinkTimer);
-    this.uplinkTimer = this.after(Math.max(0, at - this.scheduler.now()), () => {
+    this.uplinkTimer = this.afterUs(Math.max(0, at - this.scheduler.nowUs()), () => {
       this.uplinkTimer = null;
       this.service();
     });

@@ -1,4 +1,5 @@
 // Row types of every table, for kysely's typed queries. One interface per table; timestamps are ISO 8601 UTC strings.
+import type { Generated } from 'kysely';
 
 export interface OrganizationTable {
   id: string;
@@ -15,6 +16,8 @@ export interface OrganizationTable {
   power_budget_watts: number | null;
   created_at: string;
   updated_at: string;
+  /** JSON array of host names or patterns webhook receivers may use; empty allows any. */
+  webhook_allowed_hosts: Generated<string>;
 }
 
 export interface UserTable {
@@ -168,6 +171,56 @@ export interface PrinterTable {
   updated_at: string;
 }
 
+export interface EventTable {
+  /** Commit order of the log; generated. */
+  seq: Generated<number>;
+  /** evt_…, the id receivers de-duplicate by. */
+  id: string;
+  type: string;
+  created_at: string;
+  created_ms: number;
+  /** The JSON event object exactly as sent: { id, type, created_at, data: { object } }. */
+  body: string;
+}
+
+export interface WebhookTable {
+  id: string;
+  url: string;
+  /** JSON array of event names and wildcards. */
+  events: string;
+  secret: string;
+  /** The secret before the last rotation; still signs until previous_secret_until_ms. */
+  previous_secret: string | null;
+  previous_secret_until_ms: number | null;
+  enabled: number;
+  /** The per-webhook sequence number of its newest delivery. */
+  last_seq: number;
+  failing_since: string | null;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  webhook_id: string;
+  event_seq: number;
+  /** Per-webhook sequence number, so a receiver can reorder. */
+  seq: number;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  /** Unix ms of the next attempt while pending; null once final. */
+  next_attempt_ms: number | null;
+  last_status_code: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  /** At most 1 KB of the receiver's last response body. */
+  response_excerpt: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
 export interface Database {
   organization: OrganizationTable;
   users: UserTable;
@@ -178,4 +231,7 @@ export interface Database {
   jobs: JobTable;
   files: FileTable;
   printers: PrinterTable;
+  events: EventTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }

@@ -1,4 +1,4 @@
-// `bench-stream --json --quick` runs end to end and prints exactly one JSON object of the documented shape (no thresholds).
+// `bench-stream --json --quick` runs end to end, prints one JSON object of the documented shape, and meets its untimed thresholds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -57,6 +57,24 @@ test('bench:stream --json --quick prints one JSON object with every documented f
     assert.equal(typeof i.exact, 'boolean');
     assert.ok(isNum(i.lines) && isNum(i.resend_ratio) && isNum(i.checksum_invisible));
   }
+});
+
+test('bench:stream --quick meets its thresholds that do not depend on timing: exact integrity, flat memory', async () => {
+  const r = await runBench(['--json', '--quick', '--only', 'e,f']);
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout.trim()) as {
+    memory: { file_mb: number; rss_growth_mb: number };
+    integrity: Array<{ error_rate: number; lines: number; exact: boolean; checksum_invisible: number }>;
+  };
+  // Corrupted bytes on the wire must never change what the printer executed: every line exactly once, in order.
+  for (const i of j.integrity) {
+    assert.equal(i.exact, true, `the executed record differs from the file at error rate ${i.error_rate}`);
+    assert.equal(i.checksum_invisible, 0, `a corruption slipped past the checksum at error rate ${i.error_rate}`);
+    assert.ok(i.lines > 0);
+  }
+  // The file is streamed, never loaded whole: resident memory grows far less than the file's size.
+  assert.ok(j.memory.file_mb >= 10, `the quick file is ${j.memory.file_mb} MB`);
+  assert.ok(j.memory.rss_growth_mb < j.memory.file_mb / 2, `rss grew ${j.memory.rss_growth_mb} MB streaming a ${j.memory.file_mb} MB file`);
 });
 
 test('bench:stream refuses an unknown flag with exit 2', async () => {

@@ -9,6 +9,7 @@ import { mintKeyOffline } from '../../src/auth/bootstrap.js';
 import { ManualClock } from '../../src/clock.js';
 import type { RunEnvironment } from '../../src/config.js';
 import { EventBus } from '../../src/events/event-bus.js';
+import { createEventsRuntime, type EventsOptions } from '../../src/events/events-runtime.js';
 import type { AppDeps } from '../../src/http/app-deps.js';
 import type { RouteDef } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes-index.js';
@@ -18,7 +19,6 @@ import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
 import { SessionRegistry } from '../../src/printers/session-registry.js';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
 import { createFarm } from '../../src/farm.js';
-import type { PublishJobEvent } from '../../src/jobs/jobs.service.js';
 
 export interface TestApp {
   deps: AppDeps;
@@ -47,10 +47,9 @@ export async function startTestApp(
     /** Holds the secret key file; without it the key lives in memory only (like the :memory: database). */
     dataDir?: string;
     trustProxy?: boolean;
+    events?: EventsOptions;
     /** Overrides of the printers service's options (discovery roots, command timeout, session tuning). */
     printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'discovery' | 'commandTimeoutMs'>>;
-    /** Where job events go (the public event log); tests may record them. */
-    publish?: PublishJobEvent;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -71,7 +70,10 @@ export async function startTestApp(
     sessionOptions: FAST_SESSIONS,
     ...options.printers,
   });
-  const farm = createFarm({ db: handle.db, clock, logger: silentLogger, bus, dataDir, sessions, printers }, options.publish ?? (async () => {}));
+  const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger: silentLogger }, options.events);
+  const farm = createFarm({ db: handle.db, clock, logger: silentLogger, bus, dataDir, sessions, printers }, (trx, type, job) =>
+    events.record(trx, type, job).then(() => undefined),
+  );
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,
@@ -83,11 +85,13 @@ export async function startTestApp(
     trustProxy: options.trustProxy ?? false,
     sessions,
     printers,
+    events,
     files: farm.files,
     jobFiles: farm.jobFiles,
     jobs: farm.jobs,
     scheduler: farm.scheduler,
   };
+  deps.events.start();
   await farm.start();
   // As at a real start: stored printers (a file database) reconnect by themselves.
   await printers.openAllSessions();
@@ -103,6 +107,7 @@ export async function startTestApp(
     baseUrl,
     request: (path, init) => fetch(baseUrl + path, init),
     async close() {
+      await deps.events.stop(0);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await farm.stop();

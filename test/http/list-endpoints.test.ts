@@ -15,6 +15,7 @@ const builtLists = allRoutes().filter((r) => r.method === 'GET' && r.list && !r.
 describe('built list endpoints use the list-query helper', () => {
   let t: TestApp;
   let admin: string;
+  let webhookId = '';
   before(async () => {
     t = await startTestApp();
     admin = await mintTestKey(t);
@@ -25,12 +26,20 @@ describe('built list endpoints use the list-query helper', () => {
       body: JSON.stringify({ name: 'list check', connection_url: 'sim://list-check?speed=max' }),
     });
     assert.equal(created.status, 201);
+    // One webhook with one (failed, nobody listens on port 9) delivery, so the webhook lists have a record.
+    const hook = await t.request('/v1/webhooks', {
+      method: 'POST',
+      headers: bearer(admin, true),
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/', events: ['*'] }),
+    });
+    webhookId = ((await hook.json()) as { id: string }).id;
+    await t.request(`/v1/webhooks/${webhookId}/test`, { method: 'POST', headers: bearer(admin) });
   });
   after(async () => {
     await t.close();
   });
 
-  const get = (path: string) => t.request(path, { headers: bearer(admin) });
+  const get = (path: string) => t.request(path.replace(':id', webhookId), { headers: bearer(admin) });
   const message = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
 
   it('there are some (users, api-keys) to check', () => {

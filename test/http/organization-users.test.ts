@@ -59,6 +59,7 @@ describe('organization', () => {
         energy_cost_per_kwh: 0,
         timezone: 'UTC',
         auto_start: true,
+        webhook_allowed_hosts: [],
         created_at: undefined,
         updated_at: undefined,
       },

@@ -7,7 +7,7 @@ import { AppError } from '../../src/errors.js';
 import type { JobProgressPayload } from '../../src/events/event-types.js';
 import { splitProfileParam } from '../../src/printers/printer-session.js';
 import { writeGcode } from './gcode-fixture.js';
-import { openHarness } from './session-harness.js';
+import { consoleEntries, openHarness } from './session-harness.js';
 
 const FAST = 'speed=max';
 
@@ -33,7 +33,8 @@ test('handshake: another firmware family gets its own profile; without autorepor
   try {
     await h.session.connect();
     assert.equal(h.session.snapshot().firmware?.profile, 'prusa');
-    await new Promise((r) => setTimeout(r, 350));
+    // A poll goes out only once the previous one was answered: the third M105 sent means two were executed.
+    await consoleEntries(h.session, (e) => e.direction === 'sent' && e.text === 'M105', 3);
     assert.ok(!h.sim.printer.executed.includes('M155 S2'));
     assert.ok(h.sim.printer.executed.filter((c) => c === 'M105').length >= 2, 'M105 polled');
     assert.equal(typeof h.session.snapshot().temperatures.hotend, 'number');
@@ -89,6 +90,13 @@ test('streams a file exactly: the printer executes the stripped lines in order; 
     const snap = job.snapshot();
     assert.equal(snap.lines_acked, fx.stripped.length);
     assert.equal(snap.bytes_acked, Buffer.byteLength(fx.text));
+    // Progress counts the G-code sent (command + newline), comments and blank lines excluded, on both sides.
+    const gcodeBytes = fx.stripped.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+    assert.equal(snap.gcode_bytes_total, gcodeBytes);
+    assert.equal(snap.gcode_bytes_acked, gcodeBytes);
+    assert.equal(snap.lines_total, fx.stripped.length);
+    assert.equal(snap.progress, 100);
+    assert.ok(snap.elapsed_ms > 0 && snap.elapsed_ms <= Date.now() - snap.started_at);
     const after = h.session.snapshot();
     assert.equal(after.status, 'idle');
     assert.equal(after.job, null);

@@ -6,7 +6,7 @@ import type { AppError } from '../../src/errors.js';
 import type { JobProgressPayload } from '../../src/events/event-types.js';
 import { createSimTransport } from '../../src/transport/sim.transport.js';
 import { writeGcode } from './gcode-fixture.js';
-import { openHarness } from './session-harness.js';
+import { consoleEntries, openHarness } from './session-harness.js';
 
 // A real baud rate keeps the job long enough (a few seconds) to act in the middle of it; motion takes no time.
 const MID = 'speed=max&baud=115200';
@@ -40,6 +40,11 @@ test('pause parks after the queued lines, remembers position and temperatures; r
     const z = last(/^G1 Z([\d.]+)/);
     const e = last(/^G1 .*E([\d.]+)/);
     const f = last(/^G1 .*F(\d+)/);
+    // Printing time stands still while paused: a round trip to the printer later it has not moved.
+    const pausedAt = h.session.snapshot().job!.elapsed_ms;
+    await h.session.sendCommand('M105');
+    assert.equal(h.session.snapshot().job!.elapsed_ms, pausedAt);
+    assert.ok(pausedAt > 0);
     await assert.rejects(h.session.pause(), (err: AppError) => err.code === 'invalid_state');
     await assert.rejects(h.session.home(), (err: AppError) => err.code === 'printer_busy');
 
@@ -103,17 +108,29 @@ test('emergency stop halts the printer at once: job.failed, printer.error; a rec
     await writeGcode(file, 3000);
     const job = await h.session.startJob({ jobId: 'job_e', filePath: file });
     await h.waitFor('job.progress', (p) => p.progress >= 5);
+    const halted = consoleEntries(h.session, (e) => e.kind === 'fatal' && /halted/i.test(e.text), 1);
     h.session.emergencyStop();
     const outcome = await job.finished;
     assert.equal(outcome.status === 'failed' && outcome.error.code, 'emergency_stop');
     assert.equal(h.session.snapshot().status, 'error');
     await h.waitFor('printer.error');
-    await new Promise((r) => setTimeout(r, 200));
+    await halted;
     assert.equal(h.sim.printer.isHalted, true);
+    // The firmware's own halt line does not replace the reason, and a command is refused at once instead of
+    // waiting forever for an ok from a halted board.
+    assert.equal(h.session.snapshot().error?.code, 'emergency_stop');
+    await assert.rejects(h.session.sendCommand('M105'), (e: AppError) => e.code === 'invalid_state' && /reconnect/.test(String(e.details)));
     await assert.rejects(h.session.startJob({ jobId: 'job_x', filePath: file }), (e: AppError) => e.code === 'invalid_state');
     await h.session.connect();
     assert.equal(h.session.snapshot().status, 'idle');
     assert.equal(h.session.snapshot().error, null);
+    assert.equal((await h.session.sendCommand('M105')).ok, true);
+    // reconnect() does the same from any state but a job: here from idle, and again after a second stop.
+    h.session.emergencyStop();
+    assert.equal(h.session.currentStatus, 'error');
+    await h.session.reconnect();
+    assert.equal(h.session.currentStatus, 'idle');
+    assert.equal(h.sim.printer.isHalted, false);
     assert.equal((await h.session.sendCommand('M105')).ok, true);
   } finally {
     await h.close();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EventBus, type EventName } from '../../src/events/event-bus.js';
 import type { DomainEvents } from '../../src/events/event-types.js';
-import { PrinterSession, type PrinterSessionOptions } from '../../src/printers/printer-session.js';
+import { type ConsoleEntry, PrinterSession, type PrinterSessionOptions } from '../../src/printers/printer-session.js';
 import { createSimTransport, type SimTransport } from '../../src/transport/sim.transport.js';
 
 export interface RecordedEvent {
@@ -82,4 +82,28 @@ export async function openHarness(url: string, opts: Partial<PrinterSessionOptio
     },
   };
   return h;
+}
+
+/** Resolves once `count` console entries matching `pred` were seen (from now on); rejects after `timeoutMs`. */
+export function consoleEntries(
+  session: PrinterSession,
+  pred: (e: ConsoleEntry) => boolean,
+  count: number,
+  timeoutMs = 20_000,
+): Promise<ConsoleEntry[]> {
+  const seen: ConsoleEntry[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`saw ${seen.length} of ${count} matching console entries within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const off = session.onConsole((e) => {
+      if (!pred(e)) return;
+      seen.push(e);
+      if (seen.length < count) return;
+      clearTimeout(timer);
+      off();
+      resolve(seen);
+    });
+  });
 }

@@ -101,6 +101,8 @@ test('resend for a line outside history stops with resend_out_of_history, never 
   t.written.length = 0;
   t.run(`
     < Resend: 3
+    # the 40 acknowledgements came before the script, then the refusal
+    !*40 job-acked
     ! protocol-failure resend_out_of_history
     = nothing written
   `);
@@ -120,6 +122,7 @@ test('resend for a line not yet sent is refused (resend_invalid); for the very n
     < ok
   `);
   assert.ok(t.none('protocol-failure'));
+  t.events.length = 0;
   t.job('G1 X3');
   t.run(`
     > N3 G1 X3
@@ -174,7 +177,9 @@ test('lost ok while temperatures keep arriving: autoreports do not count as ok, 
     @ +5001
     > N2 M105
     < ok T:210.0 /210.0 B:60.0 /60.0 @:127 B@:0
-    ! temperatures
+    # the two autoreports, then the poke's ok: its temperatures, and it acknowledges line 1
+    !*3 temperatures "hotend":210
+    ! job-acked "jobLine":1
   `);
   assert.deepEqual(acked(t), [1]);
   assert.equal(t.proto.stats.timeouts, 1);
@@ -268,8 +273,11 @@ test('unsolicited lines between a command and its ok (echo:, //action:, temperat
     < echo:busy: processing
     < echo:  M92 X80.00 Y80.00 Z400.00 E93.00
     < ok
+    ! info echo:; Steps per unit:
     ! host-action pause
+    ! temperatures "hotend":210
     ! busy
+    ! info M92 X80.00
     ! command-done M92 X80.00
   `);
   const done = t.log.find((a) => a.type === 'command-done');

@@ -42,8 +42,10 @@ test('ping-pong while the firmware is unknown (generic profile)', () => {
     ! command-done FIRMWARE_NAME:Marlin
     > N2 G1 X1
     < ok
+    ! job-acked "jobLine":1
     > N3 G1 X2
     < ok
+    ! job-acked "jobLine":2
   `);
 });
 
@@ -152,7 +154,9 @@ test('Klipper: bare lines, `!!` + ok is fatal but acknowledged, `//` is info, M1
     < !! Move out of range: 500.000 0.000 0.000 [0.000]
     < ok
     ! info homing
+    ! job-acked "jobLine":1
     ! firmware-fatal Move out of range
+    ! job-acked "jobLine":2
   `);
   assert.ok(t.proto.isIdle());
   t.proto.emergencyStop(t.now);

@@ -39,13 +39,18 @@ test('a dropped absolute move is sent again with the same number after the poke,
     @ +30000
     > N4 M105
     < ${TEMPS}
+    !*2 job-acked
+    ! temperatures
     ! info line 3 got no ok
     > N3 G1 X10 Y10 F3000
     < ok
+    ! job-acked "jobLine":3
     > N4 M105
     < ${TEMPS}
+    ! temperatures
     > N5 G1 X20
     < ok
+    ! job-acked "jobLine":4
   `);
   // Job line 3 is acknowledged only by its own ok, never by the poke's.
   assert.deepEqual(acked(t), [1, 2, 3, 4]);
@@ -99,6 +104,8 @@ test('an unanswered relative extrusion is not sent again: the job stops with a c
     @ +30000
     > N4 M105
     < ${TEMPS}
+    !*2 job-acked
+    ! temperatures
     ! protocol-failure ok_timeout
     = nothing written
   `);
@@ -115,6 +122,7 @@ test('coordinates in a mode the host never set are not trusted: G1 without a pri
     @ +30000
     > N2 M105
     < ${TEMPS}
+    ! temperatures
     ! protocol-failure ok_timeout
     = nothing written
   `);
@@ -128,6 +136,8 @@ test('coordinates in a mode the host never set are not trusted: G1 without a pri
     @ +30000
     > N3 M105
     < ${TEMPS}
+    ! job-acked
+    ! temperatures
     ! protocol-failure ok_timeout
   `);
 });
@@ -142,10 +152,15 @@ test('repeated silent drops end in protocol-failure ok_timeout, never a hang', (
     @ +30000
     > N3 M105
     < ${TEMPS}
+    ! job-acked "jobLine":1
+    ! temperatures
+    ! info line 2 got no ok
     > N2 G1 X10
     @ +30000
     > N3 M105
     < ${TEMPS}
+    ! temperatures
+    ! info line 2 got no ok
     > N2 G1 X10
     @ +30000
     ! protocol-failure ok_timeout
@@ -166,6 +181,7 @@ test('a dropped poke: further timeouts, then ok_timeout', () => {
     > N3 M105
     @ +30000
     @ +30000
+    ! job-acked "jobLine":1
     ! protocol-failure ok_timeout
   `);
   assert.deepEqual(acked(t), [1]);

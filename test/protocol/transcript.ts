@@ -1,4 +1,4 @@
-// Transcript tests for the protocol core: `> ...` lines the host must write, `< ...` lines the firmware sends, `@` time, `!` actions.
+// Transcript tests for the protocol core: `> ...` lines the host must write, `< ...` lines the firmware sends, `@` time, `!` events in order.
 import assert from 'node:assert/strict';
 import { HostProtocol } from '../../src/protocol/host-protocol.js';
 import type { FirmwareProfile } from '../../src/protocol/firmware-profile.js';
@@ -84,8 +84,12 @@ export class Transcript {
     return id;
   }
 
-  /** Runs a script; every `>` must match the next written line, and at the end nothing unexpected was written. */
+  /**
+   * Runs a script; every `>` must match the next written line, every `!` the next event, and at the end nothing
+   * unexpected was written (nor, in a script with `!` steps, emitted).
+   */
   run(script: string): this {
+    const statesEvents = /^\s*!/m.test(script);
     for (const rawLine of script.split('\n')) {
       const line = rawLine.replace(/^\s+/, '');
       if (line === '' || line.startsWith('#')) continue;
@@ -105,13 +109,12 @@ export class Transcript {
         this.proto.tick(this.now);
         this.collect();
       } else if (op === '!') {
+        // `! type needle` expects the next event; `!*3 type needle` the next three, each matching.
         this.collect();
-        const sp = arg.indexOf(' ');
-        const type = sp < 0 ? arg : arg.slice(0, sp);
-        const needle = sp < 0 ? '' : arg.slice(sp + 1);
-        const i = this.events.findIndex((a) => a.type === type && JSON.stringify(a).includes(needle));
-        assert.ok(i >= 0, `expected action ${type} ${needle}; got ${JSON.stringify(this.events)}`);
-        this.events.splice(0, i + 1);
+        const m = /^!(?:\*(\d+))? (\S+)(?: (.*))?$/.exec(line);
+        if (m === null) throw new Error(`bad transcript line: ${rawLine}`);
+        const [, times, type, needle = ''] = m;
+        for (let k = 0; k < Number(times ?? 1); k++) this.expectEvent(type!, needle);
       } else if (op === '=') {
         // `= nothing written`
         this.collect();
@@ -122,7 +125,23 @@ export class Transcript {
     }
     this.collect();
     assert.deepEqual(this.written, [], 'the host wrote lines the transcript does not show');
+    // A transcript that states events states all of them: one left over at the end is unexpected too.
+    if (statesEvents) assert.deepEqual(this.events, [], 'the core emitted events the transcript does not state');
     return this;
+  }
+
+  /**
+   * The next event must be this one: an event the transcript does not state fails the step, so a core that emits
+   * something extra (or in another order) cannot pass.
+   */
+  private expectEvent(type: string, needle: string): void {
+    const next = this.events[0];
+    assert.ok(next !== undefined, `expected action ${type} ${needle}; no event is waiting`);
+    assert.ok(
+      next.type === type && JSON.stringify(next).includes(needle),
+      `expected action ${type} ${needle}; the next event is ${JSON.stringify(next)} (waiting: ${JSON.stringify(this.events)})`,
+    );
+    this.events.shift();
   }
 
   /** True when no action of this type is waiting. */

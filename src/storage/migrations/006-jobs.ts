@@ -1,8 +1,8 @@
 // Migration: the jobs table and the organization's power budget (queue, state, live counters), with the indexes the scheduler and the lists need.
 import type { Migration } from './migration.js';
 
-export const migration005Jobs: Migration = {
-  version: 5,
+export const migration006Jobs: Migration = {
+  version: 6,
   name: 'jobs',
   sql: `
     CREATE TABLE jobs (

@@ -1,0 +1,57 @@
+// Pure rules for public event names: the known types, group wildcards, pattern matching and the scope that may read each.
+import { covers } from '../auth/scopes.js';
+
+/** Every event type that is stored in the log and can be sent to webhooks. */
+export const EVENT_TYPES = [
+  'job.created',
+  'job.started',
+  'job.paused',
+  'job.resumed',
+  'job.completed',
+  'job.failed',
+  'job.cancelled',
+  'printer.online',
+  'printer.offline',
+  'printer.error',
+  'material.low',
+  'material.empty',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Sent only by POST /v1/webhooks/:id/test, to that one webhook; no pattern subscribes to it. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+/** Live-only: streamed to /v1/events, never stored nor sent to webhooks. */
+export const TELEMETRY_EVENT_TYPE = 'printer.telemetry';
+
+export type RecordableType = EventType | typeof TEST_EVENT_TYPE;
+export type StreamType = RecordableType | typeof TELEMETRY_EVENT_TYPE;
+
+export const EVENT_GROUPS = ['job.*', 'printer.*', 'material.*'] as const;
+/** What a webhook's `events` array may hold. */
+export const WEBHOOK_EVENT_PATTERNS: readonly string[] = [...EVENT_TYPES, ...EVENT_GROUPS, '*'];
+/** What `types=` of the live stream may hold: the webhook patterns plus the live-only and test types. */
+export const STREAM_EVENT_PATTERNS: readonly string[] = [...WEBHOOK_EVENT_PATTERNS, TELEMETRY_EVENT_TYPE, TEST_EVENT_TYPE, 'webhook.*'];
+
+/**
+ * Whether a pattern selects a type. `*` and the group wildcards cover the known groups only: a webhook on `*` never gets
+ * `webhook.test` (it is addressed to one webhook) and never telemetry (live-only), unless the stream names them.
+ */
+export function patternMatches(pattern: string, type: string): boolean {
+  if (pattern === type) return true;
+  if (type === TEST_EVENT_TYPE || type === TELEMETRY_EVENT_TYPE) return pattern === 'webhook.*' && type === TEST_EVENT_TYPE;
+  if (pattern === '*') return true;
+  return pattern.endsWith('.*') && type.startsWith(pattern.slice(0, -1));
+}
+
+export const anyPatternMatches = (patterns: readonly string[], type: string): boolean => patterns.some((p) => patternMatches(p, type));
+
+/** The read scope a key needs to see an event of this type (job.* -> jobs:read, ...); webhook.test needs webhooks:write. */
+export function scopeForEventType(type: string): string {
+  if (type === TEST_EVENT_TYPE) return 'webhooks:write';
+  const group = type.slice(0, type.indexOf('.'));
+  const resource = group === 'job' ? 'jobs' : group === 'printer' ? 'printers' : group === 'material' ? 'materials' : null;
+  // An unknown group maps to admin so a new event type is never shown to a key by accident.
+  return resource ? `${resource}:read` : 'admin:*';
+}
+
+export const mayReadEvent = (scopes: readonly string[], type: string): boolean => covers(scopes, scopeForEventType(type));

@@ -1,0 +1,108 @@
+// Builds the event machinery once per server (outbox, commit feed, live stream, telemetry, delivery worker, pruning) for deps.events.
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { Db } from '../storage/db.js';
+import { DeliveryWorker, type DeliveryWorkerOptions } from '../webhooks/delivery-worker.js';
+import { CommittedFeed } from './committed-feed.js';
+import { pruneEvents } from './event-log.repository.js';
+import { TELEMETRY_EVENT_TYPE, type RecordableType } from './event-names.js';
+import { EventOutbox, type Executor, type RecordOptions } from './event-outbox.js';
+import { LiveStreamHub } from './live-stream.js';
+import { makeEvent, type PublicEvent } from './public-event.js';
+import type { SseOptions } from './sse-connection.js';
+import { TelemetryThrottle } from './telemetry-throttle.js';
+
+export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface EventsOptions {
+  /** How long the log keeps events for Last-Event-ID (deliveries still pending keep theirs longer). */
+  retentionMs?: number;
+  pruneEveryMs?: number;
+  /** Safety poll of the commit feed, for events written outside record() (e.g. another process). */
+  feedPollMs?: number;
+  worker?: DeliveryWorkerOptions;
+  sse?: Partial<SseOptions>;
+}
+
+/** What a printer session knows at a moment: streamed live as printer.telemetry, never stored. */
+export interface TelemetrySample {
+  temperatures?: { hotend?: number | null; hotend_target?: number | null; bed?: number | null; bed_target?: number | null };
+  progress?: number | null;
+  job_id?: string | null;
+  [extra: string]: unknown;
+}
+
+export interface EventsRuntime {
+  /** Call INSIDE the caller's kysely transaction: writes the event and its deliveries there; announced after commit. */
+  record<T>(trx: Executor, type: RecordableType, object: T, options?: RecordOptions): Promise<PublicEvent<T>>;
+  /** Same, in a transaction of its own, for events without a state change (printer.online from a session). */
+  recordNow<T>(type: RecordableType, object: T, options?: RecordOptions): Promise<PublicEvent<T>>;
+  /** Live printer telemetry, at most once a second per printer; false when throttled away. Never stored nor sent to webhooks. */
+  telemetry(printerId: string, sample: TelemetrySample): boolean;
+  /** A printer removed: forget its throttle slot. */
+  forgetPrinter(printerId: string): void;
+  readonly stream: LiveStreamHub;
+  readonly feed: CommittedFeed;
+  readonly worker: DeliveryWorker;
+  readonly sse: SseOptions;
+  /** Deletes events past retention now (also runs in the background once started). */
+  prune(): Promise<number>;
+  /** Starts the delivery worker and the background jobs. */
+  start(): void;
+  /** Ends live streams, stops the background jobs and the worker (in-flight attempts get `graceMs`, then are retried after restart). */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export function createEventsRuntime(base: { db: Db; sqlite: BetterSqlite3.Database; clock: Clock; logger: Logger }, options: EventsOptions = {}): EventsRuntime {
+  const { db, clock, logger } = base;
+  const feed = new CommittedFeed(db, base.sqlite, logger);
+  const outbox = new EventOutbox(db, clock, feed);
+  const stream = new LiveStreamHub();
+  const worker = new DeliveryWorker({ db, clock, logger }, options.worker);
+  const throttle = new TelemetryThrottle();
+  const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  const sse: SseOptions = { heartbeatMs: options.sse?.heartbeatMs ?? 15_000, maxBufferedBytes: options.sse?.maxBufferedBytes ?? 1024 * 1024 };
+  feed.subscribe((rows) => stream.publishRows(rows));
+  feed.subscribe(() => worker.wake());
+  const timers: NodeJS.Timeout[] = [];
+  let stopped: Promise<void> | undefined;
+
+  const prune = async (): Promise<number> => pruneEvents(db, clock.now() - retentionMs);
+
+  return {
+    record: (trx, type, object, opts) => outbox.record(trx, type, object, opts),
+    recordNow: (type, object, opts) => outbox.recordNow(type, object, opts),
+    telemetry(printerId, sample) {
+      const now = clock.now();
+      if (!throttle.admit(printerId, now)) return false;
+      stream.publishLive(makeEvent(TELEMETRY_EVENT_TYPE, { printer_id: printerId, ...sample }, now));
+      return true;
+    },
+    forgetPrinter: (printerId) => throttle.forget(printerId),
+    stream,
+    feed,
+    worker,
+    sse,
+    prune,
+    start() {
+      worker.start();
+      timers.push(setInterval(() => feed.poke(), options.feedPollMs ?? 1000).unref());
+      const pruneEvery = options.pruneEveryMs ?? 60 * 60 * 1000;
+      timers.push(
+        setInterval(() => {
+          prune().catch((err: unknown) => logger.error('events: pruning the log failed', { error: err as Error }));
+        }, pruneEvery).unref(),
+      );
+    },
+    stop(graceMs) {
+      stopped ??= (async () => {
+        for (const t of timers) clearInterval(t);
+        stream.closeAll('shutting_down');
+        await worker.stop(graceMs);
+        feed.stop();
+      })();
+      return stopped;
+    },
+  };
+}

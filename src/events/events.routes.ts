@@ -1,0 +1,84 @@
+// GET /v1/events (extension): the live stream as Server-Sent Events, filtered by type and by what the key may read.
+import { apiKeyStatus } from '../auth/api-key-record.js';
+import { findApiKeyById } from '../auth/api-keys.repository.js';
+import { requireAuth } from '../auth/auth-context.js';
+import { errorDocs } from '../auth/route-docs.js';
+import { badRequest } from '../errors.js';
+import { defineRoute } from '../http/route.js';
+import { eventSeqById, oldestEventSeq } from './event-log.repository.js';
+import { anyPatternMatches, mayReadEvent, STREAM_EVENT_PATTERNS } from './event-names.js';
+import { serveSse } from './sse-connection.js';
+
+interface StreamQuery {
+  types?: string;
+  last_event_id?: string;
+}
+
+/** `types=job.*,printer.telemetry`: every entry must be a known name or wildcard; none means all. */
+function parseTypes(text: string | undefined): string[] {
+  if (text === undefined) return ['*', 'printer.telemetry', 'webhook.test'];
+  const types = text.split(',').map((t) => t.trim());
+  const bad = types.find((t) => !STREAM_EVENT_PATTERNS.includes(t));
+  if (bad !== undefined) {
+    throw badRequest(`query parameter types: unknown event type "${bad}"`, `known: ${STREAM_EVENT_PATTERNS.join(', ')}`);
+  }
+  return types;
+}
+
+export const eventRoutes = [
+  defineRoute<unknown, StreamQuery>({
+    method: 'GET',
+    path: '/v1/events',
+    summary: 'Live event stream, Server-Sent Events (extension)',
+    description:
+      'Each message: `id:` the event id, `event:` its type, `data:` the event object as sent to webhooks. Reconnect with ' +
+      'Last-Event-ID to replay what was missed from the retained log (7 days). `printer.telemetry` is live only (no id). ' +
+      'A key sees only events whose resource its scopes may read. Heartbeat comments every 15 s; a client that falls ' +
+      'behind gets `event: end` with reason `slow_client` and the stream closes.',
+    tag: 'Events',
+    auth: 'key',
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        types: { type: 'string', maxLength: 1000, description: `comma-separated names or wildcards: ${STREAM_EVENT_PATTERNS.join(', ')}; default all` },
+        last_event_id: { type: 'string', maxLength: 64, description: 'for clients that cannot send the Last-Event-ID header' },
+      },
+    },
+    responses: { 200: { description: 'text/event-stream' }, ...errorDocs(400) },
+    async handle(ctx, { query }, deps) {
+      const caller = requireAuth(ctx);
+      const patterns = parseTypes(query.types);
+      const lastId = ctx.get('Last-Event-ID') || query.last_event_id;
+      const notes: string[] = [];
+      let resumeAfterSeq: number | null = null;
+      if (lastId) {
+        const seq = await eventSeqById(deps.db, lastId);
+        if (seq !== undefined) resumeAfterSeq = seq;
+        else {
+          resumeAfterSeq = Math.max(0, (await oldestEventSeq(deps.db)) - 1);
+          notes.push(`Last-Event-ID ${JSON.stringify(lastId)} is not in the retained log: replaying from the oldest retained event`);
+        }
+      }
+      const headers = Object.fromEntries(Object.entries(ctx.response.headers).map(([k, v]) => [k, String(v)]));
+      // The response is written by hand for as long as the client stays; Koa must not answer it.
+      ctx.respond = false;
+      await serveSse(
+        ctx.res,
+        deps.db,
+        deps.events.stream,
+        {
+          accepts: (type) => anyPatternMatches(patterns, type) && mayReadEvent(caller.scopes, type),
+          stillAuthorized: async () => {
+            const key = await findApiKeyById(deps.db, caller.keyId);
+            return key !== undefined && ['active', 'expiring'].includes(apiKeyStatus(key, deps.clock.now()));
+          },
+          resumeAfterSeq,
+          notes,
+          headers,
+        },
+        deps.events.sse,
+      );
+    },
+  }),
+];

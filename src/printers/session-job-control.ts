@@ -1,0 +1,249 @@
+// The job side of a printer session: start, feed, acknowledge, pause/park, resume, cancel, finish, and the job events.
+import { AppError } from '../errors.js';
+import { stripGcodeLine, checkLine } from '../protocol/framing.js';
+import type { HostProtocol } from '../protocol/host-protocol.js';
+import { JobStream } from './job-stream.js';
+import { printerOffline, wrongState, type JobFailureCode, type JobOutcome, type JobSnapshot } from './printer-state.js';
+import type { SessionContext } from './session-context.js';
+import { countGcode } from './session-gcode-total.js';
+import { cancelScript, pauseScript, resumeScript, type PausedState } from './session-scripts.js';
+
+export interface JobHandle {
+  id: string;
+  /** Settles when the job completes, fails or is cancelled (never rejects). */
+  finished: Promise<JobOutcome>;
+  /** The job's counters, also after it ended. */
+  snapshot(): JobSnapshot;
+}
+
+export class SessionJobControl {
+  private job: JobStream | null = null;
+  private paused: PausedState | null = null;
+  private pauseWaiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
+  /** False after a print until the operator marks the bed cleared. */
+  ready = true;
+
+  constructor(private readonly ctx: SessionContext) {}
+
+  /** The running job, or null. */
+  get current(): JobStream | null {
+    return this.job;
+  }
+
+  snapshot(): JobSnapshot | null {
+    return this.job ? this.job.snapshot(this.ctx.clock.now()) : null;
+  }
+
+  /** Starts streaming a file; the caller checked that the printer is idle. */
+  async start(req: { jobId: string; filePath: string }): Promise<JobHandle> {
+    const { ctx } = this;
+    if (!this.ready) throw new AppError(409, 'printer_busy', `printer ${ctx.printerId} is waiting for the bed to be cleared`);
+    const job = new JobStream(
+      req.jobId,
+      req.filePath,
+      ctx.clock.now(),
+      () => this.onReadable(job),
+      (message) => this.onFileError(job, message),
+    );
+    this.job = job;
+    ctx.setStatus('printing');
+    // Every job starts its own numbering (M110 N0, sent once nothing else is in flight).
+    ctx.protocol()!.resetLineNumbers(ctx.clock.now());
+    try {
+      await job.source.open();
+    } catch (err) {
+      if (this.job === job) {
+        this.job = null;
+        if (ctx.status() === 'printing') ctx.setStatus('idle');
+      }
+      throw err;
+    }
+    if (this.job !== job) throw printerOffline(ctx.printerId, ctx.status());
+    // The progress total: a second, streaming read of the file, counted like the lines that are sent.
+    countGcode(req.filePath, stripGcodeLine, () => job.outcome !== null).then(
+      (total) => {
+        if (total !== null) job.gcodeTotal = total;
+      },
+      () => undefined, // the job's own read reports a bad file
+    );
+    ctx.bus.emit('job.started', { printer_id: ctx.printerId, job_id: job.id });
+    ctx.flush();
+    return { id: job.id, finished: job.finished, snapshot: () => job.snapshot(ctx.clock.now()) };
+  }
+
+  /** Stops feeding, lets the queued lines finish, remembers position and temperatures, parks. Resolves when parked. */
+  pause(): Promise<void> {
+    const { ctx } = this;
+    const job = this.job;
+    if (ctx.status() !== 'printing' || !job) return Promise.reject(wrongState(ctx.printerId, 'pause', ctx.status()));
+    if (job.phase === 'pausing') return new Promise((resolve, reject) => this.pauseWaiters.push({ resolve, reject }));
+    if (job.phase !== 'streaming') return Promise.reject(new AppError(409, 'invalid_state', `cannot pause while the job is ${job.phase}`));
+    job.transition('pausing', ctx.clock.now());
+    const parked = new Promise<void>((resolve, reject) => this.pauseWaiters.push({ resolve, reject }));
+    if (job.drained) this.park(job);
+    ctx.flush();
+    return parked;
+  }
+
+  /** Reheats, returns to the remembered position, restores E and the modes, and streams on. */
+  async resume(): Promise<void> {
+    const { ctx } = this;
+    const job = this.job;
+    if (ctx.status() !== 'paused' || !job || !this.paused) throw wrongState(ctx.printerId, 'resume', ctx.status());
+    job.transition('resuming', ctx.clock.now());
+    const replies = await ctx.runScript(resumeScript(ctx.profile(), this.paused));
+    if (this.job !== job || job.outcome) throw wrongState(ctx.printerId, 'resume', ctx.status());
+    if (!replies.every((r) => r.ok)) {
+      // The printer refused part of the way back: streaming on would print in the wrong place.
+      job.transition('paused', ctx.clock.now());
+      throw new AppError(409, 'invalid_state', 'resume failed: the printer did not accept the return moves', replies.flatMap((r) => r.lines).join('\n'));
+    }
+    this.paused = null;
+    job.transition('streaming', ctx.clock.now());
+    ctx.setStatus('printing');
+    ctx.bus.emit('job.resumed', { printer_id: ctx.printerId, job_id: job.id });
+    ctx.flush();
+  }
+
+  /** Drops what is queued, runs the profile's cancel script; resolves after the script ran. */
+  async cancel(): Promise<void> {
+    const { ctx } = this;
+    const job = this.job;
+    const status = ctx.status();
+    if (!job || (status !== 'printing' && status !== 'paused')) throw wrongState(ctx.printerId, 'cancel', status);
+    ctx.protocol()?.clearJob();
+    this.end(job, { status: 'cancelled' });
+    ctx.setStatus('idle');
+    await ctx.runScript(cancelScript(ctx.profile()));
+  }
+
+  /** Pushes job lines while the protocol has room; finishes the job once every line is acknowledged. */
+  feed(p: HostProtocol): void {
+    const job = this.job;
+    if (!job || job.phase !== 'streaming') return;
+    const failure = job.feed(p, this.lineRules, this.ctx.clock.now());
+    if (failure) {
+      p.clearJob();
+      this.fail(failure.code, failure.message);
+      if (this.ctx.status() === 'printing') this.ctx.setStatus('idle');
+      return;
+    }
+    if (job.sourceDone && job.drained && job.phase === 'streaming') this.finish(job);
+  }
+
+  private readonly lineRules = {
+    strip: stripGcodeLine,
+    check: (text: string) => checkLine(text, this.ctx.profile()),
+    observe: (text: string) => this.ctx.targets.observe(text),
+  };
+
+  /** The firmware acknowledged a job line carrying `bytes` of the file. */
+  acked(bytes: number): void {
+    const job = this.job;
+    if (!job || job.outcome) return;
+    if (job.acked(bytes, this.ctx.clock.now())) this.emitProgress(job);
+    if (job.drained) {
+      if (job.phase === 'pausing') this.park(job);
+      else if (job.phase === 'streaming' && job.sourceDone) this.finish(job);
+    }
+  }
+
+  /** The running job (if any) fails with `code`. */
+  fail(code: JobFailureCode | string, message: string): void {
+    const job = this.job;
+    if (!job) return;
+    this.end(job, { status: 'failed', error: { code: code as JobFailureCode, message } });
+  }
+
+  /** The printer went to error or offline: nobody waits for a park any more. */
+  abandonPause(err: Error): void {
+    this.rejectPauseWaiters(err);
+    this.paused = null;
+  }
+
+  private onReadable(job: JobStream): void {
+    if (this.job === job && job.phase === 'streaming') this.ctx.flush();
+  }
+
+  private onFileError(job: JobStream, message: string): void {
+    if (this.job !== job) return;
+    this.ctx.protocol()?.clearJob();
+    this.fail('file_invalid', message);
+    if (this.ctx.status() === 'printing') this.ctx.setStatus('idle');
+    this.ctx.timer.arm();
+  }
+
+  private finish(job: JobStream): void {
+    job.transition('finishing', this.ctx.clock.now());
+    // The last line is acknowledged; M400 answers once the planner has executed every move.
+    this.ctx.send('M400', (reply) => {
+      if (this.job !== job || job.outcome) return;
+      if (!reply) return;
+      this.end(job, { status: 'completed' });
+      if (this.ctx.status() === 'printing') this.ctx.setStatus('idle');
+    });
+  }
+
+  private park(job: JobStream): void {
+    const { ctx } = this;
+    // Every job line is acknowledged here, so the protocol's tracker of what was sent is where the nozzle is.
+    const motion = ctx.protocol()!.motion;
+    const temps = ctx.temperatures();
+    const saved: PausedState = {
+      position: { ...motion.position },
+      relativeXyz: motion.isRelativeXyz,
+      relativeE: motion.isRelativeE,
+      hotendTarget: ctx.targets.hotend ?? temps.hotend_target ?? 0,
+      bedTarget: ctx.targets.bed ?? temps.bed_target ?? 0,
+    };
+    this.paused = saved;
+    ctx.runScript(pauseScript(ctx.profile(), saved)).then(
+      () => {
+        if (this.job !== job || job.outcome || job.phase !== 'pausing') return;
+        job.transition('paused', ctx.clock.now());
+        ctx.setStatus('paused');
+        ctx.bus.emit('job.paused', { printer_id: ctx.printerId, job_id: job.id });
+        const waiters = this.pauseWaiters;
+        this.pauseWaiters = [];
+        for (const w of waiters) w.resolve();
+      },
+      (err: Error) => this.rejectPauseWaiters(err),
+    );
+  }
+
+  private rejectPauseWaiters(err: Error): void {
+    const waiters = this.pauseWaiters;
+    this.pauseWaiters = [];
+    for (const w of waiters) w.reject(err);
+  }
+
+  private end(job: JobStream, outcome: JobOutcome): void {
+    const { ctx } = this;
+    if (!job.end(outcome, ctx.clock.now())) return;
+    if (this.job === job) this.job = null;
+    // Something was printed: the bed must be cleared before the next job (API `ready: false`).
+    if (job.linesAcked > 0) this.ready = false;
+    this.paused = null;
+    const base = { printer_id: ctx.printerId, job_id: job.id };
+    if (outcome.status === 'completed') {
+      ctx.bus.emit('job.progress', { ...base, progress: 100, lines_acked: job.linesAcked, bytes_acked: job.bytesAcked });
+      ctx.bus.emit('job.completed', base);
+    } else if (outcome.status === 'cancelled') {
+      this.rejectPauseWaiters(new AppError(409, 'invalid_state', 'the job was cancelled'));
+      ctx.bus.emit('job.cancelled', base);
+    } else {
+      this.rejectPauseWaiters(new AppError(409, 'invalid_state', outcome.error.message));
+      ctx.bus.emit('job.failed', { ...base, error: outcome.error });
+    }
+  }
+
+  private emitProgress(job: JobStream): void {
+    this.ctx.bus.emit('job.progress', {
+      printer_id: this.ctx.printerId,
+      job_id: job.id,
+      progress: job.progressPct(),
+      lines_acked: job.linesAcked,
+      bytes_acked: job.bytesAcked,
+    });
+  }
+}

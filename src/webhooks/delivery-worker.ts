@@ -1,0 +1,237 @@
+// Sends due deliveries from the database: bounded in flight, a per-webhook limit, retries on schedule, resumes after restart.
+import http from 'node:http';
+import https from 'node:https';
+import { isoTime, type Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { Db } from '../storage/db.js';
+import { TEST_EVENT_TYPE } from '../events/event-names.js';
+import { dueDeliveriesOf, failPendingOf, nextDueMs, pendingDelivery, updateDelivery, type DueDelivery } from './deliveries.repository.js';
+import { decideAfterAttempt, type AttemptResult } from './delivery-outcome.js';
+import { hostAllowed } from './host-allowlist.js';
+import { signatureHeader } from './signature.js';
+import { AttemptAborted, postWebhook } from './webhook-poster.js';
+import { activeSecrets, allowedHostsOf } from './webhook-secrets.js';
+import { enabledWebhooks, findWebhook, updateWebhook } from './webhooks.repository.js';
+
+export interface DeliveryWorkerOptions {
+  /** Attempts in flight over all webhooks. */
+  maxInFlight?: number;
+  /** Attempts in flight per webhook: 1 keeps a receiver's deliveries in event order while it keeps up. */
+  perWebhook?: number;
+  timeoutMs?: number;
+  /** Longest sleep between passes even when nothing seems due (a clock moved by hand, rows written by another process). */
+  safetyPollMs?: number;
+  /** In [0, 1): back-off jitter. */
+  random?: () => number;
+}
+
+interface InFlight {
+  webhookId: string;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export class DeliveryWorker {
+  private readonly maxInFlight: number;
+  private readonly perWebhook: number;
+  private readonly timeoutMs: number;
+  private readonly safetyPollMs: number;
+  private readonly random: () => number;
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  private running = false;
+  private passing = false;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private passDone: Promise<void> = Promise.resolve();
+  /** Where the next pass starts in the webhook list, so a full worker shares its slots round-robin. */
+  private turn = 0;
+
+  constructor(
+    private readonly deps: { db: Db; clock: Clock; logger: Logger },
+    options: DeliveryWorkerOptions = {},
+  ) {
+    this.maxInFlight = options.maxInFlight ?? 64;
+    this.perWebhook = options.perWebhook ?? 1;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.safetyPollMs = options.safetyPollMs ?? 1000;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Everything pending in the database is picked up from here: a restart resumes where the last run stopped. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.wake();
+  }
+
+  /** Look for due deliveries now (new events, a clock moved by hand, a manual retry). Coalesced. */
+  wake(): void {
+    if (!this.running) return;
+    if (this.passing) {
+      this.again = true;
+      return;
+    }
+    this.passing = true;
+    clearTimeout(this.timer);
+    this.passDone = this.pass().finally(() => {
+      this.passing = false;
+    });
+  }
+
+  /** Attempts in flight now (tests and the benchmark wait for zero). */
+  get busy(): number {
+    return this.inFlight.size;
+  }
+
+  /**
+   * Stops taking work, gives attempts in flight up to `graceMs` to finish and record their outcome, then aborts the
+   * rest. An aborted attempt leaves its delivery pending and unchanged, so the next start sends it again.
+   */
+  async stop(graceMs = 2000): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.passDone;
+    const all = Promise.all([...this.inFlight.values()].map((f) => f.done));
+    let grace: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      all.then(() => false),
+      new Promise<boolean>((resolve) => {
+        grace = setTimeout(() => resolve(true), graceMs);
+      }),
+    ]);
+    clearTimeout(grace);
+    if (timedOut) {
+      for (const f of this.inFlight.values()) f.controller.abort();
+      await all;
+    }
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  /** Sends one delivery now, outside the limits (POST /v1/webhooks/:id/test), and returns the result. */
+  async deliverNow(deliveryId: string, webhookId: string): Promise<AttemptResult> {
+    const row = await pendingDelivery(this.deps.db, webhookId, deliveryId);
+    if (!row) throw new Error(`delivery ${deliveryId} is not pending`);
+    let result: AttemptResult | undefined;
+    await this.launch(row, (r) => {
+      result = r;
+    });
+    return result ?? { statusCode: null, durationMs: 0, error: 'aborted by shutdown', excerpt: null };
+  }
+
+  private async pass(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        if (!this.running) return;
+        const now = this.deps.clock.now();
+        // Webhook by webhook (few), each asking the index for its own next due rows: a long backlog of one receiver
+        // never fills a shared batch and starves the others.
+        const hooks = await enabledWebhooks(this.deps.db);
+        const start = hooks.length > 0 ? this.turn++ % hooks.length : 0;
+        for (let i = 0; i < hooks.length; i++) {
+          if (this.inFlight.size >= this.maxInFlight) break;
+          const webhookId = (hooks[(start + i) % hooks.length] as { id: string }).id;
+          const mine = [...this.inFlight].filter(([, f]) => f.webhookId === webhookId).map(([id]) => id);
+          const free = Math.min(this.perWebhook - mine.length, this.maxInFlight - this.inFlight.size);
+          if (free <= 0) continue;
+          for (const row of await dueDeliveriesOf(this.deps.db, webhookId, now, mine, free)) void this.launch(row);
+        }
+      } while (this.again && this.running);
+      await this.scheduleNext();
+    } catch (err) {
+      if (this.running) {
+        this.deps.logger.error('webhooks: delivery pass failed', { error: err as Error });
+        this.timer = setTimeout(() => this.wake(), this.safetyPollMs).unref();
+      }
+    }
+  }
+
+  private async scheduleNext(): Promise<void> {
+    if (!this.running) return;
+    const due = await nextDueMs(this.deps.db);
+    const wait = due === null ? this.safetyPollMs : Math.min(this.safetyPollMs, Math.max(0, due - this.deps.clock.now()));
+    // Due now: held back by the limits (a finishing attempt wakes the worker, the poll is a fallback), or it became due
+    // during this pass with nothing in flight to wake us, so look again shortly.
+    const delay = wait > 0 ? wait : this.inFlight.size === 0 ? 10 : this.safetyPollMs;
+    this.timer = setTimeout(() => this.wake(), delay).unref();
+  }
+
+  private launch(row: DueDelivery, onResult?: (r: AttemptResult) => void): Promise<void> {
+    const controller = new AbortController();
+    const done = this.attempt(row, controller.signal)
+      .then((r) => {
+        if (r) onResult?.(r);
+      })
+      .catch((err: unknown) => {
+        this.deps.logger.error('webhooks: recording a delivery attempt failed', { delivery: row.id, error: err as Error });
+      })
+      .finally(() => {
+        this.inFlight.delete(row.id);
+        this.wake();
+      });
+    this.inFlight.set(row.id, { webhookId: row.webhook_id, controller, done });
+    return done;
+  }
+
+  /** One attempt and its bookkeeping; undefined when it was aborted or the webhook is gone. */
+  private async attempt(row: DueDelivery, signal: AbortSignal): Promise<AttemptResult | undefined> {
+    const { db, clock } = this.deps;
+    const webhook = await findWebhook(db, row.webhook_id);
+    if (!webhook) return undefined;
+    const body = JSON.stringify({ ...(JSON.parse(row.body) as object), sequence: row.seq });
+    let result: AttemptResult;
+    if (!hostAllowed(await allowedHostsOf(db), webhook.url)) {
+      result = { statusCode: null, durationMs: 0, error: 'receiver host not in the organization webhook_allowed_hosts', excerpt: null };
+    } else {
+      const t = Math.floor(clock.now() / 1000);
+      const headers = {
+        'User-Agent': 'printfarm-webhooks/1',
+        'X-Event-Id': row.event_id,
+        'X-Event-Type': row.event_type,
+        'X-Webhook-Id': row.webhook_id,
+        'X-Webhook-Sequence': String(row.seq),
+        'X-Signature': signatureHeader(activeSecrets(webhook, clock.now()), t, body),
+      };
+      try {
+        result = await postWebhook(webhook.url, body, headers, { timeoutMs: this.timeoutMs, signal, agents: this.agents });
+      } catch (err) {
+        if (err instanceof AttemptAborted) return undefined;
+        throw err;
+      }
+    }
+    await this.record(row, result, webhook.failing_since !== null);
+    return result;
+  }
+
+  private async record(row: DueDelivery, result: AttemptResult, wasFailing: boolean): Promise<void> {
+    const { db, clock } = this.deps;
+    const nowMs = clock.now();
+    const now = isoTime(nowMs);
+    const attempts = row.attempts + 1;
+    const decision = decideAfterAttempt(result, attempts, nowMs, this.random(), row.event_type !== TEST_EVENT_TYPE);
+    await db.transaction().execute(async (trx) => {
+      await updateDelivery(trx, row.id, {
+        status: decision.status,
+        attempts,
+        next_attempt_ms: decision.status === 'pending' ? decision.nextAttemptMs : null,
+        last_status_code: result.statusCode,
+        last_duration_ms: result.durationMs,
+        last_error: result.error,
+        response_excerpt: result.excerpt,
+        updated_at: now,
+        ...(decision.status === 'delivered' ? { delivered_at: now } : {}),
+      });
+      if (decision.status === 'delivered') {
+        if (wasFailing) await updateWebhook(trx, row.webhook_id, { failing_since: null });
+      } else if (decision.status === 'failed' && decision.disableWebhook) {
+        const reason = 'the receiver answered 410 Gone';
+        await updateWebhook(trx, row.webhook_id, { enabled: 0, disabled_reason: reason, updated_at: now });
+        await failPendingOf(trx, row.webhook_id, `${reason}; the webhook was disabled`, now);
+      } else if (decision.status === 'failed' && row.event_type !== TEST_EVENT_TYPE && !wasFailing) {
+        await updateWebhook(trx, row.webhook_id, { failing_since: now });
+      }
+    });
+  }
+}
