@@ -2,6 +2,8 @@
 // for the server and the tests, and starts and stops them in the right order.
 import type { Clock } from './clock.js';
 import type { EventBus } from './events/event-bus.js';
+import type { EventsRuntime } from './events/events-runtime.js';
+import { bridgePrinterEvents } from './printers/printer-events.js';
 import { createFilesService, type FilesService } from './files/files.service.js';
 import { findOrganization } from './auth/organization.repository.js';
 import { JobRunner } from './jobs/job-runner.js';
@@ -14,6 +16,7 @@ import { SchedulerLoop } from './scheduler/scheduler-loop.js';
 import type { Db } from './storage/db.js';
 
 export interface FarmBase {
+  events: EventsRuntime;
   db: Db;
   clock: Clock;
   logger: Logger;
@@ -37,7 +40,9 @@ export interface Farm {
   settled(): Promise<void>;
 }
 
-export function createFarm(base: FarmBase, publish: PublishJobEvent): Farm {
+export function createFarm(base: FarmBase): Farm {
+  // Job events go to the public log in the transaction of the change that caused them (the outbox).
+  const publish: PublishJobEvent = (trx, type, job) => base.events.record(trx, type, job).then(() => undefined);
   const files = createFilesService(base);
   const jobFiles = jobFilesFrom(files);
   // The scheduler is built after the jobs service, which wakes it: the late binding keeps construction one-way.
@@ -61,6 +66,7 @@ export function createFarm(base: FarmBase, publish: PublishJobEvent): Farm {
     clock: base.clock,
     logger: base.logger,
     filePath: (fileId) => jobFiles.pathOf(fileId),
+    publishProgress: (job) => base.events.live('job.progress', job),
     onJobEnded: (printerId) => {
       // The session keeps its own not-ready flag; the stored one survives a restart.
       const ready = base.sessions.get(printerId)?.snapshot().ready ?? false;
@@ -101,6 +107,7 @@ export function createFarm(base: FarmBase, publish: PublishJobEvent): Farm {
     },
   });
   const loop = scheduler;
+  let stopBridge: (() => void) | null = null;
   return {
     files,
     jobFiles,
@@ -110,12 +117,14 @@ export function createFarm(base: FarmBase, publish: PublishJobEvent): Farm {
     async start() {
       const failed = await runner.failInterrupted();
       if (failed > 0) base.logger.warn('jobs cut off by the last stop were marked failed (host_restart)', { jobs: failed });
+      stopBridge = bridgePrinterEvents(base);
       loop.wake();
     },
     async stop() {
       await loop.stop();
     },
     async settled() {
+      stopBridge?.();
       runner.stop();
       await runner.settled();
     },

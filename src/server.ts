@@ -130,9 +130,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     throw new StartupError(`cannot read the secret key in ${config.dataDir}: ${(err as Error).message}`);
   }
   const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger });
-  const farm = createFarm({ db: handle.db, clock, logger, bus, dataDir: config.dataDir, sessions, printers }, (trx, type, job) =>
-    events.record(trx, type, job).then(() => undefined),
-  );
+  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: config.dataDir, sessions, printers });
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,

@@ -7,12 +7,16 @@ import type { Logger } from '../logger.js';
 import type { JobHandle } from '../printers/printer-session.js';
 import type { JobOutcome } from '../printers/printer-state.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
+import type { JobRecord } from './job-record.js';
 import type { JobTrigger } from './job-state.js';
 import { activeJobs, updateJobProgress } from './jobs.repository.js';
 import type { JobsService } from './jobs.service.js';
 
 /** How often at most a running job's counters are written to its row (the API reads live counters anyway). */
 export const PROGRESS_WRITE_INTERVAL_MS = 5_000;
+/** job.progress goes to the live stream when progress crossed a 10 % step, or at least this often while printing. */
+export const PROGRESS_EVENT_STEP_PCT = 10;
+export const PROGRESS_EVENT_INTERVAL_MS = 60_000;
 
 export interface JobRunnerDeps {
   jobs: JobsService;
@@ -22,6 +26,8 @@ export interface JobRunnerDeps {
   logger: Logger;
   /** Where the stored file of a job lives on disk. */
   filePath(fileId: string): Promise<string>;
+  /** Live-only job.progress with the job as the API shows it (never stored nor sent to webhooks). */
+  publishProgress(job: JobRecord): void;
   /** A job ended on this printer (the scheduler looks again; the printer may need its bed cleared). */
   onJobEnded(printerId: string, outcome: JobOutcome): void;
 }
@@ -32,6 +38,7 @@ const outcomeTrigger = (o: JobOutcome): JobTrigger =>
 export class JobRunner {
   private readonly running = new Map<string, JobHandle>();
   private readonly lastWrite = new Map<string, number>();
+  private readonly lastEvent = new Map<string, { step: number; at: number }>();
   private readonly unsubscribe: Array<() => void> = [];
   /** Settles when every outcome seen so far was written (tests and shutdown wait on it). */
   private pending: Promise<unknown> = Promise.resolve();
@@ -105,6 +112,7 @@ export class JobRunner {
   private ended(jobId: string, printerId: string, handle: JobHandle, outcome: JobOutcome): void {
     this.running.delete(jobId);
     this.lastWrite.delete(jobId);
+    this.lastEvent.delete(jobId);
     const snap = handle.snapshot();
     const elapsedMs = (snap as { elapsed_ms?: number }).elapsed_ms ?? this.d.clock.now() - snap.started_at;
     this.track(
@@ -128,11 +136,23 @@ export class JobRunner {
     const handle = this.running.get(jobId);
     if (!handle) return;
     const now = this.d.clock.now();
+    this.maybePublishProgress(jobId, handle, now);
     if (now - (this.lastWrite.get(jobId) ?? 0) < PROGRESS_WRITE_INTERVAL_MS) return;
     this.lastWrite.set(jobId, now);
     const snap = handle.snapshot();
     const elapsedMs = (snap as { elapsed_ms?: number }).elapsed_ms ?? now - snap.started_at;
     this.track(updateJobProgress(this.d.jobs.db, jobId, snap.progress, elapsedMs / 1000, isoTime(now)), jobId);
+  }
+
+  private maybePublishProgress(jobId: string, handle: JobHandle, now: number): void {
+    const step = Math.floor(handle.snapshot().progress / PROGRESS_EVENT_STEP_PCT);
+    const last = this.lastEvent.get(jobId);
+    if (last && step === last.step && now - last.at < PROGRESS_EVENT_INTERVAL_MS) return;
+    this.lastEvent.set(jobId, { step, at: now });
+    this.track(
+      this.d.jobs.get(jobId).then((job) => this.d.publishProgress(job)),
+      jobId,
+    );
   }
 
   private track(p: Promise<unknown>, jobId: string): void {

@@ -71,9 +71,7 @@ export async function startTestApp(
     ...options.printers,
   });
   const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger: silentLogger }, options.events);
-  const farm = createFarm({ db: handle.db, clock, logger: silentLogger, bus, dataDir, sessions, printers }, (trx, type, job) =>
-    events.record(trx, type, job).then(() => undefined),
-  );
+  const farm = createFarm({ events, db: handle.db, clock, logger: silentLogger, bus, dataDir, sessions, printers });
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,
