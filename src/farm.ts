@@ -70,7 +70,7 @@ export function createFarm(base: FarmBase): Farm {
     onJobEnded: (printerId) => {
       // The session keeps its own not-ready flag; the stored one survives a restart.
       const ready = base.sessions.get(printerId)?.snapshot().ready ?? false;
-      void base.printers
+      return base.printers
         .setReady(printerId, ready)
         .catch((err: Error) => base.logger.warn('could not store the printer ready flag', { printer_id: printerId, error: err }))
         .finally(() => scheduler?.wake());
@@ -107,7 +107,7 @@ export function createFarm(base: FarmBase): Farm {
     },
   });
   const loop = scheduler;
-  let stopBridge: (() => void) | null = null;
+  let stopBridge: (() => Promise<void>) | null = null;
   return {
     files,
     jobFiles,
@@ -124,9 +124,9 @@ export function createFarm(base: FarmBase): Farm {
       await loop.stop();
     },
     async settled() {
-      stopBridge?.();
       runner.stop();
       await runner.settled();
+      await stopBridge?.();
     },
   };
 }

@@ -29,7 +29,7 @@ export interface JobRunnerDeps {
   /** Live-only job.progress with the job as the API shows it (never stored nor sent to webhooks). */
   publishProgress(job: JobRecord): void;
   /** A job ended on this printer (the scheduler looks again; the printer may need its bed cleared). */
-  onJobEnded(printerId: string, outcome: JobOutcome): void;
+  onJobEnded(printerId: string, outcome: JobOutcome): Promise<unknown>;
 }
 
 const outcomeTrigger = (o: JobOutcome): JobTrigger =>

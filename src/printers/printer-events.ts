@@ -18,14 +18,17 @@ export interface PrinterEventsDeps {
   logger: Logger;
 }
 
-/** Starts the bridge; returns its stop function. */
-export function bridgePrinterEvents(d: PrinterEventsDeps): () => void {
+/** Starts the bridge; its stop resolves once the events already on their way are written. */
+export function bridgePrinterEvents(d: PrinterEventsDeps): () => Promise<void> {
+  const inFlight = new Set<Promise<unknown>>();
   const record = (type: 'printer.online' | 'printer.offline' | 'printer.error', printerId: string): void => {
-    void d.printers
+    const p = d.printers
       .get(printerId)
       .then((printer) => d.events.recordNow(type, printer))
       // A printer deleted meanwhile has no record left to show: its session's last words are not an event.
-      .catch((err: Error) => d.logger.debug('printer event not recorded', { printer_id: printerId, type, error: err }));
+      .catch((err: Error) => d.logger.debug('printer event not recorded', { printer_id: printerId, type, error: err }))
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
   };
   const offs = [
     d.bus.on('printer.online', (p) => record('printer.online', p.printer_id)),
@@ -38,8 +41,9 @@ export function bridgePrinterEvents(d: PrinterEventsDeps): () => void {
     for (const session of d.sessions.list()) d.events.telemetry(session.printerId, telemetryFromSnapshot(session.snapshot()));
   }, TELEMETRY_INTERVAL_MS);
   timer.unref();
-  return () => {
+  return async () => {
     clearInterval(timer);
     for (const off of offs) off();
+    await Promise.all(inFlight);
   };
 }
