@@ -13,6 +13,7 @@ import { createEventsRuntime } from './events/events-runtime.js';
 import type { AppDeps } from './http/app-deps.js';
 import { createLogger, type Logger } from './logger.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
+import { createFarm } from './farm.js';
 import { PrintersService } from './printers/printers.service.js';
 import { loadSecretBox } from './printers/secret-box.js';
 import { SessionRegistry } from './printers/session-registry.js';
@@ -129,6 +130,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     throw new StartupError(`cannot read the secret key in ${config.dataDir}: ${(err as Error).message}`);
   }
   const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger });
+  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: config.dataDir, sessions, printers });
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,
@@ -141,6 +143,10 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     sessions,
     printers,
     events,
+    files: farm.files,
+    jobFiles: farm.jobFiles,
+    jobs: farm.jobs,
+    scheduler: farm.scheduler,
   };
 
   const server = http.createServer(createApp(deps).callback());
@@ -179,6 +185,8 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     throw err;
   }
 
+  // Jobs cut off by the last stop fail (host_restart) before any printer can report; queued ones stay queued.
+  await farm.start();
   // Printers known before the stop reconnect by themselves; the start does not wait for them.
   printers.openAllSessions().catch((err: Error) => logger.error('could not open the printer sessions', { error: err }));
 
@@ -213,7 +221,9 @@ export async function startServer(config: ServerSettings, options: StartServerOp
         await stopped;
       }
       await eventsStopped;
+      await farm.stop();
       await printers.close();
+      await farm.settled();
       try {
         await flushAuthState(deps);
       } catch (err) {

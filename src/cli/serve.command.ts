@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { CONFIG_DEFAULTS, ConfigError, envVarFor, resolveServerConfig, type ServerConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startServer, StartupError, type RunningServer } from '../server.js';
+import { DEMO_MAX_PRINTERS, seedDemoFarm } from '../demo/demo-farm.js';
 import { VERSION } from '../version.js';
 import { CliUsageError, type CliCommand } from './command.js';
 
@@ -11,6 +12,7 @@ const OPTIONS = {
   port: { type: 'string' },
   'data-dir': { type: 'string' },
   env: { type: 'string' },
+  demo: { type: 'string' },
 } as const;
 
 /**
@@ -33,6 +35,8 @@ Flags (each also as an environment variable; a flag wins over the variable):
   --port PORT      TCP port, 0 picks a free one ${envVarFor('port').padEnd(20)} default ${CONFIG_DEFAULTS.port}
   --data-dir DIR   database and key file        ${envVarFor('data-dir').padEnd(20)} default ${CONFIG_DEFAULTS.dataDir}
   --env ENV        live, test or dev            ${envVarFor('env').padEnd(20)} default ${CONFIG_DEFAULTS.env}
+  --demo N         on a farm with no printers yet, add N virtual printers (1 to ${DEMO_MAX_PRINTERS}) with different
+                   materials and one queued print each, to see the farm work
 
 Only as environment variables:
   PRINTFARM_LOG_LEVEL    debug, info, warn, error or silent               default ${CONFIG_DEFAULTS.logLevel}
@@ -58,13 +62,26 @@ function usageError(err: unknown): CliUsageError {
   return new CliUsageError(`${(e.message ?? String(err)).split('\n')[0]} (see printfarm serve --help)`);
 }
 
-export function parseServeArgs(args: string[], environment: NodeJS.ProcessEnv = process.env): ServerConfig {
-  let values: Partial<Record<keyof typeof OPTIONS, string>>;
+function parseFlags(args: string[]): Partial<Record<keyof typeof OPTIONS, string>> {
   try {
-    ({ values } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }));
+    return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (err) {
     throw usageError(err);
   }
+}
+
+/** `--demo N`: how many virtual printers to add to an empty farm (0: none). */
+export function parseDemoFlag(args: string[]): number {
+  const text = parseFlags(args).demo;
+  if (text === undefined) return 0;
+  if (!/^\d{1,3}$/.test(text) || Number(text) < 1 || Number(text) > DEMO_MAX_PRINTERS) {
+    throw new CliUsageError(`invalid --demo "${text.slice(0, 20)}": expected a number of printers from 1 to ${DEMO_MAX_PRINTERS}`);
+  }
+  return Number(text);
+}
+
+export function parseServeArgs(args: string[], environment: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const { demo: _demo, ...values } = parseFlags(args);
   try {
     return resolveServerConfig(values, environment);
   } catch (err) {
@@ -123,6 +140,7 @@ export const serveCommand: CliCommand = {
   usage: USAGE,
   async run(args) {
     const config = parseServeArgs(args);
+    const demoPrinters = parseDemoFlag(args);
     const logger = createLogger(config.logLevel);
     // Listen for signals before anything is printed: a supervisor may send SIGTERM the moment it sees the start line.
     const stop = listenForStopSignals(() => {
@@ -139,6 +157,11 @@ export const serveCommand: CliCommand = {
     }
     printInitialKey(running);
     console.log(`printfarm ${VERSION} listening on ${running.boundUrl} (env ${config.env}, data dir ${config.dataDir})`);
+    if (demoPrinters > 0) {
+      const seeded = await seedDemoFarm(running.deps, demoPrinters);
+      if (seeded.printers > 0) console.log(`printfarm: demo farm: ${seeded.printers} virtual printers, ${seeded.jobs} prints queued`);
+      else console.log('printfarm: --demo ignored: the farm already has printers');
+    }
 
     const signal = await stop.signal;
     let closed = false;

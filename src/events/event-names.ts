@@ -22,15 +22,24 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const TEST_EVENT_TYPE = 'webhook.test';
 /** Live-only: streamed to /v1/events, never stored nor sent to webhooks. */
 export const TELEMETRY_EVENT_TYPE = 'printer.telemetry';
+/** Live-only: a printing job's progress (at most every 10 % or 60 s), the job as the API shows it. */
+export const JOB_PROGRESS_EVENT_TYPE = 'job.progress';
+export type LiveType = typeof TELEMETRY_EVENT_TYPE | typeof JOB_PROGRESS_EVENT_TYPE;
 
 export type RecordableType = EventType | typeof TEST_EVENT_TYPE;
-export type StreamType = RecordableType | typeof TELEMETRY_EVENT_TYPE;
+export type StreamType = RecordableType | LiveType;
 
 export const EVENT_GROUPS = ['job.*', 'printer.*', 'material.*'] as const;
 /** What a webhook's `events` array may hold. */
 export const WEBHOOK_EVENT_PATTERNS: readonly string[] = [...EVENT_TYPES, ...EVENT_GROUPS, '*'];
 /** What `types=` of the live stream may hold: the webhook patterns plus the live-only and test types. */
-export const STREAM_EVENT_PATTERNS: readonly string[] = [...WEBHOOK_EVENT_PATTERNS, TELEMETRY_EVENT_TYPE, TEST_EVENT_TYPE, 'webhook.*'];
+export const STREAM_EVENT_PATTERNS: readonly string[] = [
+  ...WEBHOOK_EVENT_PATTERNS,
+  TELEMETRY_EVENT_TYPE,
+  JOB_PROGRESS_EVENT_TYPE,
+  TEST_EVENT_TYPE,
+  'webhook.*',
+];
 
 /**
  * Whether a pattern selects a type. `*` and the group wildcards cover the known groups only: a webhook on `*` never gets
@@ -38,7 +47,10 @@ export const STREAM_EVENT_PATTERNS: readonly string[] = [...WEBHOOK_EVENT_PATTER
  */
 export function patternMatches(pattern: string, type: string): boolean {
   if (pattern === type) return true;
-  if (type === TEST_EVENT_TYPE || type === TELEMETRY_EVENT_TYPE) return pattern === 'webhook.*' && type === TEST_EVENT_TYPE;
+  // Test and live-only types come only to a stream (or webhook) that names them: no wildcard floods a client with them.
+  if (type === TEST_EVENT_TYPE || type === TELEMETRY_EVENT_TYPE || type === JOB_PROGRESS_EVENT_TYPE) {
+    return pattern === 'webhook.*' && type === TEST_EVENT_TYPE;
+  }
   if (pattern === '*') return true;
   return pattern.endsWith('.*') && type.startsWith(pattern.slice(0, -1));
 }

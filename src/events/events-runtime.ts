@@ -7,7 +7,7 @@ import type { Db } from '../storage/db.js';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../webhooks/delivery-worker.js';
 import { CommittedFeed } from './committed-feed.js';
 import { pruneEvents } from './event-log.repository.js';
-import { TELEMETRY_EVENT_TYPE, type RecordableType } from './event-names.js';
+import { TELEMETRY_EVENT_TYPE, type LiveType, type RecordableType } from './event-names.js';
 import { EventOutbox, type Executor, type RecordOptions } from './event-outbox.js';
 import { LiveStreamHub } from './live-stream.js';
 import { makeEvent, type PublicEvent } from './public-event.js';
@@ -41,6 +41,8 @@ export interface EventsRuntime {
   recordNow<T>(type: RecordableType, object: T, options?: RecordOptions): Promise<PublicEvent<T>>;
   /** Live printer telemetry, at most once a second per printer; false when throttled away. Never stored nor sent to webhooks. */
   telemetry(printerId: string, sample: TelemetrySample): boolean;
+  /** Any other live-only event (job.progress): to the live stream now, never stored nor sent to webhooks. */
+  live<T>(type: LiveType, object: T): void;
   /** A printer removed: forget its throttle slot. */
   forgetPrinter(printerId: string): void;
   readonly stream: LiveStreamHub;
@@ -79,6 +81,9 @@ export function createEventsRuntime(base: { db: Db; sqlite: BetterSqlite3.Databa
       if (!throttle.admit(printerId, now)) return false;
       stream.publishLive(makeEvent(TELEMETRY_EVENT_TYPE, { printer_id: printerId, ...sample }, now));
       return true;
+    },
+    live(type, object) {
+      stream.publishLive(makeEvent(type, object, clock.now()));
     },
     forgetPrinter: (printerId) => throttle.forget(printerId),
     stream,

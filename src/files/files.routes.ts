@@ -3,7 +3,6 @@ import { errorDocs } from '../auth/route-docs.js';
 import { defineRoute } from '../http/route.js';
 import type { JsonSchema } from '../http/validation.js';
 import { FileRecordSchema } from './files.schemas.js';
-import { createFilesService } from './files.service.js';
 
 const TAG = 'Files';
 const read = { scope: 'jobs:read' };
@@ -19,7 +18,7 @@ export const fileRoutes = [
     auth: read,
     responses: { 200: { description: 'The file record', schema: FileRecordSchema as unknown as JsonSchema }, ...errorDocs(403, 404) },
     async handle(ctx, { params }, deps) {
-      ctx.body = await createFilesService(deps).getFile(params.id as string);
+      ctx.body = await deps.files.getFile(params.id as string);
     },
   }),
 
@@ -32,7 +31,7 @@ export const fileRoutes = [
     auth: read,
     responses: { 200: { description: 'The image bytes, with ETag and Cache-Control' }, ...errorDocs(403, 404) },
     async handle(ctx, { params }, deps) {
-      const thumb = await createFilesService(deps).getThumbnail(params.id as string);
+      const thumb = await deps.files.getThumbnail(params.id as string);
       const etag = `"${thumb.file.sha256.slice(0, 32)}-thumb"`;
       ctx.set('ETag', etag);
       ctx.set('Cache-Control', THUMBNAIL_CACHE);

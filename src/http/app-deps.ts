@@ -4,9 +4,13 @@ import type { Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { EventsRuntime } from '../events/events-runtime.js';
+import type { FilesService } from '../files/files.service.js';
+import type { JobFiles } from '../jobs/job-files.js';
+import type { JobsService } from '../jobs/jobs.service.js';
 import type { Logger } from '../logger.js';
 import type { PrintersService } from '../printers/printers.service.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
+import type { SchedulerLoop } from '../scheduler/scheduler-loop.js';
 import type { Db } from '../storage/db.js';
 
 export interface AppDeps {
@@ -26,4 +30,8 @@ export interface AppDeps {
   /** The live printer sessions, one per stored printer. */
   sessions: SessionRegistry;
   printers: PrintersService;
+  files: FilesService;
+  jobFiles: JobFiles;
+  jobs: JobsService;
+  scheduler: SchedulerLoop;
 }

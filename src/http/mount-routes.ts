@@ -30,7 +30,9 @@ export function mountRoutes(router: Router, routes: readonly RouteDef<unknown, u
       await authorize(ctx, route.auth, deps);
       checkContentType(ctx, route);
       const rawBody = (ctx.request as unknown as { body?: unknown }).body;
-      const body = route.body ? validateOrThrow(route.body, rawBody ?? {}, 'body') : undefined;
+      // A multipart body is streamed by the handler itself (files never pass through memory): nothing to validate here.
+      const streamed = route.multipart === true && ctx.is('multipart/form-data') === 'multipart/form-data';
+      const body = route.body && !streamed ? validateOrThrow(route.body, rawBody ?? {}, 'body') : undefined;
       const query = route.list
         ? parseListQuery(ctx.query, route.list)
         : route.query

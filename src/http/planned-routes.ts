@@ -4,12 +4,6 @@ import {
   fleetAnalyticsQuery,
   fleetAnalyticsRecord,
   jobAnalyticsQuery,
-  jobCreateBody,
-  jobCreateMultipart,
-  jobCreateResponse,
-  jobRecord,
-  jobsListSpec,
-  jobUpdateBody,
   materialAnalyticsQuery,
   materialCreateBody,
   materialRecord,
@@ -22,56 +16,6 @@ import { defineRoute, type RouteDef } from './route.js';
 
 const planned = (route: Omit<RouteDef, 'planned' | 'handle'>): RouteDef => defineRoute({ ...route, planned: true });
 const ok = (description: string, schema?: RouteDef['responses'][number]['schema']) => ({ description, ...(schema ? { schema } : {}) });
-
-const jobs: RouteDef[] = [
-  planned({
-    method: 'GET',
-    path: '/v1/jobs',
-    summary: 'List jobs',
-    tag: 'Jobs',
-    auth: { scope: 'jobs:read' },
-    list: jobsListSpec,
-    responses: { 200: ok('A page of jobs', listResponseSchema(jobRecord)) },
-  }),
-  planned({
-    method: 'GET',
-    path: '/v1/jobs/:id',
-    summary: 'Get a job',
-    tag: 'Jobs',
-    auth: { scope: 'jobs:read' },
-    responses: { 200: ok('The job (bare object)', jobRecord) },
-  }),
-  planned({
-    method: 'POST',
-    path: '/v1/jobs',
-    summary: 'Create and queue a print job',
-    description: 'JSON with file_url, or multipart/form-data with the G-code file in `file`.',
-    tag: 'Jobs',
-    auth: { scope: 'jobs:write' },
-    body: jobCreateBody,
-    multipart: true,
-    multipartBody: jobCreateMultipart,
-    idempotent: true,
-    responses: { 201: ok('Queued: { success: true, data: <the job> }', jobCreateResponse) },
-  }),
-  planned({
-    method: 'PATCH',
-    path: '/v1/jobs/:id',
-    summary: 'Update a job',
-    tag: 'Jobs',
-    auth: { scope: 'jobs:write' },
-    body: jobUpdateBody,
-    responses: { 200: ok('The whole updated job', jobRecord) },
-  }),
-  planned({
-    method: 'DELETE',
-    path: '/v1/jobs/:id',
-    summary: 'Cancel a job',
-    tag: 'Jobs',
-    auth: { scope: 'jobs:write' },
-    responses: { 200: ok('The job, now cancelled', jobRecord) },
-  }),
-];
 
 const materials: RouteDef[] = [
   planned({
@@ -152,4 +96,4 @@ const analytics: RouteDef[] = [
 ];
 
 /** Planned endpoints; a feature that builds one removes it here (openapi also lets a built route win over a planned one). */
-export const plannedRoutes: RouteDef[] = [...jobs, ...materials, ...analytics];
+export const plannedRoutes: RouteDef[] = [...materials, ...analytics];

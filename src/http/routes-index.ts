@@ -5,6 +5,8 @@ import { invitationRoutes } from '../auth/invitations.routes.js';
 import { organizationRoutes } from '../auth/organization.routes.js';
 import { userRoutes } from '../auth/users.routes.js';
 import { fileRoutes } from '../files/files.routes.js';
+import { jobRoutes } from '../jobs/jobs.routes.js';
+import { queueRoutes } from '../scheduler/queue.routes.js';
 import { printerRoutes } from '../printers/printers.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { openApiRoutes } from './openapi.routes.js';
@@ -13,5 +15,5 @@ import { eventRoutes } from '../events/events.routes.js';
 import { webhookRoutes } from '../webhooks/webhooks.routes.js';
 
 export function allRoutes(): RouteDef<any, any>[] {
-  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...fileRoutes, ...printerRoutes, ...webhookRoutes, ...eventRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
+  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...fileRoutes, ...printerRoutes, ...jobRoutes, ...queueRoutes, ...webhookRoutes, ...eventRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
 }

@@ -135,11 +135,12 @@ function computeRequirement(job: SchedulerJob, printers: PreparedPrinter[], inde
 
 /**
  * Grams on the printer's best spool for the wanted material: -1 when no spool matches, Infinity when a matching
- * spool's weight is unknown. A job naming no material may use any spool, and a printer with no spool listed at all
- * (nothing recorded yet) is not held back for it.
+ * spool's weight is unknown. A job naming no material may use any spool. A printer with no spool listed at all
+ * (the owner never said what is loaded) takes any job: jobs name a material by default (the slicer's filament type),
+ * so holding them back would stop a farm that does not track materials; matching starts once a spool is declared.
  */
 function gramsFor(printer: PreparedPrinter, type: string | null, color: string | null): number {
-  if (type === null && printer.spools.length === 0) return Infinity;
+  if (printer.spools.length === 0) return Infinity;
   let best = -1;
   for (const s of printer.spools) {
     if (type !== null && s.type !== type) continue;

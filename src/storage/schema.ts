@@ -12,6 +12,8 @@ export interface OrganizationTable {
   timezone: string;
   /** SQLite has no boolean: 0 or 1. */
   auto_start: number;
+  /** Extension: the most the farm may draw for heat-ups at once (W); null: no budget. */
+  power_budget_watts: number | null;
   created_at: string;
   updated_at: string;
   /** JSON array of host names or patterns webhook receivers may use; empty allows any. */
@@ -77,6 +79,40 @@ export interface SchemaVersionTable {
   version: number;
   name: string;
   applied_at: string;
+}
+
+export interface JobTable {
+  id: string;
+  name: string;
+  status: 'queued' | 'printing' | 'paused' | 'completed' | 'failed' | 'cancelled';
+  priority: 'low' | 'normal' | 'high' | 'urgent';
+  /** 0 low .. 3 urgent: sorting by priority follows urgency, not the alphabet. */
+  priority_rank: number;
+  /** The printer the job is pinned to (pinned = 1) or runs/ran on. */
+  printer_id: string | null;
+  pinned: number;
+  group_name: string | null;
+  file_id: string;
+  file_url: string | null;
+  file_name: string | null;
+  estimated_duration: number | null;
+  material_type: string | null;
+  material_color: string | null;
+  material_estimated_usage: number | null;
+  nozzle_diameter: number | null;
+  /** JSON array of strings. */
+  tags: string;
+  batch_id: string | null;
+  progress: number;
+  elapsed_time: number;
+  waiting_reason: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_by_key_id: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  updated_at: string;
 }
 
 /** One stored G-code file; the bytes live at <dataDir>/files/<sha256 prefix dirs>/<sha256>.gcode. */
@@ -192,6 +228,7 @@ export interface Database {
   api_keys: ApiKeyTable;
   idempotency_keys: IdempotencyKeyTable;
   schema_version: SchemaVersionTable;
+  jobs: JobTable;
   files: FileTable;
   printers: PrinterTable;
   events: EventTable;

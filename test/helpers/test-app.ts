@@ -18,6 +18,7 @@ import { PrintersService, type PrintersServiceDeps } from '../../src/printers/pr
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
 import { SessionRegistry } from '../../src/printers/session-registry.js';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
+import { createFarm } from '../../src/farm.js';
 
 export interface TestApp {
   deps: AppDeps;
@@ -69,6 +70,8 @@ export async function startTestApp(
     sessionOptions: FAST_SESSIONS,
     ...options.printers,
   });
+  const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger: silentLogger }, options.events);
+  const farm = createFarm({ events, db: handle.db, clock, logger: silentLogger, bus, dataDir, sessions, printers });
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,
@@ -80,9 +83,14 @@ export async function startTestApp(
     trustProxy: options.trustProxy ?? false,
     sessions,
     printers,
-    events: createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger: silentLogger }, options.events),
+    events,
+    files: farm.files,
+    jobFiles: farm.jobFiles,
+    jobs: farm.jobs,
+    scheduler: farm.scheduler,
   };
   deps.events.start();
+  await farm.start();
   // As at a real start: stored printers (a file database) reconnect by themselves.
   await printers.openAllSessions();
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
@@ -100,7 +108,9 @@ export async function startTestApp(
       await deps.events.stop(0);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await farm.stop();
       await printers.close();
+      await farm.settled();
       await handle.close();
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },

@@ -53,8 +53,14 @@ const rows: DecideRow[] = [
     starts: { j1: 'p2' },
   },
   {
-    name: 'a material job does not fit a printer with nothing loaded',
+    name: 'a material job fits a printer whose material is not declared (matching starts once one is)',
     printers: [printer('p1')],
+    jobs: [job('j1', { mat: 'PLA' })],
+    starts: { j1: 'p1' },
+  },
+  {
+    name: 'a material job does not fit a printer with another material declared',
+    printers: [printer('p1', { mat: 'PETG' })],
     jobs: [job('j1', { mat: 'PLA' })],
     waiting: { j1: 'no_printer_with_material' },
   },

@@ -78,7 +78,7 @@ const rows: ForecastRow[] = [
   },
   {
     name: 'offline printers take nothing; jobs only they fit are unplaced, with the reason decide() gives',
-    printers: [printer('p1'), printer('off', { status: 'offline', mat: 'ABS' })],
+    printers: [printer('p1', { mat: 'PLA' }), printer('off', { status: 'offline', mat: 'ABS' })],
     jobs: [
       job('abs', { mat: 'ABS' }),
       job('pin-off', { pin: 'off' }),

@@ -5,5 +5,13 @@ import { migration002Files } from './002-files.js';
 import { migration003UserPasswords } from './003-user-passwords.js';
 import { migration004Printers } from './004-printers.js';
 import { migration005Webhooks } from './005-webhooks.js';
+import { migration006Jobs } from './006-jobs.js';
 
-export const migrations: readonly Migration[] = [migration001Platform, migration002Files, migration003UserPasswords, migration004Printers, migration005Webhooks];
+export const migrations: readonly Migration[] = [
+  migration001Platform,
+  migration002Files,
+  migration003UserPasswords,
+  migration004Printers,
+  migration005Webhooks,
+  migration006Jobs,
+];

@@ -1,0 +1,132 @@
+// Builds the farm's services (files, jobs, the job runner, the scheduler loop) from the platform's deps, in one place
+// for the server and the tests, and starts and stops them in the right order.
+import type { Clock } from './clock.js';
+import type { EventBus } from './events/event-bus.js';
+import type { EventsRuntime } from './events/events-runtime.js';
+import { bridgePrinterEvents } from './printers/printer-events.js';
+import { createFilesService, type FilesService } from './files/files.service.js';
+import { findOrganization } from './auth/organization.repository.js';
+import { JobRunner } from './jobs/job-runner.js';
+import { jobFilesFrom, type JobFiles } from './jobs/job-files.js';
+import { JobsService, type PublishJobEvent } from './jobs/jobs.service.js';
+import type { Logger } from './logger.js';
+import type { PrintersService } from './printers/printers.service.js';
+import type { SessionRegistry } from './printers/session-registry.js';
+import { SchedulerLoop } from './scheduler/scheduler-loop.js';
+import type { Db } from './storage/db.js';
+
+export interface FarmBase {
+  events: EventsRuntime;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  bus: EventBus;
+  dataDir: string;
+  sessions: SessionRegistry;
+  printers: PrintersService;
+}
+
+export interface Farm {
+  files: FilesService;
+  jobFiles: JobFiles;
+  jobs: JobsService;
+  runner: JobRunner;
+  scheduler: SchedulerLoop;
+  /** Fails jobs cut off by the last stop and runs the first scheduling pass; call before the printers connect. */
+  start(): Promise<void>;
+  /** Stops scheduling: nothing new starts. Call before the printer sessions close. */
+  stop(): Promise<void>;
+  /** After the sessions closed: waits until the jobs they ended are written. */
+  settled(): Promise<void>;
+}
+
+export function createFarm(base: FarmBase): Farm {
+  // Job events go to the public log in the transaction of the change that caused them (the outbox).
+  const publish: PublishJobEvent = (trx, type, job) => base.events.record(trx, type, job).then(() => undefined);
+  const files = createFilesService(base);
+  const jobFiles = jobFilesFrom(files);
+  // The scheduler is built after the jobs service, which wakes it: the late binding keeps construction one-way.
+  let scheduler: SchedulerLoop | null = null;
+  const jobs = new JobsService({
+    db: base.db,
+    clock: base.clock,
+    logger: base.logger,
+    sessions: base.sessions,
+    publish,
+    printerExists: (id) => base.printers.get(id).then(
+      () => true,
+      () => false,
+    ),
+    wakeScheduler: () => scheduler?.wake(),
+  });
+  const runner = new JobRunner({
+    jobs,
+    sessions: base.sessions,
+    bus: base.bus,
+    clock: base.clock,
+    logger: base.logger,
+    filePath: (fileId) => jobFiles.pathOf(fileId),
+    publishProgress: (job) => base.events.live('job.progress', job),
+    onJobEnded: (printerId) => {
+      // The session keeps its own not-ready flag; the stored one survives a restart.
+      const ready = base.sessions.get(printerId)?.snapshot().ready ?? false;
+      return base.printers
+        .setReady(printerId, ready)
+        .catch((err: Error) => base.logger.warn('could not store the printer ready flag', { printer_id: printerId, error: err }))
+        .finally(() => scheduler?.wake());
+    },
+  });
+  scheduler = new SchedulerLoop({
+    db: base.db,
+    clock: base.clock,
+    logger: base.logger,
+    bus: base.bus,
+    sessions: base.sessions,
+    runner,
+    printers: async () =>
+      (await base.printers.listAll()).map((p) => ({
+        id: p.id,
+        group: p.group,
+        tags: p.tags,
+        ready: p.ready,
+        clear_bed_gcode: p.clear_bed_gcode,
+        clear_bed_temperature: p.clear_bed_temperature,
+        nozzle_diameter: p.nozzle_diameter,
+        heatup_watts: p.heatup_watts,
+        material_type: p.material_type,
+        material_color: p.material_color,
+      })),
+    org: async () => {
+      const org = await findOrganization(base.db);
+      return { auto_start: org ? org.auto_start === 1 : true, power_budget_watts: org?.power_budget_watts ?? null };
+    },
+    setPrinterReady: (id, ready) => base.printers.setReady(id, ready),
+    currentRemaining: async (printerId) => {
+      const current = (await base.printers.get(printerId)).current_job;
+      return current ? (await jobs.get(current)).estimated_remaining : null;
+    },
+  });
+  const loop = scheduler;
+  let stopBridge: (() => Promise<void>) | null = null;
+  return {
+    files,
+    jobFiles,
+    jobs,
+    runner,
+    scheduler: loop,
+    async start() {
+      const failed = await runner.failInterrupted();
+      if (failed > 0) base.logger.warn('jobs cut off by the last stop were marked failed (host_restart)', { jobs: failed });
+      stopBridge = bridgePrinterEvents(base);
+      loop.wake();
+    },
+    async stop() {
+      await loop.stop();
+    },
+    async settled() {
+      runner.stop();
+      await runner.settled();
+      await stopBridge?.();
+    },
+  };
+}

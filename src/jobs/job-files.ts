@@ -1,0 +1,37 @@
+// What the jobs feature needs from the files feature (a stored, validated file from a URL or a multipart upload),
+// and the adapter that provides it from the files service.
+import type { IncomingMessage } from 'node:http';
+import type { FileRecord } from '../files/files.schemas.js';
+import type { FilesService } from '../files/files.service.js';
+import { parseMultipartJobUpload } from '../files/multipart-upload.js';
+import type { FormFields } from './job-form.js';
+import type { JobFileInfo } from './jobs.service.js';
+
+export interface JobFiles {
+  /** Downloads, validates and stores the file at `url` (http/https) before the job is created. */
+  fromUrl(url: string): Promise<JobFileInfo>;
+  /** Streams a multipart job create: the `file` part to the store, the other parts as text fields. */
+  fromMultipart(req: IncomingMessage): Promise<{ fields: FormFields; file: JobFileInfo | null }>;
+  /** Where a stored file lives on disk (the printer session streams it from there). */
+  pathOf(fileId: string): Promise<string>;
+}
+
+export const toJobFileInfo = (f: FileRecord): JobFileInfo => ({
+  id: f.id,
+  original_name: f.original_name,
+  estimated_duration_s: f.estimated_duration,
+  filament_grams: f.filament_used_g,
+  filament_type: f.filament_type,
+  nozzle_diameter: f.nozzle_diameter,
+});
+
+export function jobFilesFrom(files: FilesService): JobFiles {
+  return {
+    fromUrl: async (url) => toJobFileInfo(await files.ingestUrl(url)),
+    async fromMultipart(req) {
+      const upload = await parseMultipartJobUpload(req, files.limits, (source, name) => files.ingestStream(source, name));
+      return { fields: upload.fields, file: upload.file ? toJobFileInfo(upload.file) : null };
+    },
+    pathOf: async (fileId) => files.contentPath(await files.getFile(fileId)),
+  };
+}

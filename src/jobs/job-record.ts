@@ -1,0 +1,67 @@
+// A job row as the API shows it: the stored fields plus the live counters of a running session.
+import { estimateRemaining } from './job-eta.js';
+import type { JobRow } from './jobs.repository.js';
+
+/** What a live session knows of a running job, fresher than the row. */
+export interface LiveJobCounters {
+  progress: number;
+  elapsedSeconds: number;
+}
+
+export interface JobRecord {
+  id: string;
+  name: string;
+  status: JobRow['status'];
+  priority: JobRow['priority'];
+  printer_id: string | null;
+  progress: number;
+  file_url: string | null;
+  file_id: string;
+  estimated_duration: number | null;
+  elapsed_time: number;
+  estimated_remaining: number | null;
+  material: { type: string | null; color: string | null; estimated_usage: number | null };
+  nozzle_diameter: number | null;
+  group: string | null;
+  tags: string[];
+  batch_id: string | null;
+  waiting_reason: string | null;
+  error: { code: string; message: string } | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  updated_at: string;
+  [key: string]: unknown;
+}
+
+const round1 = (n: number): number => Math.round(n * 10) / 10;
+
+export function toJobRecord(row: JobRow, live?: LiveJobCounters | null): JobRecord {
+  const running = row.status === 'printing' || row.status === 'paused';
+  const progress = running && live ? live.progress : row.status === 'completed' ? 100 : row.progress;
+  const elapsed = running && live ? live.elapsedSeconds : row.elapsed_time;
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    priority: row.priority,
+    printer_id: row.printer_id,
+    progress: round1(progress),
+    file_url: row.file_url,
+    file_id: row.file_id,
+    estimated_duration: row.estimated_duration,
+    elapsed_time: Math.round(elapsed),
+    estimated_remaining: running || row.status === 'queued' ? estimateRemaining(row.estimated_duration, progress, elapsed) : null,
+    material: { type: row.material_type, color: row.material_color, estimated_usage: row.material_estimated_usage },
+    nozzle_diameter: row.nozzle_diameter,
+    group: row.group_name,
+    tags: JSON.parse(row.tags) as string[],
+    batch_id: row.batch_id,
+    waiting_reason: row.status === 'queued' ? row.waiting_reason : null,
+    error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+    created_at: row.created_at,
+    started_at: row.started_at,
+    completed_at: row.completed_at,
+    updated_at: row.updated_at,
+  };
+}

@@ -1,0 +1,162 @@
+// Runs claimed jobs on printer sessions and turns what the sessions report (pause, resume, progress, the outcome)
+// into job state changes through the jobs service's one transition path.
+import type { Clock } from '../clock.js';
+import { isoTime } from '../clock.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { Logger } from '../logger.js';
+import type { JobHandle } from '../printers/printer-session.js';
+import type { JobOutcome } from '../printers/printer-state.js';
+import type { SessionRegistry } from '../printers/session-registry.js';
+import type { JobRecord } from './job-record.js';
+import type { JobTrigger } from './job-state.js';
+import { activeJobs, updateJobProgress } from './jobs.repository.js';
+import type { JobsService } from './jobs.service.js';
+
+/** How often at most a running job's counters are written to its row (the API reads live counters anyway). */
+export const PROGRESS_WRITE_INTERVAL_MS = 5_000;
+/** job.progress goes to the live stream when progress crossed a 10 % step, or at least this often while printing. */
+export const PROGRESS_EVENT_STEP_PCT = 10;
+export const PROGRESS_EVENT_INTERVAL_MS = 60_000;
+
+export interface JobRunnerDeps {
+  jobs: JobsService;
+  sessions: SessionRegistry;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  /** Where the stored file of a job lives on disk. */
+  filePath(fileId: string): Promise<string>;
+  /** Live-only job.progress with the job as the API shows it (never stored nor sent to webhooks). */
+  publishProgress(job: JobRecord): void;
+  /** A job ended on this printer (the scheduler looks again; the printer may need its bed cleared). */
+  onJobEnded(printerId: string, outcome: JobOutcome): Promise<unknown>;
+}
+
+const outcomeTrigger = (o: JobOutcome): JobTrigger =>
+  o.status === 'completed' ? { type: 'complete' } : o.status === 'cancelled' ? { type: 'cancel' } : { type: 'fail', error: o.error };
+
+export class JobRunner {
+  private readonly running = new Map<string, JobHandle>();
+  private readonly lastWrite = new Map<string, number>();
+  private readonly lastEvent = new Map<string, { step: number; at: number }>();
+  private readonly unsubscribe: Array<() => void> = [];
+  /** Settles when every outcome seen so far was written (tests and shutdown wait on it). */
+  private pending: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly d: JobRunnerDeps) {
+    this.unsubscribe.push(
+      d.bus.on('job.paused', (p) => this.follow(p.job_id, { type: 'pause' })),
+      d.bus.on('job.resumed', (p) => this.follow(p.job_id, { type: 'resume' })),
+      d.bus.on('job.progress', (p) => this.progress(p.job_id)),
+    );
+  }
+
+  /**
+   * A job that was printing when the process died cannot be resumed safely (the firmware lost its stream): it is
+   * failed with `host_restart`. Queued jobs stay queued. Call once at start, before sessions connect.
+   */
+  async failInterrupted(): Promise<number> {
+    const stale = await activeJobs(this.d.jobs.db);
+    for (const row of stale) {
+      await this.d.jobs.applyTrigger(row.id, {
+        type: 'fail',
+        error: { code: 'host_restart', message: 'the server stopped while the job was printing' },
+      }, { quietIfFinal: true, counters: { progress: row.progress, elapsedSeconds: row.elapsed_time } });
+    }
+    return stale.length;
+  }
+
+  /**
+   * Claims the job for the printer and starts streaming it. Returns false when the claim or the start did not happen
+   * (the job is queued again if the printer refused it before a line was sent).
+   */
+  async start(jobId: string, printerId: string, fileId: string): Promise<boolean> {
+    const session = this.d.sessions.get(printerId);
+    if (!session || session.currentStatus !== 'idle') return false;
+    try {
+      await this.d.jobs.applyTrigger(jobId, { type: 'start', printerId });
+    } catch (err) {
+      this.d.logger.info('job claim lost', { job_id: jobId, printer_id: printerId, reason: (err as Error).message });
+      return false;
+    }
+    let handle: JobHandle;
+    try {
+      handle = await session.startJob({ jobId, filePath: await this.d.filePath(fileId) });
+    } catch (err) {
+      this.d.logger.warn('printer refused a job start; the job goes back to the queue', {
+        job_id: jobId,
+        printer_id: printerId,
+        reason: (err as Error).message,
+      });
+      await this.d.jobs.applyTrigger(jobId, { type: 'requeue' }, { quietIfFinal: true });
+      return false;
+    }
+    this.running.set(jobId, handle);
+    void handle.finished.then((outcome) => this.ended(jobId, printerId, handle, outcome));
+    return true;
+  }
+
+  /** Waits until every session report seen so far has been written. */
+  async settled(): Promise<void> {
+    let seen: Promise<unknown>;
+    do {
+      seen = this.pending;
+      await seen;
+    } while (seen !== this.pending);
+  }
+
+  stop(): void {
+    for (const off of this.unsubscribe.splice(0)) off();
+  }
+
+  private ended(jobId: string, printerId: string, handle: JobHandle, outcome: JobOutcome): void {
+    this.running.delete(jobId);
+    this.lastWrite.delete(jobId);
+    this.lastEvent.delete(jobId);
+    const snap = handle.snapshot();
+    const elapsedMs = (snap as { elapsed_ms?: number }).elapsed_ms ?? this.d.clock.now() - snap.started_at;
+    this.track(
+      this.d.jobs
+        .applyTrigger(jobId, outcomeTrigger(outcome), {
+          quietIfFinal: true,
+          counters: { progress: snap.progress, elapsedSeconds: elapsedMs / 1000 },
+        })
+        .then(() => this.d.onJobEnded(printerId, outcome)),
+      jobId,
+    );
+  }
+
+  /** A session paused or resumed on its own (or for a printer action): the job follows. */
+  private follow(jobId: string, trigger: JobTrigger): void {
+    if (!this.running.has(jobId)) return;
+    this.track(this.d.jobs.applyTrigger(jobId, trigger, { quietIfFinal: true }), jobId);
+  }
+
+  private progress(jobId: string): void {
+    const handle = this.running.get(jobId);
+    if (!handle) return;
+    const now = this.d.clock.now();
+    this.maybePublishProgress(jobId, handle, now);
+    if (now - (this.lastWrite.get(jobId) ?? 0) < PROGRESS_WRITE_INTERVAL_MS) return;
+    this.lastWrite.set(jobId, now);
+    const snap = handle.snapshot();
+    const elapsedMs = (snap as { elapsed_ms?: number }).elapsed_ms ?? now - snap.started_at;
+    this.track(updateJobProgress(this.d.jobs.db, jobId, snap.progress, elapsedMs / 1000, isoTime(now)), jobId);
+  }
+
+  private maybePublishProgress(jobId: string, handle: JobHandle, now: number): void {
+    const step = Math.floor(handle.snapshot().progress / PROGRESS_EVENT_STEP_PCT);
+    const last = this.lastEvent.get(jobId);
+    if (last && step === last.step && now - last.at < PROGRESS_EVENT_INTERVAL_MS) return;
+    this.lastEvent.set(jobId, { step, at: now });
+    this.track(
+      this.d.jobs.get(jobId).then((job) => this.d.publishProgress(job)),
+      jobId,
+    );
+  }
+
+  private track(p: Promise<unknown>, jobId: string): void {
+    const guarded = p.catch((err: Error) => this.d.logger.error('job state write failed', { job_id: jobId, error: err }));
+    this.pending = Promise.all([this.pending, guarded]);
+  }
+}

@@ -1,0 +1,99 @@
+// Rows of the jobs table: function-style queries taking a kysely handle (the database or a transaction). Portable SQL only.
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, JobTable } from '../storage/schema.js';
+import type { JobStatus } from './job-state.js';
+
+export type JobRow = Selectable<JobTable>;
+type Q = Kysely<Database>;
+
+export const PRIORITY_RANK = { low: 0, normal: 1, high: 2, urgent: 3 } as const;
+
+export async function insertJobs(db: Q, rows: JobRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('jobs').values(rows).execute();
+}
+
+export async function findJob(db: Q, id: string): Promise<JobRow | undefined> {
+  return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The base select of a job listing: the list-query helper adds filters, order and paging. */
+export const selectJobs = (db: Q) => db.selectFrom('jobs').selectAll();
+
+/**
+ * Writes `patch` only while the job is still in `from`: the status is the row's lock, so two writers (the scheduler,
+ * an API call, a session event) can never both move one job. Returns whether this call won.
+ */
+export async function updateJobIf(db: Q, id: string, from: JobStatus, patch: Updateable<JobTable>): Promise<boolean> {
+  const res = await db.updateTable('jobs').set(patch).where('id', '=', id).where('status', '=', from).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/**
+ * The scheduler's claim: queued, and either unpinned or pinned to this printer → printing on it. One conditional update,
+ * so two loops (or two hosts on one PostgreSQL) can never start one job twice; the partial unique index on active jobs
+ * per printer refuses a second running job on one printer.
+ */
+export async function claimJob(db: Q, id: string, printerId: string, startedAt: string): Promise<boolean> {
+  try {
+    const res = await db
+      .updateTable('jobs')
+      .set({ status: 'printing', printer_id: printerId, started_at: startedAt, updated_at: startedAt, waiting_reason: null })
+      .where('id', '=', id)
+      .where('status', '=', 'queued')
+      .where((eb) => eb.or([eb('pinned', '=', 0), eb('printer_id', '=', printerId)]))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  } catch (err) {
+    if (/UNIQUE constraint failed/i.test((err as Error).message)) return false;
+    throw err;
+  }
+}
+
+/** Every queued job in scheduling order (urgent first, then oldest). */
+export async function queuedJobs(db: Q): Promise<JobRow[]> {
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('status', '=', 'queued')
+    .orderBy('priority_rank', 'desc')
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+}
+
+/** Jobs running or paused on a printer. */
+export async function activeJobs(db: Q): Promise<JobRow[]> {
+  return db.selectFrom('jobs').selectAll().where('status', 'in', ['printing', 'paused']).execute();
+}
+
+export async function activeJobOnPrinter(db: Q, printerId: string): Promise<JobRow | undefined> {
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('printer_id', '=', printerId)
+    .where('status', 'in', ['printing', 'paused'])
+    .executeTakeFirst();
+}
+
+/** Records the scheduler's reason for each queued job that changed (one statement per change; few change per pass). */
+export async function setWaitingReason(db: Q, id: string, reason: string | null): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ waiting_reason: reason })
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .execute();
+}
+
+export async function jobsOfBatch(db: Q, batchId: string): Promise<JobRow[]> {
+  return db.selectFrom('jobs').selectAll().where('batch_id', '=', batchId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function updateJobProgress(db: Q, id: string, progress: number, elapsed: number, at: string): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ progress, elapsed_time: elapsed, updated_at: at })
+    .where('id', '=', id)
+    .where('status', 'in', ['printing', 'paused'])
+    .execute();
+}

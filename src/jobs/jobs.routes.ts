@@ -1,0 +1,115 @@
+// /v1/jobs: create (JSON with file_url, or multipart with the file), list, read, update while queued, cancel.
+import type Koa from 'koa';
+import { requireAuth } from '../auth/auth-context.js';
+import { errorDocs } from '../auth/route-docs.js';
+import { badRequest } from '../errors.js';
+import { listResponseSchema, type ListQuery } from '../http/list-query.js';
+import { defineRoute } from '../http/route.js';
+import { bodyToCreateFields, formToCreateFields } from './job-form.js';
+import {
+  JobCreateBody,
+  jobCreateMultipartDoc,
+  jobCreateResponseSchema,
+  jobRecordSchema,
+  JOBS_LIST_SPEC,
+  JobUpdateBody,
+} from './jobs.schemas.js';
+
+const TAG = 'Jobs';
+const read = { scope: 'jobs:read' };
+const write = { scope: 'jobs:write' };
+
+const isMultipart = (ctx: Koa.Context): boolean => ctx.is('multipart/form-data') === 'multipart/form-data';
+
+export const jobRoutes = [
+  defineRoute<unknown, ListQuery>({
+    method: 'GET',
+    path: '/v1/jobs',
+    summary: 'List jobs',
+    description: 'Filters combine; `from`/`to` bound created_at (a date alone is the whole UTC day); sort by priority follows urgency.',
+    tag: TAG,
+    auth: read,
+    list: JOBS_LIST_SPEC,
+    responses: { 200: { description: 'A page of jobs', schema: listResponseSchema(jobRecordSchema) }, ...errorDocs(400, 403) },
+    async handle(ctx, { query }, deps) {
+      ctx.body = await deps.jobs.list(query);
+    },
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: '/v1/jobs/:id',
+    summary: 'Get a job (live progress while printing)',
+    tag: TAG,
+    auth: read,
+    responses: { 200: { description: 'The job', schema: jobRecordSchema }, ...errorDocs(403, 404) },
+    async handle(ctx, { params }, deps) {
+      ctx.body = await deps.jobs.get(params.id!);
+    },
+  }),
+
+  defineRoute<JobCreateBody>({
+    method: 'POST',
+    path: '/v1/jobs',
+    summary: 'Queue a print: JSON with file_url (downloaded before the answer) or multipart with the file',
+    description:
+      'The file is validated (422 file_invalid) and its slicer metadata fills estimated_duration, material.estimated_usage ' +
+      'and material.type (when the request names none). `copies` creates one batch of jobs.',
+    tag: TAG,
+    auth: write,
+    body: JobCreateBody,
+    multipart: true,
+    multipartBody: jobCreateMultipartDoc,
+    idempotent: true,
+    responses: {
+      201: { description: '{ success: true, data: <the first job, with job_ids> }', schema: jobCreateResponseSchema },
+      ...errorDocs(400, 403, 413, 422),
+    },
+    async handle(ctx, { body }, deps) {
+      const caller = requireAuth(ctx);
+      let created;
+      if (isMultipart(ctx)) {
+        const upload = await deps.jobFiles.fromMultipart(ctx.req);
+        if (!upload.file) throw badRequest('file: is required (a multipart field named "file" holding the G-code)');
+        created = await deps.jobs.create(formToCreateFields(upload.fields), upload.file, null, caller.keyId);
+      } else {
+        const fields = bodyToCreateFields(body);
+        const file = await deps.jobFiles.fromUrl(body.file_url);
+        created = await deps.jobs.create(fields, file, body.file_url, caller.keyId);
+      }
+      ctx.status = 201;
+      ctx.body = { success: true, data: { ...created.first, job_ids: created.jobIds } };
+    },
+  }),
+
+  defineRoute<JobUpdateBody>({
+    method: 'PATCH',
+    path: '/v1/jobs/:id',
+    summary: 'Update a job: name and tags any time; priority, printer_id, group and material while queued',
+    tag: TAG,
+    auth: write,
+    body: JobUpdateBody,
+    responses: { 200: { description: 'The whole updated job', schema: jobRecordSchema }, ...errorDocs(400, 403, 404, 409) },
+    async handle(ctx, { params, body }, deps) {
+      const { material, ...rest } = body;
+      ctx.body = await deps.jobs.update(params.id!, {
+        ...rest,
+        ...(material === undefined
+          ? {}
+          : { material: material === null ? null : typeof material === 'string' ? { type: material } : { type: material.type, color: material.color ?? null } }),
+      });
+    },
+  }),
+
+  defineRoute({
+    method: 'DELETE',
+    path: '/v1/jobs/:id',
+    summary: 'Cancel a job (a printing job gets the firmware profile’s cancel script)',
+    tag: TAG,
+    auth: write,
+    responses: { 200: { description: 'The job, cancelled', schema: jobRecordSchema }, ...errorDocs(403, 404, 409) },
+    async handle(ctx, { params }, deps) {
+      ctx.body = await deps.jobs.cancel(params.id!);
+    },
+  }),
+];

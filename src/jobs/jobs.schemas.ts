@@ -1,0 +1,173 @@
+// Request schemas (TypeBox: the schema and its type are one definition), the job record schema and the jobs list spec.
+import { Type, type Static } from '@sinclair/typebox';
+import { sql, type SqlBool } from 'kysely';
+import type { ListSpec } from '../http/list-query.js';
+import type { JsonSchema } from '../http/validation.js';
+import { JOB_STATUSES } from './job-state.js';
+
+export const JOB_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export type JobPriority = (typeof JOB_PRIORITIES)[number];
+
+export const JOB_NAME_MAX = 200;
+export const TAG_MAX = 50;
+export const TAGS_MAX = 20;
+export const MATERIAL_FIELD_MAX = 50;
+export const COPIES_MAX = 100;
+
+const text = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, description });
+const priority = Type.Union(
+  JOB_PRIORITIES.map((p) => Type.Literal(p)),
+  { description: 'urgent > high > normal > low; default normal' },
+);
+const printerRef = Type.String({ pattern: '^prt_[A-Za-z0-9]+$', maxLength: 64, description: 'A printer id (prt_...)' });
+const tags = Type.Array(Type.String({ minLength: 1, maxLength: TAG_MAX }), {
+  maxItems: TAGS_MAX,
+  uniqueItems: true,
+  description: `Free labels, at most ${TAGS_MAX} of up to ${TAG_MAX} characters`,
+});
+/** `material` is a type name ("PLA") or, as an extension, { type, color }. */
+const material = Type.Union([
+  text(MATERIAL_FIELD_MAX, 'Material type the job needs, e.g. "PLA"'),
+  Type.Object(
+    { type: text(MATERIAL_FIELD_MAX, 'Material type'), color: Type.Optional(text(MATERIAL_FIELD_MAX, 'Colour, e.g. "black"')) },
+    { additionalProperties: false },
+  ),
+]);
+
+/** Fields shared by the JSON and the multipart create. */
+const createFields = {
+  name: Type.Optional(text(JOB_NAME_MAX, 'Defaults to the file name')),
+  priority: Type.Optional(priority),
+  printer_id: Type.Optional(printerRef),
+  group: Type.Optional(text(100, 'Extension: only printers of this group take the job')),
+  material: Type.Optional(material),
+  copies: Type.Optional(Type.Integer({ minimum: 1, maximum: COPIES_MAX, description: 'Creates this many jobs (one batch); default 1' })),
+  tags: Type.Optional(tags),
+};
+
+export const JobCreateBody = Type.Object(
+  {
+    file_url: Type.String({
+      pattern: '^[hH][tT][tT][pP][sS]?://[^\\s]+$',
+      maxLength: 2048,
+      description: 'http(s) address of the G-code file; the server downloads it before answering',
+    }),
+    ...createFields,
+  },
+  { additionalProperties: false },
+);
+export type JobCreateBody = Static<typeof JobCreateBody>;
+
+/** The multipart form after its text fields were parsed (numbers and lists arrive as strings). */
+export const JobCreateForm = Type.Object(
+  {
+    ...createFields,
+    material: Type.Optional(text(MATERIAL_FIELD_MAX, 'Material type the job needs')),
+    material_color: Type.Optional(text(MATERIAL_FIELD_MAX, 'Extension: colour the job needs')),
+  },
+  { additionalProperties: false },
+);
+export type JobCreateForm = Static<typeof JobCreateForm>;
+
+/** Documentation of the multipart create (OpenAPI). */
+export const jobCreateMultipartDoc: JsonSchema = {
+  type: 'object',
+  required: ['file'],
+  properties: {
+    file: { type: 'string', format: 'binary', description: 'The G-code file (.gcode, plain text)' },
+    name: { type: 'string', maxLength: JOB_NAME_MAX },
+    priority: { type: 'string', enum: [...JOB_PRIORITIES] },
+    printer_id: { type: 'string' },
+    group: { type: 'string' },
+    material: { type: 'string' },
+    material_color: { type: 'string' },
+    copies: { type: 'integer', minimum: 1, maximum: COPIES_MAX },
+    tags: { type: 'string', description: 'Comma-separated, or the field repeated' },
+  },
+};
+
+export const JobUpdateBody = Type.Object(
+  {
+    name: Type.Optional(text(JOB_NAME_MAX, 'Any time')),
+    tags: Type.Optional(tags),
+    priority: Type.Optional(priority),
+    printer_id: Type.Optional(Type.Union([printerRef, Type.Null()], { description: 'Pin a queued job to a printer; null unpins' })),
+    group: Type.Optional(Type.Union([text(100, 'Group'), Type.Null()])),
+    material: Type.Optional(Type.Union([material, Type.Null()])),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type JobUpdateBody = Static<typeof JobUpdateBody>;
+
+const nullable = (s: JsonSchema): JsonSchema => ({ anyOf: [s, { type: 'null' }] });
+const timestamp: JsonSchema = { type: 'string', format: 'date-time' };
+
+export const jobRecordSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: 'job_...' },
+    name: { type: 'string' },
+    status: { type: 'string', enum: [...JOB_STATUSES] },
+    priority: { type: 'string', enum: [...JOB_PRIORITIES] },
+    printer_id: nullable({ type: 'string' }),
+    progress: { type: 'number', description: 'Percent 0..100 of the G-code bytes (comments excluded) acknowledged' },
+    file_url: nullable({ type: 'string' }),
+    file_id: { type: 'string', description: 'Extension: the stored file (GET /v1/files/:id)' },
+    estimated_duration: nullable({ type: 'number', description: 'Seconds, from the slicer metadata' }),
+    elapsed_time: { type: 'number', description: 'Seconds printing, pauses excluded' },
+    estimated_remaining: nullable({ type: 'number', description: 'Extension: seconds, slicer estimate corrected by measured progress' }),
+    material: {
+      type: 'object',
+      properties: {
+        type: nullable({ type: 'string' }),
+        color: nullable({ type: 'string' }),
+        estimated_usage: nullable({ type: 'number', description: 'Grams' }),
+      },
+    },
+    nozzle_diameter: nullable({ type: 'number', description: 'Extension: mm, from the slicer metadata' }),
+    group: nullable({ type: 'string' }),
+    tags: { type: 'array', items: { type: 'string' } },
+    batch_id: nullable({ type: 'string' }),
+    waiting_reason: nullable({ type: 'string', description: 'Extension: why a queued job is not printing yet' }),
+    error: nullable({ type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } }),
+    created_at: timestamp,
+    started_at: nullable(timestamp),
+    completed_at: nullable(timestamp),
+    updated_at: timestamp,
+  },
+};
+
+export const jobCreateResponseSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean', enum: [true] },
+    data: { allOf: [jobRecordSchema], description: 'The (first) created job; with copies it also carries job_ids' },
+  },
+};
+
+export const JOBS_LIST_SPEC: ListSpec = {
+  fields: Object.keys(jobRecordSchema.properties as object),
+  sortable: {
+    created_at: 'created_at',
+    started_at: 'started_at',
+    completed_at: 'completed_at',
+    priority: 'priority_rank',
+    status: 'status',
+    name: 'name',
+  },
+  filters: {
+    status: { column: 'status', type: 'enum', values: JOB_STATUSES },
+    printer_id: { column: 'printer_id', type: 'string' },
+    priority: { column: 'priority', type: 'enum', values: JOB_PRIORITIES },
+    batch_id: { column: 'batch_id', type: 'string' },
+    group: { column: 'group_name', type: 'string' },
+    tag: { type: 'string', description: 'Only jobs carrying this tag', where: (v) => jsonArrayContains('tags', String(v)) },
+  },
+  dateRange: { column: 'created_at' },
+};
+
+/** `column` (a JSON array of strings) contains `value`: a LIKE on the JSON text, portable to PostgreSQL. */
+export function jsonArrayContains(column: string, value: string) {
+  const needle = JSON.stringify(value).replace(/[\\%_]/g, (c) => `\\${c}`);
+  return sql<SqlBool>`${sql.ref(column)} LIKE ${`%${needle}%`} ESCAPE '\\'`;
+}

@@ -1,0 +1,248 @@
+// The jobs feature's rules: create (files, copies, batches), read with live counters, update while queued, cancel,
+// and the one path every status change takes (applyTrigger → transition → conditional write + event, one transaction).
+import type { Kysely, Updateable } from 'kysely';
+import type { Clock } from '../clock.js';
+import { isoTime } from '../clock.js';
+import { AppError, notFound } from '../errors.js';
+import type { ListQuery } from '../http/list-query.js';
+import { runListQuery } from '../http/list-query.js';
+import { newId } from '../ids.js';
+import type { Logger } from '../logger.js';
+import type { SessionRegistry } from '../printers/session-registry.js';
+import type { Database, JobTable } from '../storage/schema.js';
+import { toJobRecord, type JobRecord, type LiveJobCounters } from './job-record.js';
+import { transition, type JobEventType, type JobTrigger } from './job-state.js';
+import { claimJob, findJob, insertJobs, jobsOfBatch, PRIORITY_RANK, selectJobs, updateJobIf, type JobRow } from './jobs.repository.js';
+import type { JobPriority } from './jobs.schemas.js';
+
+/** What a stored file tells the job about itself (from the files feature's slicer metadata). */
+export interface JobFileInfo {
+  id: string;
+  original_name: string | null;
+  estimated_duration_s: number | null;
+  filament_grams: number | null;
+  filament_type: string | null;
+  nozzle_diameter: number | null;
+}
+
+/** The public event log: writes the event (and its webhook deliveries) inside the caller's transaction. */
+export type JobEventType2 = JobEventType | 'job.created';
+export type PublishJobEvent = (trx: Kysely<Database>, type: JobEventType2, job: JobRecord) => Promise<void>;
+
+export interface JobsServiceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  logger: Logger;
+  sessions: SessionRegistry;
+  publish: PublishJobEvent;
+  /** Whether a printer with this id exists (a body naming an unknown one is 400 invalid_printer). */
+  printerExists(id: string): Promise<boolean>;
+  /** Something changed that the scheduler should look at (a job was created, re-prioritised, cancelled...). */
+  wakeScheduler(): void;
+}
+
+/** The create fields once both JSON and multipart forms were normalised. */
+export interface NewJobFields {
+  name?: string;
+  priority?: JobPriority;
+  printer_id?: string;
+  group?: string;
+  material?: { type: string; color?: string | null } | null;
+  copies?: number;
+  tags?: string[];
+}
+
+export interface JobPatch {
+  name?: string;
+  tags?: string[];
+  priority?: JobPriority;
+  printer_id?: string | null;
+  group?: string | null;
+  material?: { type: string; color?: string | null } | null;
+}
+
+const QUEUED_ONLY: readonly (keyof JobPatch)[] = ['priority', 'printer_id', 'group', 'material'];
+
+export class JobsService {
+  constructor(private readonly d: JobsServiceDeps) {}
+
+  get db(): Kysely<Database> {
+    return this.d.db;
+  }
+
+  /** Live counters of a job running on a session, fresher than its row. */
+  live(row: JobRow): LiveJobCounters | null {
+    if (!row.printer_id || (row.status !== 'printing' && row.status !== 'paused')) return null;
+    const snap = this.d.sessions.get(row.printer_id)?.snapshot().job;
+    if (!snap || snap.id !== row.id) return null;
+    const elapsedMs = (snap as { elapsed_ms?: number }).elapsed_ms ?? this.d.clock.now() - snap.started_at;
+    return { progress: snap.progress, elapsedSeconds: elapsedMs / 1000 };
+  }
+
+  record(row: JobRow): JobRecord {
+    return toJobRecord(row, this.live(row));
+  }
+
+  async get(id: string): Promise<JobRecord> {
+    const row = await findJob(this.d.db, id);
+    if (!row) throw notFound(`job ${id}`);
+    return this.record(row);
+  }
+
+  async list(q: ListQuery) {
+    return runListQuery(selectJobs(this.d.db), q, (row: JobRow) => this.record(row));
+  }
+
+  async create(fields: NewJobFields, file: JobFileInfo, fileUrl: string | null, keyId: string | null): Promise<{ first: JobRecord; jobIds: string[] }> {
+    if (fields.printer_id && !(await this.d.printerExists(fields.printer_id))) {
+      throw new AppError(400, 'invalid_printer', `printer ${fields.printer_id} does not exist`, 'list printers with GET /v1/printers');
+    }
+    const copies = fields.copies ?? 1;
+    const now = isoTime(this.d.clock.now());
+    const priority = fields.priority ?? 'normal';
+    const batchId = copies > 1 ? newId('bat') : null;
+    const baseName = fields.name ?? file.original_name?.replace(/\.(gcode|gco|g)$/i, '') ?? 'print';
+    const rows: JobRow[] = Array.from({ length: copies }, (_, i) => ({
+      id: newId('job'),
+      name: copies > 1 && !fields.name ? `${baseName} (${i + 1}/${copies})` : baseName,
+      status: 'queued',
+      priority,
+      priority_rank: PRIORITY_RANK[priority],
+      printer_id: fields.printer_id ?? null,
+      pinned: fields.printer_id ? 1 : 0,
+      group_name: fields.group ?? null,
+      file_id: file.id,
+      file_url: fileUrl,
+      file_name: file.original_name,
+      estimated_duration: file.estimated_duration_s,
+      // The request names the material; the slicer's filament type fills in when it does not.
+      material_type: fields.material?.type ?? file.filament_type,
+      material_color: fields.material?.color ?? null,
+      material_estimated_usage: file.filament_grams,
+      nozzle_diameter: file.nozzle_diameter,
+      tags: JSON.stringify(fields.tags ?? []),
+      batch_id: batchId,
+      progress: 0,
+      elapsed_time: 0,
+      waiting_reason: null,
+      error_code: null,
+      error_message: null,
+      created_by_key_id: keyId,
+      created_at: now,
+      started_at: null,
+      completed_at: null,
+      updated_at: now,
+    }));
+    await this.d.db.transaction().execute(async (trx) => {
+      await insertJobs(trx, rows);
+      for (const row of rows) await this.d.publish(trx, 'job.created', toJobRecord(row));
+    });
+    this.d.wakeScheduler();
+    return { first: toJobRecord(rows[0]!), jobIds: rows.map((r) => r.id) };
+  }
+
+  /** PATCH: name and tags any time; priority, printer, group and material only while queued. */
+  async update(id: string, patch: JobPatch): Promise<JobRecord> {
+    const row = await findJob(this.d.db, id);
+    if (!row) throw notFound(`job ${id}`);
+    const queuedOnly = QUEUED_ONLY.filter((k) => patch[k] !== undefined);
+    if (row.status !== 'queued' && queuedOnly.length > 0) {
+      throw new AppError(409, 'invalid_state', `cannot change ${queuedOnly.join(', ')} of job ${id}: it is ${row.status}`, 'only name and tags change after a job left the queue');
+    }
+    if (patch.printer_id && !(await this.d.printerExists(patch.printer_id))) {
+      throw new AppError(400, 'invalid_printer', `printer ${patch.printer_id} does not exist`);
+    }
+    const set: Updateable<JobTable> = { updated_at: isoTime(this.d.clock.now()) };
+    if (patch.name !== undefined) set.name = patch.name;
+    if (patch.tags !== undefined) set.tags = JSON.stringify(patch.tags);
+    if (patch.priority !== undefined) {
+      set.priority = patch.priority;
+      set.priority_rank = PRIORITY_RANK[patch.priority];
+    }
+    if (patch.printer_id !== undefined) {
+      set.printer_id = patch.printer_id;
+      set.pinned = patch.printer_id ? 1 : 0;
+    }
+    if (patch.group !== undefined) set.group_name = patch.group;
+    if (patch.material !== undefined) {
+      set.material_type = patch.material?.type ?? null;
+      set.material_color = patch.material?.color ?? null;
+    }
+    if (!(await updateJobIf(this.d.db, id, row.status, set))) {
+      // The scheduler started it (or someone cancelled it) between the read and the write: answer from the new state.
+      return this.update(id, patch);
+    }
+    if (queuedOnly.length > 0) this.d.wakeScheduler();
+    return this.get(id);
+  }
+
+  /** DELETE /v1/jobs/:id: a queued job is cancelled at once; a running one gets the profile's cancel script first. */
+  async cancel(id: string): Promise<JobRecord> {
+    const row = await findJob(this.d.db, id);
+    if (!row) throw notFound(`job ${id}`);
+    transition(id, row.status, { type: 'cancel' });
+    if ((row.status === 'printing' || row.status === 'paused') && row.printer_id) {
+      const session = this.d.sessions.get(row.printer_id);
+      const snap = session?.snapshot().job;
+      if (session && snap?.id === id) await session.cancel();
+    }
+    const after = await this.applyTrigger(id, { type: 'cancel' }, { quietIfFinal: true });
+    this.d.wakeScheduler();
+    return this.record(after);
+  }
+
+  /**
+   * The one path of every status change: reads the job, asks the state machine, writes the new state only if the job
+   * is still where it was read (else re-reads and asks again), and publishes the event in the same transaction.
+   * `quietIfFinal`: a job that already ended is returned as it is (a late session outcome after an API cancel).
+   */
+  async applyTrigger(id: string, trigger: JobTrigger, opts: { quietIfFinal?: boolean; counters?: LiveJobCounters | null } = {}): Promise<JobRow> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const row = await findJob(this.d.db, id);
+      if (!row) throw notFound(`job ${id}`);
+      if (opts.quietIfFinal && (row.status === 'completed' || row.status === 'failed' || row.status === 'cancelled')) return row;
+      const t = transition(id, row.status, trigger);
+      const nowIso = isoTime(this.d.clock.now());
+      const live = opts.counters ?? this.live(row);
+      const set: Updateable<JobTable> = { status: t.to, updated_at: nowIso };
+      if (t.sets.started) {
+        set.started_at = nowIso;
+        set.waiting_reason = null;
+      }
+      if (t.sets.printerId) set.printer_id = t.sets.printerId;
+      if (t.sets.completed) set.completed_at = nowIso;
+      if (t.sets.requeued) {
+        set.started_at = null;
+        set.progress = 0;
+        set.elapsed_time = 0;
+        if (!row.pinned) set.printer_id = null;
+      }
+      if (t.sets.error) {
+        set.error_code = t.sets.error.code;
+        set.error_message = t.sets.error.message;
+      }
+      if (live && !t.sets.requeued) {
+        set.progress = live.progress;
+        set.elapsed_time = live.elapsedSeconds;
+      }
+      if (t.to === 'completed') set.progress = 100;
+      const written = await this.d.db.transaction().execute(async (trx) => {
+        const won = t.sets.started
+          ? await claimJob(trx, id, t.sets.printerId!, nowIso)
+          : await updateJobIf(trx, id, row.status, set);
+        if (!won) return null;
+        const after = (await findJob(trx, id))!;
+        if (t.event) await this.d.publish(trx, t.event, toJobRecord(after, live));
+        return after;
+      });
+      if (written) return written;
+      // A lost claim is final: another printer took the job, or it was cancelled, or it is pinned elsewhere.
+      if (t.sets.started) throw new AppError(409, 'invalid_state', `job ${id} could not be claimed for printer ${t.sets.printerId}`);
+    }
+    throw new AppError(409, 'invalid_state', `job ${id} changed too often while being updated; try again`);
+  }
+
+  async batch(batchId: string): Promise<JobRecord[]> {
+    return (await jobsOfBatch(this.d.db, batchId)).map((r) => this.record(r));
+  }
+}

@@ -1,0 +1,49 @@
+// Turns what printer sessions report on the bus into public events: printer.online/offline/error with the printer as
+// the API shows it (stored, to webhooks), and printer.telemetry (live only, at most once a second a printer).
+import type { EventBus } from '../events/event-bus.js';
+import type { EventsRuntime } from '../events/events-runtime.js';
+import { telemetryFromSnapshot } from '../events/printer-telemetry.js';
+import type { Logger } from '../logger.js';
+import type { PrintersService } from './printers.service.js';
+import type { SessionRegistry } from './session-registry.js';
+
+/** How often the live stream's subscribers get each printer's temperatures and progress. */
+export const TELEMETRY_INTERVAL_MS = 1_000;
+
+export interface PrinterEventsDeps {
+  bus: EventBus;
+  events: EventsRuntime;
+  printers: PrintersService;
+  sessions: SessionRegistry;
+  logger: Logger;
+}
+
+/** Starts the bridge; its stop resolves once the events already on their way are written. */
+export function bridgePrinterEvents(d: PrinterEventsDeps): () => Promise<void> {
+  const inFlight = new Set<Promise<unknown>>();
+  const record = (type: 'printer.online' | 'printer.offline' | 'printer.error', printerId: string): void => {
+    const p = d.printers
+      .get(printerId)
+      .then((printer) => d.events.recordNow(type, printer))
+      // A printer deleted meanwhile has no record left to show: its session's last words are not an event.
+      .catch((err: Error) => d.logger.debug('printer event not recorded', { printer_id: printerId, type, error: err }))
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  };
+  const offs = [
+    d.bus.on('printer.online', (p) => record('printer.online', p.printer_id)),
+    d.bus.on('printer.offline', (p) => record('printer.offline', p.printer_id)),
+    d.bus.on('printer.error', (p) => record('printer.error', p.printer_id)),
+  ];
+  // Telemetry only while someone watches the live stream: a quiet farm does no work for it.
+  const timer = setInterval(() => {
+    if (d.events.stream.size === 0) return;
+    for (const session of d.sessions.list()) d.events.telemetry(session.printerId, telemetryFromSnapshot(session.snapshot()));
+  }, TELEMETRY_INTERVAL_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    for (const off of offs) off();
+    await Promise.all(inFlight);
+  };
+}

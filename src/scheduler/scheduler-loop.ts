@@ -1,0 +1,267 @@
+// The I/O shell around the pure decide(): gathers the queue, the printers and their live sessions, applies the
+// decisions (claims and starts, bed clearing, waiting reasons). It runs when something changes, never in a busy poll;
+// a one-second watch runs only while a decision depends on a temperature (a heat-up to finish, a bed to cool).
+import type { Clock } from '../clock.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { JobRunner } from '../jobs/job-runner.js';
+import { queuedJobs, setWaitingReason, type JobRow } from '../jobs/jobs.repository.js';
+import type { Db } from '../storage/db.js';
+import type { Logger } from '../logger.js';
+import type { SessionRegistry } from '../printers/session-registry.js';
+import type { PrinterSnapshot } from '../printers/printer-state.js';
+import { decide } from './decide.js';
+import { forecast } from './forecast.js';
+import type { Decisions, Forecast, SchedulerInput, SchedulerJob, SchedulerOrg, SchedulerPrinter } from './scheduler-types.js';
+
+/** What the loop needs to know of a stored printer (the printers feature's row, reduced). */
+export interface PrinterSchedulingInfo {
+  id: string;
+  group: string | null;
+  tags: string[];
+  /** The bed is cleared (persisted, so a restart does not forget an uncleared bed). */
+  ready: boolean;
+  clear_bed_gcode: string | null;
+  clear_bed_temperature: number | null;
+  nozzle_diameter: number | null;
+  heatup_watts: number | null;
+  material_type: string | null;
+  material_color: string | null;
+}
+
+export interface SchedulerLoopDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  bus: EventBus;
+  sessions: SessionRegistry;
+  runner: JobRunner;
+  printers(): Promise<PrinterSchedulingInfo[]>;
+  org(): Promise<SchedulerOrg>;
+  setPrinterReady(printerId: string, ready: boolean): Promise<void>;
+  /** Seconds the print running on this printer still needs (null: unknown), for the forecast. */
+  currentRemaining(printerId: string): Promise<number | null>;
+}
+
+/** How long after a start a printer counts as heating when the firmware has not reported targets yet. */
+export const HEAT_GRACE_MS = 30_000;
+/** Below the target by more than this, a heater is still heating up (°C). */
+const HEAT_TOLERANCE_C = 3;
+const WATCH_INTERVAL_MS = 1_000;
+
+const toMs = (iso: string): number => Date.parse(iso);
+
+export function toSchedulerJob(row: JobRow): SchedulerJob {
+  return {
+    id: row.id,
+    priority: row.priority,
+    created_at: toMs(row.created_at),
+    printer_id: row.pinned ? row.printer_id : null,
+    group: row.group_name,
+    material: row.material_type ? { type: row.material_type, color: row.material_color } : null,
+    nozzle_diameter: row.nozzle_diameter,
+    estimated_duration_s: row.estimated_duration,
+    estimated_usage_g: row.material_estimated_usage,
+    batch_id: row.batch_id,
+  };
+}
+
+/** Whether a heater is still short of its target by more than the tolerance. */
+function belowTarget(now: number | undefined, target: number | undefined): boolean {
+  return target != null && target > 0 && (now == null || now < target - HEAT_TOLERANCE_C);
+}
+
+export class SchedulerLoop {
+  private scheduled = false;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private watch: NodeJS.Timeout | null = null;
+  /** When this loop started a job on a printer: it counts as heating until its heaters reach their targets. */
+  private readonly heatingSince = new Map<string, number>();
+  private readonly clearing = new Set<string>();
+  private readonly unsubscribe: Array<() => void> = [];
+  private lastReasons = new Map<string, string | null>();
+
+  constructor(private readonly d: SchedulerLoopDeps) {
+    const wake = (): void => this.wake();
+    this.unsubscribe.push(
+      d.bus.on('printer.online', wake),
+      d.bus.on('printer.ready', wake),
+      d.bus.on('printer.updated', wake),
+      d.bus.on('printer.offline', wake),
+    );
+    // A job's end wakes the loop through the runner, after the job's row is written (not on the session's event, which
+    // comes first and would show an idle printer whose job still looks active).
+  }
+
+  /** Something changed: run a pass soon (coalesced; a change during a pass runs one more). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.runPass();
+    });
+  }
+
+  /** Runs one pass now and resolves when it (and any pass it triggered) is done: for tests and the forecast. */
+  async passNow(): Promise<Decisions | null> {
+    while (this.running) await this.running;
+    return this.runPass();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const off of this.unsubscribe.splice(0)) off();
+    if (this.watch) clearTimeout(this.watch);
+    this.watch = null;
+    while (this.running) await this.running;
+  }
+
+  /** The input decide() would see now (also the forecast's). */
+  async input(): Promise<{ input: SchedulerInput; rows: JobRow[] }> {
+    const [rows, printers, org] = await Promise.all([queuedJobs(this.d.db), this.d.printers(), this.d.org()]);
+    return { input: { jobs: rows.map(toSchedulerJob), printers: printers.map((p) => this.toSchedulerPrinter(p)), org }, rows };
+  }
+
+  /** The farm's timeline: which queued job starts on which printer and when, from estimated durations. */
+  async forecast(): Promise<{ forecast: Forecast; rows: JobRow[] }> {
+    const { input, rows } = await this.input();
+    const printers = await Promise.all(
+      input.printers.map(async (p) =>
+        p.status === 'printing' || p.status === 'paused' ? { ...p, current_job_remaining_s: await this.d.currentRemaining(p.id) } : p,
+      ),
+    );
+    return { forecast: forecast({ ...input, printers, now: this.d.clock.now() }), rows };
+  }
+
+  private async runPass(): Promise<Decisions | null> {
+    if (this.stopped) return null;
+    let decisions: Decisions | null = null;
+    const pass = (async () => {
+      try {
+        decisions = await this.pass();
+      } catch (err) {
+        this.d.logger.error('scheduler pass failed', { error: err as Error });
+      }
+    })();
+    this.running = pass;
+    await pass;
+    this.running = null;
+    if (this.again && !this.stopped) {
+      this.again = false;
+      this.wake();
+    }
+    return decisions;
+  }
+
+  private async pass(): Promise<Decisions> {
+    const { input, rows } = await this.input();
+    const decisions = decide(input);
+    const fileOf = new Map(rows.map((r) => [r.id, r.file_id]));
+    const org = input.org;
+
+    for (const s of decisions.starts) {
+      const session = this.d.sessions.get(s.printer_id);
+      // With auto_start the operator does not confirm a cleared bed: the session's own gate is lifted here.
+      if (session && org.auto_start) session.markReady();
+      const started = await this.d.runner.start(s.job_id, s.printer_id, fileOf.get(s.job_id)!);
+      if (started) {
+        this.heatingSince.set(s.printer_id, this.d.clock.now());
+        this.lastReasons.delete(s.job_id);
+      }
+    }
+    for (const c of decisions.clear_bed) this.clearBed(c.printer_id, input.printers.find((p) => p.id === c.printer_id));
+
+    // Waiting reasons: written only when they change, so a quiet farm writes nothing.
+    const next = new Map<string, string | null>();
+    for (const [jobId, reason] of decisions.waiting) {
+      next.set(jobId, reason);
+      if (this.lastReasons.get(jobId) !== reason) await setWaitingReason(this.d.db, jobId, reason);
+    }
+    this.lastReasons = next;
+    this.armWatch(input, decisions);
+    return decisions;
+  }
+
+  private toSchedulerPrinter(p: PrinterSchedulingInfo): SchedulerPrinter {
+    const snap: PrinterSnapshot | undefined = this.d.sessions.get(p.id)?.snapshot();
+    const status = snap ? (snap.status === 'connecting' ? 'connecting' : snap.status) : 'offline';
+    const t = snap?.temperatures ?? {};
+    return {
+      id: p.id,
+      group: p.group,
+      tags: p.tags,
+      status,
+      ready: p.ready && (snap?.ready ?? true),
+      has_clear_bed_gcode: !!p.clear_bed_gcode?.trim(),
+      clear_bed_temperature: p.clear_bed_temperature,
+      bed_temperature: t.bed ?? null,
+      clearing_bed: this.clearing.has(p.id),
+      nozzle_diameter: p.nozzle_diameter,
+      heatup_watts: p.heatup_watts,
+      heating: this.isHeating(p.id, snap),
+      loaded_materials: p.material_type ? [{ tool: 0, type: p.material_type, color: p.material_color, remaining_g: null }] : [],
+      current_job_remaining_s: null,
+    };
+  }
+
+  /** A printer this loop started counts as heating until its heaters report their targets reached. */
+  private isHeating(printerId: string, snap: PrinterSnapshot | undefined): boolean {
+    const since = this.heatingSince.get(printerId);
+    if (since == null) return false;
+    const t = snap?.temperatures ?? {};
+    const printing = snap?.status === 'printing' || snap?.status === 'paused';
+    const targetsKnown = (t.hotend_target ?? 0) > 0 || (t.bed_target ?? 0) > 0;
+    const stillHeating = belowTarget(t.hotend, t.hotend_target) || belowTarget(t.bed, t.bed_target);
+    const heating = printing && (targetsKnown ? stillHeating : this.d.clock.now() - since < HEAT_GRACE_MS);
+    if (!heating) this.heatingSince.delete(printerId);
+    return heating;
+  }
+
+  /** The push-off script of a printer whose bed has cooled: runs line by line, then the printer is ready again. */
+  private clearBed(printerId: string, printer: SchedulerPrinter | undefined): void {
+    const session = this.d.sessions.get(printerId);
+    if (!session || !printer || this.clearing.has(printerId)) return;
+    this.clearing.add(printerId);
+    void (async () => {
+      try {
+        const info = (await this.d.printers()).find((p) => p.id === printerId);
+        const lines = (info?.clear_bed_gcode ?? '')
+          .split(/\r?\n/)
+          .map((l) => l.replace(/;.*$/, '').trim())
+          .filter(Boolean);
+        for (const line of lines) {
+          const reply = await session.sendCommand(line);
+          if (!reply.ok) throw new Error(`the printer refused "${line}": ${reply.lines.join(' ')}`);
+        }
+        session.markReady();
+        await this.d.setPrinterReady(printerId, true);
+        this.d.logger.info('bed cleared by G-code', { printer_id: printerId, lines: lines.length });
+      } catch (err) {
+        this.d.logger.warn('clear-bed G-code failed; the bed waits for the operator', { printer_id: printerId, error: err as Error });
+      } finally {
+        this.clearing.delete(printerId);
+        this.wake();
+      }
+    })();
+  }
+
+  /** Keeps a 1 s watch only while a decision waits on a temperature: a heat-up under a power budget or a bed to cool. */
+  private armWatch(input: SchedulerInput, decisions: Decisions): void {
+    const waitsOnHeat = [...decisions.waiting.values()].some((r) => r === 'power_budget' || r === 'bed_clearing');
+    const bedCooling = input.printers.some((p) => p.has_clear_bed_gcode && !p.ready && p.status === 'idle' && !p.clearing_bed);
+    const heating = this.heatingSince.size > 0 && (waitsOnHeat || input.org.power_budget_watts != null);
+    if (this.watch || this.stopped || !(waitsOnHeat || bedCooling || heating)) return;
+    this.watch = setTimeout(() => {
+      this.watch = null;
+      this.wake();
+    }, WATCH_INTERVAL_MS);
+    this.watch.unref();
+  }
+}

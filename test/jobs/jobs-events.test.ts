@@ -1,0 +1,100 @@
+// The farm's public events end to end: a live stream sees printer.online with the printer, then the job's life with the
+// job as the API shows it, including live-only job.progress; a webhook receives the stored ones, signed.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { longJobSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
+import { createJob, untilStatus } from './jobs-harness.js';
+
+interface StreamEvent {
+  type: string;
+  data: { object: Record<string, unknown> };
+}
+
+/** Reads an SSE response into events until `stop` says enough (or the time is up). */
+async function readEvents(res: Response, stop: (seen: StreamEvent[]) => boolean, timeoutMs = 30_000): Promise<StreamEvent[]> {
+  const seen: StreamEvent[] = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const timer = setTimeout(() => void reader.cancel(), timeoutMs);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let cut: number;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const data = block.split('\n').find((l) => l.startsWith('data: '));
+        if (data) seen.push(JSON.parse(data.slice(6)) as StreamEvent);
+      }
+      if (stop(seen)) break;
+    }
+  } finally {
+    clearTimeout(timer);
+    await reader.cancel().catch(() => undefined);
+  }
+  return seen;
+}
+
+describe('farm events', () => {
+  let app: PrintersApp;
+  let receiver: http.Server;
+  const received: Array<{ type: string; signature: string; body: { data: { object: { id: string; status: string } } } }> = [];
+  before(async () => {
+    app = await startPrintersApp();
+    receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c));
+      req.on('end', () => {
+        received.push({ type: String(req.headers['x-event-type']), signature: String(req.headers['x-signature']), body: JSON.parse(body) });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  });
+  after(async () => {
+    await app.close();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+
+  it('streams printer and job events with their resources, and delivers the stored ones to a webhook', async () => {
+    const port = (receiver.address() as AddressInfo).port;
+    const hook = await app.call('POST', '/v1/webhooks', { url: `http://127.0.0.1:${port}/hook`, events: ['job.*', 'printer.online'] });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
+
+    const stream = await app.t.request('/v1/events?types=printer.online,job.*,job.progress', { headers: { Authorization: `Bearer ${app.admin}` } });
+    assert.equal(stream.status, 200);
+    const printer = await app.create({ name: 'ev', connection_url: longJobSim('events-1') });
+    let jobId = '';
+    const reading = readEvents(stream, (seen) => seen.some((e) => e.type === 'job.completed'));
+    await app.untilStatus(printer.id, 'idle');
+    const lines = ['G90'];
+    for (let i = 0; i < 200; i++) lines.push(`G1 X${10 + (i % 2)} Y10 F3000`);
+    jobId = (await createJob(app, lines.join('\n') + '\n', { printer_id: printer.id })).id;
+    await untilStatus(app, jobId, 'completed', 30_000);
+    const seen = await reading;
+
+    const online = seen.find((e) => e.type === 'printer.online');
+    assert.equal(online?.data.object.id, printer.id);
+    assert.equal(online?.data.object.name, 'ev');
+    const jobTypes = seen.filter((e) => e.data.object.id === jobId).map((e) => e.type);
+    assert.deepEqual(jobTypes.filter((t) => t !== 'job.progress'), ['job.created', 'job.started', 'job.completed']);
+    const progress = seen.filter((e) => e.type === 'job.progress');
+    assert.ok(progress.length >= 1, 'at least one job.progress');
+    assert.ok(progress.length <= 11, `job.progress at most every 10 %: ${progress.length}`);
+    assert.equal(progress[0]!.data.object.status, 'printing');
+    const completed = seen.find((e) => e.type === 'job.completed')!;
+    assert.equal(completed.data.object.status, 'completed');
+    assert.equal(completed.data.object.progress, 100);
+
+    await app.until('webhook deliveries', () => received.some((r) => r.body.data.object.id === jobId && r.type === 'job.completed'));
+    const types = received.filter((r) => r.body.data.object.id === jobId).map((r) => r.type);
+    assert.deepEqual(types, ['job.created', 'job.started', 'job.completed']);
+    assert.ok(received.every((r) => /^t=\d+,v1=[0-9a-f]{64}$/.test(r.signature)));
+    assert.ok(received.some((r) => r.type === 'printer.online'));
+  });
+});
