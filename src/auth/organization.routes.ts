@@ -2,7 +2,14 @@
 import { badRequest } from '../errors.js';
 import { defineRoute } from '../http/route.js';
 import { errorDocs } from './route-docs.js';
-import { getOrganization, patchOrganization, toOrganizationRecord, type OrganizationPatch } from './organization.service.js';
+import {
+  ADMIN_HOURLY_FLOOR,
+  getOrganization,
+  ORGANIZATION_PATH,
+  patchOrganization,
+  toOrganizationRecord,
+  type OrganizationPatch,
+} from './organization.service.js';
 import { ADMIN_SCOPE } from './scopes.js';
 
 const TAG = 'Organization';
@@ -47,7 +54,7 @@ const patchBody = {
 export const organizationRoutes = [
   defineRoute({
     method: 'GET',
-    path: '/v1/organization',
+    path: ORGANIZATION_PATH,
     summary: 'The organization and its settings',
     tag: TAG,
     auth: 'key',
@@ -58,16 +65,27 @@ export const organizationRoutes = [
   }),
   defineRoute<OrganizationPatch & Partial<Record<(typeof READ_ONLY)[number], unknown>>>({
     method: 'PATCH',
-    path: '/v1/organization',
+    path: ORGANIZATION_PATH,
     summary: 'Update organization settings (a plan change applies to rate limits at once)',
+    description:
+      `A plan or rate_limit_per_hour change applies to every key at once. admin:* keys never get less than ${ADMIN_HOURLY_FLOOR} ` +
+      'requests per hour and are never refused GET or PATCH /v1/organization by the rate limit, so a limit set too low can ' +
+      'always be undone. A change that lowers the limit answers with `warnings` saying what it does.',
     tag: TAG,
     auth: { scope: ADMIN_SCOPE },
     body: patchBody,
-    responses: { 200: { description: 'The whole updated organization', schema: organizationSchema }, ...errorDocs(400, 403) },
+    responses: {
+      200: {
+        description: 'The whole updated organization; `warnings` (only when there are any) says what the change does to rate limits',
+        schema: { ...organizationSchema, properties: { ...organizationSchema.properties, warnings: { type: 'array', items: { type: 'string' } } } },
+      },
+      ...errorDocs(400, 403),
+    },
     async handle(ctx, { body }, deps) {
       const readOnly = READ_ONLY.find((f) => f in body);
       if (readOnly) throw badRequest(`field "${readOnly}" is read-only`);
-      ctx.body = toOrganizationRecord(await patchOrganization(deps, body as OrganizationPatch));
+      const { row, warnings } = await patchOrganization(deps, body as OrganizationPatch);
+      ctx.body = { ...toOrganizationRecord(row), ...(warnings.length > 0 ? { warnings } : {}) };
     },
   }),
 ];

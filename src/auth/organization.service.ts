@@ -8,10 +8,34 @@ import { findOrganization, updateOrganization, type OrganizationRow } from './or
 export const PLAN_LIMITS = { free: 100, pro: 1000 } as const;
 export type Plan = OrganizationTable['plan'];
 
+/**
+ * The least an admin:* key may make per hour whatever the plan says: a plan or limit set too low must never lock out
+ * the keys that can set it back (and leave room to find the script that ran away).
+ */
+export const ADMIN_HOURLY_FLOOR = 1000;
+
+/** The path of the organization settings: the one route an admin key can always reach. */
+export const ORGANIZATION_PATH = '/v1/organization';
+
 /** Requests per key per hour: fixed for free and pro, the organization's own number for enterprise. */
 export function hourlyLimit(org: Pick<OrganizationRow, 'plan' | 'rate_limit_per_hour'> | undefined): number {
   if (!org) return PLAN_LIMITS.free;
   return org.plan === 'enterprise' ? org.rate_limit_per_hour : PLAN_LIMITS[org.plan];
+}
+
+/**
+ * The limit one key lives under. `enforce: false` means the request is counted and reported but never refused: an
+ * admin:* key reading or changing the organization, so the owner can always repair a limit set too low.
+ */
+export function keyHourlyLimit(
+  org: Pick<OrganizationRow, 'plan' | 'rate_limit_per_hour'> | undefined,
+  isAdmin: boolean,
+  request: { method: string; path: string },
+): { limit: number; enforce: boolean } {
+  const planned = hourlyLimit(org);
+  if (!isAdmin) return { limit: planned, enforce: true };
+  const repairs = request.path === ORGANIZATION_PATH && (request.method === 'GET' || request.method === 'PATCH');
+  return { limit: Math.max(planned, ADMIN_HOURLY_FLOOR), enforce: !repairs };
 }
 
 export interface OrganizationRecord {
@@ -86,7 +110,26 @@ export function checkOrganizationPatch(patch: OrganizationPatch): void {
   }
 }
 
-export async function patchOrganization(deps: { db: Db; clock: Clock }, patch: OrganizationPatch): Promise<OrganizationRow> {
+/** What a PATCH changed that the caller should know about: today only a lowered rate limit. */
+export function patchWarnings(before: OrganizationRow, after: OrganizationRow, nowMs: number): string[] {
+  const was = hourlyLimit(before);
+  const now = hourlyLimit(after);
+  if (now >= was) return [];
+  const resetIso = new Date((Math.floor(nowMs / 3_600_000) + 1) * 3_600_000).toISOString();
+  const admins =
+    now < ADMIN_HOURLY_FLOOR
+      ? `admin:* keys keep ${ADMIN_HOURLY_FLOOR} per hour, and can always read and change the organization`
+      : 'admin:* keys can always read and change the organization';
+  return [
+    `rate limit lowered from ${was} to ${now} requests per API key per hour, at once: a key that already made ${now} ` +
+      `requests this hour gets 429 until ${resetIso}; ${admins}`,
+  ];
+}
+
+export async function patchOrganization(
+  deps: { db: Db; clock: Clock },
+  patch: OrganizationPatch,
+): Promise<{ row: OrganizationRow; warnings: string[] }> {
   checkOrganizationPatch(patch);
   const current = await getOrganization(deps.db);
   // Free and pro have fixed limits; accepting a number there would echo back a limit that is not in force.
@@ -101,5 +144,6 @@ export async function patchOrganization(deps: { db: Db; clock: Clock }, patch: O
     updated_at: isoTime(deps.clock.now()),
   };
   await updateOrganization(deps.db, current.id, update);
-  return getOrganization(deps.db);
+  const row = await getOrganization(deps.db);
+  return { row, warnings: patchWarnings(current, row, deps.clock.now()) };
 }

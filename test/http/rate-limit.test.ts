@@ -15,6 +15,10 @@ function limits(res: Response): { limit: number; remaining: number; reset: numbe
   return { limit: get('x-ratelimit-limit'), remaining: get('x-ratelimit-remaining'), reset: get('x-ratelimit-reset') };
 }
 
+const patchOrgAs = (t: TestApp, key: string, body: object): Promise<Response> =>
+  t.request('/v1/organization', { method: 'PATCH', headers: bearer(key, true), body: JSON.stringify(body) });
+const startNextHour = (t: TestApp): void => t.clock.set((Math.floor(t.clock.now() / HOUR) + 1) * HOUR);
+
 describe('rate limit per key', () => {
   let t: TestApp;
   let admin: string;
@@ -26,9 +30,8 @@ describe('rate limit per key', () => {
     await t.close();
   });
 
-  const patchOrg = (body: object): Promise<Response> =>
-    t.request('/v1/organization', { method: 'PATCH', headers: bearer(admin, true), body: JSON.stringify(body) });
-  const nextHour = (): void => t.clock.set((Math.floor(t.clock.now() / HOUR) + 1) * HOUR);
+  const patchOrg = (body: object): Promise<Response> => patchOrgAs(t, admin, body);
+  const nextHour = (): void => startNextHour(t);
 
   it('a new install is enterprise with 100000 per hour; headers on success, 400, 403 and unknown-route 404', async () => {
     nextHour();
@@ -135,5 +138,56 @@ describe('failed authentication per client address', () => {
     const again = await t.request('/v1/auth/test', { headers: bearer(admin) });
     assert.equal(again.status, 200);
     assert.equal(limits(again).limit, 100000);
+  });
+});
+
+describe('a limit set too low never locks out the admin', () => {
+  let t: TestApp;
+  let admin: string;
+  before(async () => {
+    t = await startTestApp();
+    admin = await mintTestKey(t);
+  });
+  after(async () => {
+    await t.close();
+  });
+  const patchOrg = (body: object): Promise<Response> => patchOrgAs(t, admin, body);
+  const nextHour = (): void => startNextHour(t);
+
+  it('rate_limit_per_hour 1: other keys stop after 1, admin keys keep 1000 and can undo it even past those', async () => {
+    nextHour();
+    const script = await mintTestKey(t, ['jobs:read'], 'script');
+    const lowered = await patchOrg({ rate_limit_per_hour: 1 });
+    assert.equal(lowered.status, 200);
+    const body = (await lowered.json()) as { rate_limit_per_hour: number; warnings?: string[] };
+    assert.equal(body.rate_limit_per_hour, 1);
+    assert.equal(body.warnings?.length, 1, 'the response warns what the change does');
+    assert.match(body.warnings![0]!, /lowered from 100000 to 1 requests per API key per hour.*429 until .*admin:\* keys keep 1000/);
+
+    assert.equal((await t.request('/v1/auth/test', { headers: bearer(script) })).status, 200);
+    assert.equal((await t.request('/v1/auth/test', { headers: bearer(script) })).status, 429);
+    for (let i = 0; i < 5; i++) {
+      const res = await t.request('/v1/api-keys', { headers: bearer(admin) });
+      assert.equal(res.status, 200, `admin request ${i}`);
+      assert.equal(limits(res).limit, 1000);
+    }
+    // Even an admin key that used up its floor can still read and repair the organization.
+    const used = limits(await t.request('/v1/auth/test', { headers: bearer(admin) }));
+    for (let i = used.limit - used.remaining; i < 1000; i++) await t.request('/v1/auth/test', { headers: bearer(admin) });
+    assert.equal((await t.request('/v1/auth/test', { headers: bearer(admin) })).status, 429);
+    assert.equal((await t.request('/v1/organization', { headers: bearer(admin) })).status, 200);
+    const repaired = await patchOrg({ rate_limit_per_hour: 5000 });
+    assert.equal(repaired.status, 200);
+    assert.equal(((await repaired.json()) as { warnings?: string[] }).warnings, undefined, 'raising the limit warns nothing');
+    assert.equal((await t.request('/v1/auth/test', { headers: bearer(script) })).status, 200);
+  });
+
+  it('plan free: the admin key keeps working past 100 requests', async () => {
+    nextHour();
+    const res = await patchOrg({ plan: 'free' });
+    assert.equal(res.status, 200);
+    assert.match(((await res.json()) as { warnings: string[] }).warnings[0]!, /lowered from 5000 to 100/);
+    for (let i = 0; i < 120; i++) assert.equal((await t.request('/v1/auth/test', { headers: bearer(admin) })).status, 200);
+    assert.equal((await patchOrg({ plan: 'enterprise' })).status, 200);
   });
 });
