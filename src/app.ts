@@ -1,7 +1,6 @@
 // Builds the Koa application without listening: tests drive app.callback(), `printfarm serve` hands it to node:http.
 import Koa from 'koa';
 import Router from '@koa/router';
-import { HttpMethodEnum, koaBody } from 'koa-body';
 import { authenticate } from './auth/authenticate.middleware.js';
 import { failedAuthGuard } from './auth/failed-auth-guard.middleware.js';
 import { rateLimit } from './auth/rate-limit.middleware.js';
@@ -13,8 +12,6 @@ import { requestId } from './http/request-id.js';
 import type { RouteDef } from './http/route.js';
 import { allRoutes } from './http/routes-index.js';
 import { staticWeb } from './http/static-web.js';
-
-export const JSON_BODY_LIMIT = '1mb';
 
 /** `routes` defaults to every route of the API; tests may mount extra test-only routes beside them. */
 export function createApp(deps: AppDeps, routes: readonly RouteDef<any, any>[] = allRoutes()): Koa {
@@ -30,16 +27,6 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef<any, any>[] =
   app.use(authenticate(deps));
   app.use(rateLimit(deps));
   app.use(staticWeb());
-  app.use(
-    koaBody({
-      jsonLimit: JSON_BODY_LIMIT,
-      formLimit: '64kb',
-      textLimit: '64kb',
-      jsonStrict: true,
-      multipart: false,
-      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
-    }),
-  );
 
   // Anything nobody answered is an unknown route, and allowedMethods' bare 405/501 becomes shape B keeping its Allow header.
   app.use(async (ctx, next) => {

@@ -192,7 +192,8 @@ export function parseListQuery(query: Record<string, string | string[] | undefin
   const sort: SortKey[] = requested.map((item) => {
     const desc = item.startsWith('-');
     const field = desc ? item.slice(1) : item;
-    const column = columns[field];
+    // Own properties only: "sort=__proto__" must not find Object.prototype.
+    const column = Object.hasOwn(columns, field) ? columns[field] : undefined;
     if (column === undefined) {
       throw badRequest(`query parameter sort: cannot sort by "${field}"`, `sortable fields: ${Object.keys(columns).join(', ')}`);
     }

@@ -10,7 +10,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 
 export type JsonSchema = Record<string, unknown>;
 
-const ajv = new Ajv({ allErrors: false, strict: true, useDefaults: false, coerceTypes: false });
+// verbose: errors carry the offending value, so a message can say what was sent instead.
+const ajv = new Ajv({ allErrors: false, strict: true, useDefaults: false, coerceTypes: false, verbose: true });
 addFormats(ajv);
 
 const cache = new WeakMap<JsonSchema, ValidateFunction>();
@@ -22,6 +23,14 @@ export function compileSchema<T>(schema: JsonSchema): ValidateFunction<T> {
     cache.set(schema, fn);
   }
   return fn as ValidateFunction<T>;
+}
+
+/** How a JSON value is named in a message: "null", "an array", "a string"... */
+export function describeJsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const kind = typeof value === 'object' ? 'object' : typeof value;
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }
 
 /** "name", "material.type", "tags[2]" from an ajv instance path like /material/type. */
@@ -48,8 +57,10 @@ export function describeAjvError(err: ErrorObject, where: 'body' | 'query'): str
       const missing = String(p.missingProperty);
       return `${at(field ? `${field}.${missing}` : missing)}: is required`;
     }
-    case 'type':
-      return `${at(field)}: must be ${/^[aeiou]/.test(String(p.type)) ? 'an' : 'a'} ${String(p.type)}`;
+    case 'type': {
+      const wanted = field === '' && where === 'body' && p.type === 'object' ? 'a JSON object' : `${/^[aeiou]/.test(String(p.type)) ? 'an' : 'a'} ${String(p.type)}`;
+      return `${at(field)}: must be ${wanted}, not ${describeJsonKind(err.data)}`;
+    }
     case 'enum':
       return `${at(field)}: must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'format':

@@ -173,7 +173,7 @@ describe('authentication', () => {
       [JSON.stringify({ name: 'x', scopes: ['*'] }), 400, /unknown scope "\*"/],
       [JSON.stringify({ name: 'x'.repeat(101), scopes: ['jobs:read'] }), 400, /name: must be at most 100/],
       [JSON.stringify({ name: '   ', scopes: ['jobs:read'] }), 400, /name: must not be blank/],
-      [JSON.stringify([1, 2]), 400, /body: must be an object/],
+      [JSON.stringify([1, 2]), 400, /body: must be a JSON object, not an array/],
     ];
     for (const [body, status, message] of cases) {
       const res = await post(body);

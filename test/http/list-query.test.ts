@@ -113,6 +113,8 @@ describe('parseListQuery rejects with 400 naming the parameter and the rule', ()
     { query: { page: ['1', '2'] }, message: /page: must be given at most once/ },
     { query: { role: ['admin', 'owner'] }, message: /role: must be given at most once/ },
     { query: { sort: 'password' }, message: /sort: cannot sort by "password"/ },
+    { query: { sort: '__proto__' }, message: /sort: cannot sort by "__proto__"/ },
+    { query: { sort: '-constructor' }, message: /sort: cannot sort by "constructor"/ },
     { query: { sort: 'name,' }, message: /sort: must be a comma-separated list without empty entries/ },
     { query: { sort: 'name,-name' }, message: /sort: "name" is given twice/ },
     { query: { sort: '' }, message: /sort: must be a comma-separated list/ },
