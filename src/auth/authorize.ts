@@ -3,18 +3,15 @@ import type Koa from 'koa';
 import { AppError } from '../errors.js';
 import type { AppDeps } from '../http/app-deps.js';
 import type { RouteAuth } from '../http/route.js';
-import { getAuth, unauthorized } from './auth-context.js';
+import { getAuth } from './auth-context.js';
+import { missingCredentials } from './credentials.js';
 import { covers } from './scopes.js';
 
 export async function authorize(ctx: Koa.Context, auth: RouteAuth, _deps: AppDeps): Promise<void> {
   if (auth === 'none') return;
   const caller = getAuth(ctx);
   if (!caller) {
-    throw unauthorized(
-      ctx.get('Authorization')
-        ? 'unsupported Authorization header: send "Bearer <key>", or Basic with the key as user name and an empty password'
-        : 'missing API key: send Authorization: Bearer <key>',
-    );
+    throw missingCredentials(ctx.get('Authorization'));
   }
   if (auth === 'key') return;
   if (!covers(caller.scopes, auth.scope)) {

@@ -1,4 +1,6 @@
 // Reads the API key out of an Authorization header: Bearer, or Basic with the key as user name and an empty password.
+import type { AppError } from '../errors.js';
+import { unauthorized } from './auth-context.js';
 
 /**
  * The presented key, or null when the header is absent or uses another scheme/shape (treated as no credentials).
@@ -19,3 +21,11 @@ export function presentedKey(header: string | undefined): string | null {
   if (colon <= 0 || colon !== decoded.length - 1) return null;
   return decoded.slice(0, colon);
 }
+
+/** The 401 for a request that needs a key and presented none we could use. */
+export const missingCredentials = (header: string): AppError =>
+  unauthorized(
+    header
+      ? 'unsupported Authorization header: send "Bearer <key>", or Basic with the key as user name and an empty password'
+      : 'missing API key: send Authorization: Bearer <key>',
+  );

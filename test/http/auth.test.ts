@@ -86,9 +86,30 @@ describe('authentication', () => {
     );
   });
 
-  it('a bad key on an unknown /v1 route is 401, no key there is 404', async () => {
+  it('under /v1 authentication comes first: no key or a bad key is 401 on any path, a valid key then gets 404', async () => {
     await expect401(await t.request('/v1/nothing-here', { headers: bearer('garbage') }), /invalid/);
-    assert.equal((await t.request('/v1/nothing-here')).status, 404);
+    await expect401(await t.request('/v1/nothing-here'), /missing API key/);
+    await expect401(await t.request('/v1'), /missing API key/);
+    await expect401(await t.request('/v1/api-keys', { method: 'PUT' }), /missing API key/);
+    const admin = await mintTestKey(t);
+    assert.equal((await t.request('/v1/nothing-here', { headers: bearer(admin) })).status, 404);
+  });
+
+  it('paths are case-sensitive: /V1/... is an unknown path (404 with a hint), never a misleading 401', async () => {
+    const admin = await mintTestKey(t);
+    for (const headers of [{}, bearer(admin)]) {
+      for (const path of ['/V1/printers', '/V1/api-keys', '/v1/API-KEYS'.replace('/v1', '/V1')]) {
+        const res = await t.request(path, { headers });
+        assert.equal(res.status, 404, path);
+        const body = (await res.json()) as { error: { code: string; message: string; details: string } };
+        assert.equal(body.error.code, 'resource_not_found');
+        assert.equal(body.error.message, `no route for GET "${path}"`);
+        assert.match(body.error.details, /case-sensitive: did you mean "\/v1\//);
+      }
+    }
+    // Inside /v1 a wrongly cased route is unknown too: with a key, 404; the real route still works.
+    assert.equal((await t.request('/v1/API-KEYS', { headers: bearer(admin) })).status, 404);
+    assert.equal((await t.request('/v1/api-keys', { headers: bearer(admin) })).status, 200);
   });
 
   it('403 naming the missing scope; any valid key may read its own record', async () => {

@@ -147,8 +147,8 @@ describe('http error edges', () => {
     await expectError(await t.request('/v1/test-query?group=abcdef'), 400, 'invalid_request', /query parameter group: must be at most 5 characters/);
   });
 
-  it('a wrong method gets 405 with an Allow header', async () => {
-    const res = await t.request('/v1/test-echo', { method: 'DELETE' });
+  it('a wrong method gets 405 with an Allow header (after authentication under /v1)', async () => {
+    const res = await t.request('/v1/test-echo', { method: 'DELETE', headers: bearer(await mintTestKey(t)) });
     await expectError(res, 405, 'invalid_request', /DELETE.*allowed: POST/);
     assert.equal(res.headers.get('allow'), 'POST');
     const health = await t.request('/healthz', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
@@ -158,7 +158,7 @@ describe('http error edges', () => {
 
   it('a method the router does not know at all is also 405 in shape B', async () => {
     await expectError(await t.request('/healthz', { method: 'PROPFIND' }), 405, 'invalid_request');
-    const nowhere = await t.request('/v1/nothing', { method: 'PROPFIND' });
+    const nowhere = await t.request('/v1/nothing', { method: 'PROPFIND', headers: bearer(await mintTestKey(t)) });
     await expectError(nowhere, 404, 'resource_not_found');
     assert.equal(nowhere.headers.get('allow'), null);
   });
@@ -174,8 +174,19 @@ describe('http error edges', () => {
     await expectError(await send('{"name":"x","scopes":["jobs:read"],"extra":1}', 'application/json'), 400, 'invalid_request', /unknown field "extra"/);
   });
 
-  it('an unknown route gets 404 resource_not_found naming it', async () => {
-    await expectError(await t.request('/v1/nothing/here'), 404, 'resource_not_found', /no route for GET \/v1\/nothing\/here/);
-    await expectError(await post('/v1/nothing', '{}'), 404, 'resource_not_found');
+  it('an unknown route gets 404 resource_not_found naming it; keyless under /v1 it is 401 first', async () => {
+    const key = bearer(await mintTestKey(t));
+    await expectError(await t.request('/v1/nothing/here', { headers: key }), 404, 'resource_not_found', /no route for GET "\/v1\/nothing\/here"/);
+    await expectError(await t.request('/nothing/here'), 404, 'resource_not_found', /no route for GET "\/nothing\/here"/);
+    await expectError(await post('/v1/nothing', '{}'), 401, 'invalid_api_key', /missing API key/);
+    // A malformed body on an unknown route is never read: the answer is about the route (or the key), not the body.
+    const bad = await t.request('/v1/nothing', { method: 'POST', headers: { ...key, 'Content-Type': 'application/json' }, body: '{"x":' });
+    await expectError(bad, 404, 'resource_not_found');
+  });
+
+  it('a 5,000-character path is echoed cut to 100 characters', async () => {
+    const long = '/v1/' + 'a'.repeat(5000);
+    const err = await expectError(await t.request(long, { headers: bearer(await mintTestKey(t)) }), 404, 'resource_not_found');
+    assert.equal(err.error.message, `no route for GET "${long.slice(0, 100)}…" (5004 characters)`);
   });
 });
