@@ -22,6 +22,6 @@ export const unauthorized = (message: string): AppError =>
 /** For handlers behind an authenticated route: the caller, or a 401 if a route was mounted without auth by mistake. */
 export function requireAuth(ctx: Koa.Context): AuthContext {
   const auth = getAuth(ctx);
-  if (!auth) throw unauthorized('missing API key: send Authorization: Bearer <key>');
+  if (!auth) throw unauthorized('missing API key: send "Authorization: Bearer <key>"');
   return auth;
 }

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { displayPrefix, hashesEqual, hashKey, keyEnvironment, mintKeyString } from '../../src/auth/api-key-format.js';
-import { presentedKey } from '../../src/auth/credentials.js';
+import { presentedKey, readCredentials } from '../../src/auth/credentials.js';
 import { FixedWindowCounter } from '../../src/auth/fixed-window.js';
 
 const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -57,6 +57,31 @@ describe('Authorization header', () => {
   it('treats anything else as no credentials', () => {
     for (const h of [undefined, '', 'Bearer', 'Bearer  ', `Token ${key}`, basic(key, 'secret'), basic('', ''), 'Basic !!!notbase64', `Bearer ${key} extra`, key]) {
       assert.equal(presentedKey(h), null, String(h));
+    }
+  });
+  it('words each unusable header its own way, naming what was sent but never a key', () => {
+    const cases: [string | undefined, RegExp | null][] = [
+      [undefined, null],
+      ['', null],
+      ['   ', null],
+      ['Bearer', /^empty API key: the Authorization header says "Bearer" and nothing after it/],
+      ['bearer   ', /^empty API key: the Authorization header says "bearer"/],
+      ['Basic', /^empty API key: the Authorization header says "Basic"/],
+      [`Bearer ${key} extra`, /^the Authorization header has 2 words after "Bearer"/],
+      [key, /^the Authorization header has no scheme; send "Authorization: Bearer <key>"$/],
+      [`Token ${key}`, /^unsupported Authorization scheme "Token": send "Authorization: Bearer <key>", or Basic/],
+      [`${'X'.repeat(300)} abc`, /^unsupported Authorization scheme "X{100}…" \(300 characters\)/],
+      ['Basic !!!notbase64', /^Basic credentials must be the key as user name and an empty password/],
+      [basic(key, 'secret'), /^Basic credentials must be/],
+    ];
+    for (const [header, problem] of cases) {
+      const c = readCredentials(header);
+      if (problem === null) assert.equal(c.kind, 'none', String(header));
+      else {
+        assert.equal(c.kind, 'unusable', String(header));
+        assert.match((c as { problem: string }).problem, problem);
+        assert.ok(!(c as { problem: string }).problem.includes(key), 'never repeats the key');
+      }
     }
   });
   it('returns a malformed Bearer token as given so it can be refused as invalid', () => {

@@ -61,14 +61,16 @@ describe('authentication', () => {
     assert.equal(res.status, 200);
   });
 
-  it('401 for a missing key', async () => {
-    await expect401(await t.request('/v1/auth/test'), /missing API key/);
+  it('401 for a missing key, and a different message for an empty Bearer (an unset variable)', async () => {
+    await expect401(await t.request('/v1/auth/test'), /^missing API key: send "Authorization: Bearer <key>"$/);
+    await expect401(await t.request('/v1/auth/test', { headers: { Authorization: 'Bearer ' } }), /^empty API key: the Authorization header says "Bearer" and nothing after it/);
+    await expect401(await t.request('/v1/auth/test', { headers: { Authorization: admin } }), /^the Authorization header has no scheme/);
   });
 
   it('401 for another scheme or Basic with a password, treated as no key', async () => {
-    await expect401(await t.request('/v1/auth/test', { headers: { Authorization: `Token ${admin}` } }), /unsupported Authorization/);
+    await expect401(await t.request('/v1/auth/test', { headers: { Authorization: `Token ${admin}` } }), /^unsupported Authorization scheme "Token"/);
     const withPassword = `Basic ${Buffer.from(`${admin}:pw`).toString('base64')}`;
-    await expect401(await t.request('/v1/auth/test', { headers: { Authorization: withPassword } }), /unsupported Authorization/);
+    await expect401(await t.request('/v1/auth/test', { headers: { Authorization: withPassword } }), /^Basic credentials must be the key as user name and an empty password/);
   });
 
   it('401 for garbage and for a well-formed key nobody issued', async () => {
