@@ -1,4 +1,6 @@
 // The one application error type: every failure a client sees is an AppError turned into shape B by http/error-middleware.
+import { classifyCodePoint } from './text-safety.js';
+
 export type ErrorCode =
   | 'invalid_request'
   | 'invalid_printer'
@@ -31,14 +33,16 @@ export class AppError extends Error {
 }
 
 export const badRequest = (message: string, details = ''): AppError => new AppError(400, 'invalid_request', message, details);
-export const notFound = (what: string): AppError => new AppError(404, 'resource_not_found', `${what} not found`);
+/**
+ * 404 for `what` (e.g. "API key") with the id the client asked for quoted and cut, e.g. `API key "key_x" not found`.
+ * Called with one argument (an older style that builds the id into `what`), the whole text is cut to ECHO_MAX.
+ */
+export const notFound = (what: string, id?: string): AppError =>
+  new AppError(404, 'resource_not_found', id === undefined ? `${clipInput(what)} not found` : `${what} ${quoteInput(id)} not found`);
 export const invalidState = (message: string): AppError => new AppError(409, 'invalid_state', message);
 
 /** The most characters of a client's own input that any error message repeats. */
 export const ECHO_MAX = 100;
-
-// C0/C1 controls, DEL, bidirectional marks/overrides/isolates, line and paragraph separators, lone surrogates.
-const UNSAFE_ECHO = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * The one way client input goes into an error message: in double quotes, cut to ECHO_MAX characters (the length
@@ -46,12 +50,25 @@ const UNSAFE_ECHO = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u
  * log line nor reorder the text around it.
  */
 export function quoteInput(value: unknown): string {
-  const text = String(value);
-  const chars = Array.from(text);
-  const kept = chars.length > ECHO_MAX ? chars.slice(0, ECHO_MAX).join('') : text;
-  const escaped = kept
-    .replace(/\\/g, '\\\\')
-    .replace(/"/g, '\\"')
-    .replace(UNSAFE_ECHO, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return chars.length > ECHO_MAX ? `"${escaped}…" (${chars.length} characters)` : `"${escaped}"`;
+  const { text, cutFrom } = escapeForMessage(String(value), true);
+  return cutFrom === null ? `"${text}"` : `"${text}…" (${cutFrom} characters)`;
+}
+
+/** Like quoteInput without the quotes, for text that already reads as a phrase (`user usr_x`). */
+export function clipInput(value: string): string {
+  const { text, cutFrom } = escapeForMessage(value, false);
+  return cutFrom === null ? text : `${text}… (${cutFrom} characters)`;
+}
+
+/** At most ECHO_MAX characters, unsafe ones as \uXXXX (and quotes/backslashes escaped when quoting); cutFrom: the full length when cut. */
+function escapeForMessage(value: string, quoting: boolean): { text: string; cutFrom: number | null } {
+  const chars = Array.from(value);
+  let text = '';
+  for (const ch of chars.slice(0, ECHO_MAX)) {
+    const cp = ch.codePointAt(0) as number;
+    if (quoting && (ch === '"' || ch === '\\')) text += `\\${ch}`;
+    else if (classifyCodePoint(cp, false)) text += `\\u${cp.toString(16).padStart(4, '0')}`;
+    else text += ch;
+  }
+  return { text, cutFrom: chars.length > ECHO_MAX ? chars.length : null };
 }

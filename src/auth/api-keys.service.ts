@@ -2,7 +2,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { isoTime, type Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
-import { AppError, badRequest, invalidState, notFound } from '../errors.js';
+import { AppError, badRequest, invalidState, notFound, quoteInput } from '../errors.js';
 import { newId } from '../ids.js';
 import { runListQuery, type ListCondition, type ListPage, type ListQuery, type ListSpec } from '../http/list-query.js';
 import type { Db } from '../storage/db.js';
@@ -32,7 +32,7 @@ export const KEY_NAME_MAX = 100;
 export function checkGrantableScopes(minter: readonly string[], requested: readonly string[]): void {
   const unknown = firstUnknownScope(requested);
   if (unknown) {
-    throw badRequest(`scopes[${unknown.index}]: unknown scope "${unknown.scope}"`, `known scopes: ${KNOWN_SCOPES.join(', ')}`);
+    throw badRequest(`scopes[${unknown.index}]: unknown scope ${quoteInput(unknown.scope)}`, `known scopes: ${KNOWN_SCOPES.join(', ')}`);
   }
   const uncovered = firstUncovered(minter, requested);
   if (uncovered) {
@@ -92,7 +92,7 @@ export async function verifyApiKey(deps: KeyServiceDeps, presented: string): Pro
 /** A key of this server's environment by id; other environments' keys are invisible here. */
 export async function getApiKey(deps: KeyServiceDeps, id: string): Promise<ApiKeyRow> {
   const row = await findApiKeyById(deps.db, id);
-  if (!row || row.env !== deps.env) throw notFound(`API key ${id}`);
+  if (!row || row.env !== deps.env) throw notFound('API key', id);
   return row;
 }
 
@@ -144,7 +144,7 @@ export async function revokeApiKey(deps: KeyServiceDeps, id: string): Promise<Ap
 export async function rollApiKey(deps: KeyServiceDeps, id: string, actorKeyId: string | null): Promise<{ row: ApiKeyRow; key: string }> {
   return deps.db.transaction().execute(async (trx) => {
     const old = await findApiKeyById(trx, id);
-    if (!old || old.env !== deps.env) throw notFound(`API key ${id}`);
+    if (!old || old.env !== deps.env) throw notFound('API key', id);
     if (old.revoked_at) throw invalidState(`API key ${id} was revoked at ${old.revoked_at}; create a new key instead`);
     if (old.rolled_to) throw invalidState(`API key ${id} was already rolled to ${old.rolled_to}`);
     const now = deps.clock.now();

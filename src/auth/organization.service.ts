@@ -1,6 +1,6 @@
 // Organization settings: reading, validated partial updates, and the hourly request limit its plan gives each key.
 import { isoTime, type Clock } from '../clock.js';
-import { badRequest } from '../errors.js';
+import { badRequest, quoteInput } from '../errors.js';
 import type { Db } from '../storage/db.js';
 import type { OrganizationTable } from '../storage/schema.js';
 import { findOrganization, updateOrganization, type OrganizationRow } from './organization.repository.js';
@@ -103,10 +103,10 @@ export function isValidTimeZone(zone: string): boolean {
 export function checkOrganizationPatch(patch: OrganizationPatch): void {
   if (patch.name !== undefined && !patch.name.trim()) throw badRequest('name: must not be blank');
   if (patch.currency !== undefined && !CURRENCIES.has(patch.currency)) {
-    throw badRequest(`currency: "${patch.currency}" is not an ISO 4217 currency code (e.g. USD, EUR, GBP)`);
+    throw badRequest(`currency: ${quoteInput(patch.currency)} is not an ISO 4217 currency code (e.g. USD, EUR, GBP)`);
   }
   if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) {
-    throw badRequest(`timezone: "${patch.timezone}" is not an IANA time zone (e.g. UTC, Europe/Berlin)`);
+    throw badRequest(`timezone: ${quoteInput(patch.timezone)} is not an IANA time zone (e.g. UTC, Europe/Berlin)`);
   }
 }
 

@@ -1,6 +1,7 @@
 // The one list-query helper every list endpoint uses: parses page/per_page/sort/fields/filters strictly, applies them to kysely, shapes the page.
 import { sql, type SelectQueryBuilder, type SqlBool, type Expression } from 'kysely';
-import { badRequest } from '../errors.js';
+import { badRequest, quoteInput } from '../errors.js';
+import { describeUnsafeCharacter, findUnsafeCharacter } from '../text-safety.js';
 import type { JsonSchema } from './validation.js';
 
 export type FilterType = 'string' | 'enum' | 'date' | 'boolean' | 'number';
@@ -97,7 +98,7 @@ function commaList(name: string, text: string): string[] {
   const seen = new Set<string>();
   for (const item of items) {
     const key = name === 'sort' ? item.replace(/^-/, '') : item;
-    if (seen.has(key)) throw badRequest(`query parameter ${name}: "${key}" is given twice`);
+    if (seen.has(key)) throw badRequest(`query parameter ${name}: ${quoteInput(key)} is given twice`);
     seen.add(key);
   }
   return items;
@@ -129,12 +130,15 @@ export function parseDateParam(name: string, text: string): { start: string; end
 function filterConditions(name: string, text: string, f: FilterSpec): ListCondition[] {
   let value: string | number;
   switch (f.type) {
-    case 'string':
+    case 'string': {
       if (text.length === 0 || text.length > MAX_FILTER_LENGTH) {
         throw badRequest(`query parameter ${name}: must be 1 to ${MAX_FILTER_LENGTH} characters long`);
       }
+      const unsafe = findUnsafeCharacter(text, false);
+      if (unsafe) throw badRequest(`query parameter ${name}: ${describeUnsafeCharacter(unsafe)}`);
       value = text;
       break;
+    }
     case 'enum': {
       const allowed = f.values ?? [];
       if (!allowed.includes(text)) throw badRequest(`query parameter ${name}: must be one of ${allowed.map((v) => `"${v}"`).join(', ')}`);
@@ -177,7 +181,7 @@ export function parseListQuery(query: Record<string, string | string[] | undefin
   if (spec.dateRange) known.add('from').add('to');
   for (const name of Object.keys(query)) {
     if (!known.has(name)) {
-      throw badRequest(`unknown query parameter "${name}"`, `this list takes: ${[...known].join(', ')}`);
+      throw badRequest(`unknown query parameter ${quoteInput(name)}`, `this list takes: ${[...known].join(', ')}`);
     }
   }
 
@@ -195,7 +199,7 @@ export function parseListQuery(query: Record<string, string | string[] | undefin
     // Own properties only: "sort=__proto__" must not find Object.prototype.
     const column = Object.hasOwn(columns, field) ? columns[field] : undefined;
     if (column === undefined) {
-      throw badRequest(`query parameter sort: cannot sort by "${field}"`, `sortable fields: ${Object.keys(columns).join(', ')}`);
+      throw badRequest(`query parameter sort: cannot sort by ${quoteInput(field)}`, `sortable fields: ${Object.keys(columns).join(', ')}`);
     }
     return { field, column, desc };
   });
@@ -210,7 +214,7 @@ export function parseListQuery(query: Record<string, string | string[] | undefin
     fields = commaList('fields', fieldsText);
     for (const f of fields) {
       if (!spec.fields.includes(f)) {
-        throw badRequest(`query parameter fields: unknown field "${f}"`, `fields: ${spec.fields.join(', ')}`);
+        throw badRequest(`query parameter fields: unknown field ${quoteInput(f)}`, `fields: ${spec.fields.join(', ')}`);
       }
     }
   }

@@ -1,7 +1,9 @@
 // ajv, configured once: compiles request schemas and turns ajv errors into messages that name the field and the rule.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { badRequest } from '../errors.js';
+import { badRequest, quoteInput } from '../errors.js';
+import { describeUnsafeCharacter, findUnsafeCharacter, type UnsafeCharacter } from '../text-safety.js';
+import { TEXT_KEYWORD, withTextDefaults } from './text-field.js';
 
 // ajv-formats is CommonJS with a default export; under ESM interop it may arrive wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
@@ -14,12 +16,30 @@ export type JsonSchema = Record<string, unknown>;
 const ajv = new Ajv({ allErrors: false, strict: true, useDefaults: false, coerceTypes: false, verbose: true });
 addFormats(ajv);
 
+// Client text may not carry control, bidirectional or unpaired-surrogate characters; 'multi-line' allows tab and newlines.
+const checkText = Object.assign(
+  (kind: string, data: string): boolean => {
+    const unsafe = findUnsafeCharacter(data, kind === 'multi-line');
+    checkText.errors = unsafe ? [{ keyword: TEXT_KEYWORD, message: describeUnsafeCharacter(unsafe), params: { unsafe } }] : undefined;
+    return unsafe === null;
+  },
+  { errors: undefined as Partial<ErrorObject>[] | undefined },
+);
+ajv.addKeyword({
+  keyword: TEXT_KEYWORD,
+  type: 'string',
+  schemaType: 'string',
+  errors: true,
+  metaSchema: { enum: ['single-line', 'multi-line'] },
+  validate: checkText,
+});
+
 const cache = new WeakMap<JsonSchema, ValidateFunction>();
 
 export function compileSchema<T>(schema: JsonSchema): ValidateFunction<T> {
   let fn = cache.get(schema);
   if (!fn) {
-    fn = ajv.compile(schema);
+    fn = ajv.compile(withTextDefaults(schema));
     cache.set(schema, fn);
   }
   return fn as ValidateFunction<T>;
@@ -51,7 +71,7 @@ export function describeAjvError(err: ErrorObject, where: 'body' | 'query'): str
     case 'additionalProperties': {
       const extra = String(p.additionalProperty);
       const full = field ? `${field}.${extra}` : extra;
-      return where === 'query' ? `unknown query parameter "${full}"` : `unknown field "${full}"`;
+      return where === 'query' ? `unknown query parameter ${quoteInput(full)}` : `unknown field ${quoteInput(full)}`;
     }
     case 'required': {
       const missing = String(p.missingProperty);
@@ -82,6 +102,8 @@ export function describeAjvError(err: ErrorObject, where: 'body' | 'query'): str
       return `${at(field)}: must have at least ${String(p.limit)} field${p.limit === 1 ? '' : 's'}`;
     case 'uniqueItems':
       return `${at(field)}: must not contain duplicates`;
+    case TEXT_KEYWORD:
+      return `${at(field)}: ${describeUnsafeCharacter(p.unsafe as UnsafeCharacter)}`;
     case 'pattern':
       return `${at(field)}: must match the pattern ${String(p.pattern)}`;
     default:

@@ -3,6 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { useAdminApp } from './admin-app.js';
 
 const HOUR = 3_600_000;
 
@@ -142,14 +143,11 @@ describe('failed authentication per client address', () => {
 });
 
 describe('a limit set too low never locks out the admin', () => {
+  const app = useAdminApp();
   let t: TestApp;
   let admin: string;
-  before(async () => {
-    t = await startTestApp();
-    admin = await mintTestKey(t);
-  });
-  after(async () => {
-    await t.close();
+  before(() => {
+    ({ t, admin } = app);
   });
   const patchOrg = (body: object): Promise<Response> => patchOrgAs(t, admin, body);
   const nextHour = (): void => startNextHour(t);
