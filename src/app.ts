@@ -1,17 +1,17 @@
 // Builds the Koa application without listening: tests drive app.callback(), `printfarm serve` hands it to node:http.
 import Koa from 'koa';
 import Router from '@koa/router';
-import { authenticate } from './auth/authenticate.middleware.js';
-import { failedAuthGuard } from './auth/failed-auth-guard.middleware.js';
-import { rateLimit } from './auth/rate-limit.middleware.js';
 import type { AppDeps } from './http/app-deps.js';
 import { errorMiddleware } from './http/error-middleware.js';
+import { authenticate } from './http/middleware/authenticate.middleware.js';
+import { failedAuthGuard } from './http/middleware/failed-auth-guard.middleware.js';
+import { rateLimit } from './http/middleware/rate-limit.middleware.js';
+import { unmatchedRoute } from './http/middleware/unmatched-route.middleware.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { requestId } from './http/request-id.js';
 import type { RouteDef } from './http/route.js';
 import { allRoutes } from './http/routes-index.js';
 import { staticWeb } from './http/static-web.js';
-import { unmatchedRoute } from './http/unmatched-route.middleware.js';
 
 /** `routes` defaults to every route of the API; tests may mount extra test-only routes beside them. */
 export function createApp(deps: AppDeps, routes: readonly RouteDef<any, any>[] = allRoutes()): Koa {

@@ -32,6 +32,10 @@ export class AppError extends Error {
   }
 }
 
+/** Every 401 carries the same challenge header. */
+export const unauthorized = (message: string): AppError =>
+  new AppError(401, 'invalid_api_key', message, '', { 'WWW-Authenticate': 'Bearer' });
+
 export const badRequest = (message: string, details = ''): AppError => new AppError(400, 'invalid_request', message, details);
 /**
  * 404 for `what` (e.g. "API key") with the id the client asked for quoted and cut, e.g. `API key "key_x" not found`.

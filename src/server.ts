@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app.js';
-import { flushAuthState } from './auth/auth-runtime.js';
+import { createAuthRuntime } from './auth/auth-runtime.js';
 import { ensureInitialAdmin, INITIAL_ADMIN_KEY_FILE } from './auth/bootstrap.js';
 import { systemClock, type Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
@@ -90,7 +90,15 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   openDataDir(config.dataDir);
   const databaseFile = path.join(config.dataDir, DATABASE_FILE);
   const handle = openDb(databaseFile, clock);
-  const deps: AppDeps = { db: handle.db, sqlite: handle.sqlite, clock, env: config.env, bus: new EventBus(), logger };
+  const deps: AppDeps = {
+    db: handle.db,
+    sqlite: handle.sqlite,
+    clock,
+    env: config.env,
+    bus: new EventBus(),
+    logger,
+    auth: createAuthRuntime({ db: handle.db, clock, env: config.env, logger }),
+  };
 
   const server = http.createServer(createApp(deps).callback());
   // Requests being answered, so a shutdown can tell their connections to close once the response is out.
@@ -154,7 +162,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         await stopped;
       }
       try {
-        await flushAuthState(deps);
+        await deps.auth.flush();
       } catch (err) {
         logger.error('shutdown: could not write the last API key uses', { error: err as Error });
       }

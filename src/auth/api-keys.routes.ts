@@ -3,8 +3,7 @@ import { paginationSchema, type ListQuery } from '../http/list-query.js';
 import { defineRoute } from '../http/route.js';
 import { apiKeyRecordSchema, apiKeyWithSecretSchema, toApiKeyRecord } from './api-key-record.js';
 import { createApiKey, getApiKey, KEY_LIST_SPEC, KEY_NAME_MAX, listKeys, revokeApiKey, rollApiKey } from './api-keys.service.js';
-import { requireAuth } from './auth-context.js';
-import { authRuntimeFor } from './auth-runtime.js';
+import { requireAuth } from '../http/middleware/auth-context.js';
 import { getOrganization } from './organization.service.js';
 import { errorDocs } from './route-docs.js';
 import { ADMIN_SCOPE, KNOWN_SCOPES } from './scopes.js';
@@ -66,8 +65,7 @@ export const apiKeyRoutes = [
       ...errorDocs(400, 403),
     },
     async handle(ctx, { query }, deps) {
-      const lastUsed = authRuntimeFor(deps).lastUsed;
-      const page = await listKeys(deps, query, (id) => lastUsed.latestIso(id));
+      const page = await listKeys(deps, query, (id) => deps.auth.lastUsedAt(id));
       ctx.body = { keys: page.data, pagination: page.pagination };
     },
   }),
@@ -82,7 +80,7 @@ export const apiKeyRoutes = [
     async handle(ctx, _input, deps) {
       const caller = requireAuth(ctx);
       const row = await getApiKey(deps, caller.keyId);
-      ctx.body = toApiKeyRecord(row, deps.clock.now(), authRuntimeFor(deps).lastUsed.latestIso(row.id));
+      ctx.body = toApiKeyRecord(row, deps.clock.now(), deps.auth.lastUsedAt(row.id));
     },
   }),
 
@@ -98,7 +96,7 @@ export const apiKeyRoutes = [
     },
     async handle(ctx, { params }, deps) {
       const row = await revokeApiKey(deps, params.id as string);
-      ctx.body = toApiKeyRecord(row, deps.clock.now(), authRuntimeFor(deps).lastUsed.latestIso(row.id));
+      ctx.body = toApiKeyRecord(row, deps.clock.now(), deps.auth.lastUsedAt(row.id));
     },
   }),
 

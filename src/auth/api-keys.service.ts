@@ -2,14 +2,14 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { isoTime, type Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
-import { AppError, badRequest, invalidState, notFound, quoteInput } from '../errors.js';
+import { AppError, badRequest, invalidState, notFound, quoteInput, unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
 import { runListQuery, type ListCondition, type ListPage, type ListQuery, type ListSpec } from '../http/list-query.js';
 import type { Db } from '../storage/db.js';
 import { displayPrefix, hashKey, hashesEqual, keyEnvironment, mintKeyString } from './api-key-format.js';
 import { API_KEY_STATUSES, toApiKeyRecord, type ApiKeyRecord, type ApiKeyStatus } from './api-key-record.js';
 import { findApiKeyByHash, findApiKeyById, insertApiKey, selectApiKeys, updateApiKey, type ApiKeyRow } from './api-keys.repository.js';
-import { unauthorized, type AuthContext } from './auth-context.js';
+import type { AuthContext } from '../http/middleware/auth-context.js';
 import { firstUncovered, firstUnknownScope, KNOWN_SCOPES } from './scopes.js';
 
 export interface KeyServiceDeps {

@@ -1,7 +1,7 @@
 // /v1/users: list and read users, invite one (admin:*); the invite token is in the invite response only.
 import { listResponseSchema, type ListQuery, type ListSpec } from '../http/list-query.js';
 import { defineRoute } from '../http/route.js';
-import { requireAuth } from './auth-context.js';
+import { requireAuth } from '../http/middleware/auth-context.js';
 import { errorDocs } from './route-docs.js';
 import { ADMIN_SCOPE } from './scopes.js';
 import { getUser, inviteUser, listUsers, ROLES, toUserRecord, USER_FIELDS, type Role } from './users.service.js';

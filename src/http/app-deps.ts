@@ -5,6 +5,7 @@ import type { RunEnvironment } from '../config.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
+import type { AccessControl } from './middleware/access-control.js';
 
 export interface AppDeps {
   db: Db;
@@ -14,4 +15,6 @@ export interface AppDeps {
   env: RunEnvironment;
   bus: EventBus;
   logger: Logger;
+  /** Keys, scopes and limits for the auth middleware; built once with the deps (auth/auth-runtime.ts). */
+  auth: AccessControl;
 }

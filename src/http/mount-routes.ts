@@ -2,9 +2,9 @@
 import type Koa from 'koa';
 import type Router from '@koa/router';
 import { AppError, quoteInput } from '../errors.js';
-import { authorize } from '../auth/authorize.js';
+import { authorize } from './middleware/authorize.js';
 import type { AppDeps } from './app-deps.js';
-import { withIdempotency } from './idempotency.js';
+import { idempotentRunner } from './idempotency.js';
 import { jsonBodyReader } from './json-body.js';
 import { parseListQuery } from './list-query.js';
 import type { RouteDef } from './route.js';
@@ -25,12 +25,13 @@ function checkContentType(ctx: Koa.Context, route: RouteDef<unknown, unknown>): 
 
 export function mountRoutes(router: Router, routes: readonly RouteDef<unknown, unknown>[], deps: AppDeps): void {
   const readJsonBody = jsonBodyReader();
+  const withIdempotency = idempotentRunner(deps);
   for (const route of routes) {
     if (route.planned || !route.handle) continue;
     const handle = route.handle;
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     router[method](route.path, async (ctx: Koa.Context) => {
-      await authorize(ctx, route.auth, deps);
+      authorize(ctx, route.auth, deps);
       checkContentType(ctx, route);
       // Read only now: a request that is refused (401, 403, 415) or goes nowhere (404) never has its body parsed.
       const rawBody = route.body ? await readJsonBody(ctx) : undefined;
@@ -44,7 +45,7 @@ export function mountRoutes(router: Router, routes: readonly RouteDef<unknown, u
       const run = async (): Promise<void> => {
         await handle(ctx, input, deps);
       };
-      if (route.idempotent && route.method === 'POST') await withIdempotency(ctx, deps, run);
+      if (route.idempotent && route.method === 'POST') await withIdempotency(ctx, run);
       else await run();
     });
   }

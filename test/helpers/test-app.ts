@@ -2,6 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.js';
+import { createAuthRuntime } from '../../src/auth/auth-runtime.js';
 import { mintKeyOffline } from '../../src/auth/bootstrap.js';
 import { ManualClock } from '../../src/clock.js';
 import type { RunEnvironment } from '../../src/config.js';
@@ -34,6 +35,7 @@ export async function startTestApp(
     env: options.env ?? 'live',
     bus: new EventBus(),
     logger: silentLogger,
+    auth: createAuthRuntime({ db: handle.db, clock, env: options.env ?? 'live', logger: silentLogger }),
   };
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
   const server = http.createServer(app.callback());

@@ -1,7 +1,6 @@
 // Authentication and API keys over HTTP: the 401 cases, scopes (403 naming the scope), create/list/current/revoke/roll.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { authRuntimeFor } from '../../src/auth/auth-runtime.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 interface ErrorBody {
@@ -306,7 +305,7 @@ describe('last_used_at is coalesced', () => {
     const t3 = new Date(t.clock.now()).toISOString();
     await current();
     assert.equal(stored(), t2);
-    await authRuntimeFor(t.deps).lastUsed.flush();
+    await t.deps.auth.flush();
     assert.equal(stored(), t3, 'flush writes the pending use');
   });
 });

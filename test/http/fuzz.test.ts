@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { FAILED_AUTH_WINDOW_MS } from '../../src/auth/auth-runtime.js';
+import { FAILED_AUTH_WINDOW_MS } from '../../src/http/middleware/failed-auth-guard.middleware.js';
 import type { RouteDef } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes-index.js';
 import { mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';

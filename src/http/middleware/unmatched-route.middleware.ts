@@ -1,9 +1,9 @@
 // What nobody answered: under /v1 a keyless request is 401 first; then 405 (with Allow) for a known path, else 404.
 import type Koa from 'koa';
-import { AppError, quoteInput } from '../errors.js';
-import { getAuth } from '../auth/auth-context.js';
-import { missingCredentials } from '../auth/credentials.js';
-import { isApiPath } from '../auth/rate-limit-headers.js';
+import { AppError, quoteInput } from '../../errors.js';
+import { getAuth } from './auth-context.js';
+import { missingCredentials } from './credentials.js';
+import { isApiPath } from './rate-limit-headers.js';
 
 /** Mount outside the router: it turns the router's bare 404/405/501 into shape B errors. */
 export function unmatchedRoute(): Koa.Middleware {

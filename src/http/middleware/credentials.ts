@@ -1,6 +1,5 @@
 // Reads the API key out of an Authorization header (Bearer, or Basic with the key as user name and an empty password), and says what is wrong with one it cannot use.
-import { quoteInput, type AppError } from '../errors.js';
-import { unauthorized } from './auth-context.js';
+import { quoteInput, unauthorized, type AppError } from '../../errors.js';
 
 /** What a request presented: no header, a key to verify, or a header no key can be taken from (and why, in a sentence). */
 export type PresentedCredentials = { kind: 'none' } | { kind: 'key'; key: string } | { kind: 'unusable'; problem: string };
