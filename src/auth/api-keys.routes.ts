@@ -1,5 +1,6 @@
 // /v1/api-keys and /v1/auth/test: create, list, inspect, revoke and roll keys (admin:*), and verify the calling key.
-import { paginationSchema, type ListQuery } from '../http/list-query.js';
+import { paginationSchema } from '../http/list-query.js';
+import type { ListQuery } from '../storage/list-page.js';
 import { defineRoute } from '../http/route.js';
 import { apiKeyRecordSchema, apiKeyWithSecretSchema, toApiKeyRecord } from './api-key-record.js';
 import { createApiKey, getApiKey, KEY_LIST_SPEC, KEY_NAME_MAX, listKeys, revokeApiKey, rollApiKey } from './api-keys.service.js';

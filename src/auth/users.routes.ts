@@ -1,5 +1,6 @@
 // /v1/users: list and read users, invite one (admin:*); the invite token is in the invite response only.
-import { listResponseSchema, type ListQuery, type ListSpec } from '../http/list-query.js';
+import { listResponseSchema, type ListSpec } from '../http/list-query.js';
+import type { ListQuery } from '../storage/list-page.js';
 import { defineRoute } from '../http/route.js';
 import { requireAuth } from '../http/middleware/auth-context.js';
 import { errorDocs } from './route-docs.js';

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { AppError } from '../../src/errors.js';
-import { listQueryParameters, parseListQuery, runListQuery, type ListSpec } from '../../src/http/list-query.js';
+import { listQueryParameters, parseListQuery, type ListSpec } from '../../src/http/list-query.js';
+import { runListQuery } from '../../src/storage/list-page.js';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
 
 const spec: ListSpec = {
