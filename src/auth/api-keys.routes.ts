@@ -2,36 +2,16 @@
 import { paginationSchema } from '../http/list-query.js';
 import type { ListQuery } from '../storage/list-page.js';
 import { defineRoute } from '../http/route.js';
-import { apiKeyRecordSchema, apiKeyWithSecretSchema, toApiKeyRecord } from './api-key-record.js';
-import { createApiKey, getApiKey, KEY_LIST_SPEC, KEY_NAME_MAX, listKeys, revokeApiKey, rollApiKey } from './api-keys.service.js';
+import { toApiKeyRecord } from './api-key-record.js';
+import { ApiKeyRecord, ApiKeyWithSecret, CreateKeyBody } from './api-keys.schemas.js';
+import { createApiKey, getApiKey, KEY_LIST_SPEC, listKeys, revokeApiKey, rollApiKey } from './api-keys.service.js';
 import { requireAuth } from '../http/middleware/auth-context.js';
 import { getOrganization } from './organization.service.js';
 import { errorDocs } from './route-docs.js';
-import { ADMIN_SCOPE, KNOWN_SCOPES } from './scopes.js';
+import { ADMIN_SCOPE } from './scopes.js';
 
 const TAG = 'API keys';
 const admin = { scope: ADMIN_SCOPE };
-
-interface CreateKeyBody {
-  name: string;
-  scopes: string[];
-}
-
-const createKeyBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'scopes'],
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: KEY_NAME_MAX, description: 'what the key is for' },
-    scopes: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 32,
-      items: { type: 'string', minLength: 1, maxLength: 64 },
-      description: `known scopes: ${KNOWN_SCOPES.join(', ')}; only scopes the calling key holds may be granted`,
-    },
-  },
-};
 
 export const apiKeyRoutes = [
   defineRoute<CreateKeyBody>({
@@ -40,9 +20,9 @@ export const apiKeyRoutes = [
     summary: 'Create an API key (the key value is in this response only)',
     tag: TAG,
     auth: admin,
-    body: createKeyBody,
+    body: CreateKeyBody,
     idempotent: true,
-    responses: { 201: { description: 'The new key record with its `key`', schema: apiKeyWithSecretSchema }, ...errorDocs(400, 403) },
+    responses: { 201: { description: 'The new key record with its `key`', schema: ApiKeyWithSecret }, ...errorDocs(400, 403) },
     async handle(ctx, { body }, deps) {
       const caller = requireAuth(ctx);
       const { row, key } = await createApiKey(deps, { scopes: caller.scopes, keyId: caller.keyId, userId: caller.userId }, body);
@@ -61,7 +41,7 @@ export const apiKeyRoutes = [
     responses: {
       200: {
         description: '`keys` (the key records, never the key values) and `pagination`',
-        schema: { type: 'object', properties: { keys: { type: 'array', items: apiKeyRecordSchema }, pagination: paginationSchema } },
+        schema: { type: 'object', properties: { keys: { type: 'array', items: ApiKeyRecord }, pagination: paginationSchema } },
       },
       ...errorDocs(400, 403),
     },
@@ -77,7 +57,7 @@ export const apiKeyRoutes = [
     summary: 'The record of the key making this request',
     tag: TAG,
     auth: 'key',
-    responses: { 200: { description: 'The calling key', schema: apiKeyRecordSchema }, ...errorDocs() },
+    responses: { 200: { description: 'The calling key', schema: ApiKeyRecord }, ...errorDocs() },
     async handle(ctx, _input, deps) {
       const caller = requireAuth(ctx);
       const row = await getApiKey(deps, caller.keyId);
@@ -92,7 +72,7 @@ export const apiKeyRoutes = [
     tag: TAG,
     auth: admin,
     responses: {
-      200: { description: 'The key record in its new state (`revoked_at` set, `status` revoked)', schema: apiKeyRecordSchema },
+      200: { description: 'The key record in its new state (`revoked_at` set, `status` revoked)', schema: ApiKeyRecord },
       ...errorDocs(403, 404),
     },
     async handle(ctx, { params }, deps) {
@@ -108,7 +88,7 @@ export const apiKeyRoutes = [
     tag: TAG,
     auth: admin,
     responses: {
-      201: { description: 'The new key record (new id) with its `key`', schema: apiKeyWithSecretSchema },
+      201: { description: 'The new key record (new id) with its `key`', schema: ApiKeyWithSecret },
       ...errorDocs(403, 404, 409),
     },
     async handle(ctx, { params }, deps) {

@@ -8,7 +8,8 @@ import type { ListSpec } from '../http/list-query.js';
 import { runListQuery, type ListCondition, type ListPage, type ListQuery } from '../storage/list-page.js';
 import type { Db } from '../storage/db.js';
 import { displayPrefix, hashKey, hashesEqual, keyEnvironment, mintKeyString } from './api-key-format.js';
-import { API_KEY_STATUSES, toApiKeyRecord, type ApiKeyRecord, type ApiKeyStatus } from './api-key-record.js';
+import { toApiKeyRecord } from './api-key-record.js';
+import { API_KEY_STATUSES, type ApiKeyRecord, type ApiKeyStatus, type CreateKeyBody } from './api-keys.schemas.js';
 import { findApiKeyByHash, findApiKeyById, insertApiKey, selectApiKeys, updateApiKey, type ApiKeyRow } from './api-keys.repository.js';
 import type { AuthContext } from '../http/middleware/auth-context.js';
 import { firstUncovered, firstUnknownScope, KNOWN_SCOPES } from './scopes.js';
@@ -27,7 +28,6 @@ export interface KeyMinter {
 }
 
 export const ROLL_OVERLAP_MS = 24 * 60 * 60 * 1000;
-export const KEY_NAME_MAX = 100;
 
 /** Unknown scopes are a 400 naming the scope; scopes the minter does not hold are a 403 naming the scope. */
 export function checkGrantableScopes(minter: readonly string[], requested: readonly string[]): void {
@@ -44,7 +44,7 @@ export function checkGrantableScopes(minter: readonly string[], requested: reado
 export async function createApiKey(
   deps: KeyServiceDeps,
   minter: KeyMinter,
-  input: { name: string; scopes: readonly string[] },
+  input: Pick<CreateKeyBody, 'name'> & { scopes: readonly string[] },
 ): Promise<{ row: ApiKeyRow; key: string }> {
   const name = input.name.trim();
   if (!name) throw badRequest('name: must not be blank');

@@ -2,11 +2,10 @@
 import { isoTime, type Clock } from '../clock.js';
 import { badRequest, quoteInput } from '../errors.js';
 import type { Db } from '../storage/db.js';
-import type { OrganizationTable } from '../storage/schema.js';
 import { findOrganization, updateOrganization, type OrganizationRow } from './organization.repository.js';
+import type { OrganizationPatch, OrganizationRecord } from './organization.schemas.js';
 
 export const PLAN_LIMITS = { free: 100, pro: 1000 } as const;
-export type Plan = OrganizationTable['plan'];
 
 /**
  * The least an admin:* key may make per hour whatever the plan says: a plan or limit set too low must never lock out
@@ -38,20 +37,6 @@ export function keyHourlyLimit(
   return { limit: Math.max(planned, ADMIN_HOURLY_FLOOR), enforce: !repairs };
 }
 
-export interface OrganizationRecord {
-  id: string;
-  name: string;
-  plan: Plan;
-  rate_limit_per_hour: number;
-  currency: string;
-  hourly_rate: number;
-  energy_cost_per_kwh: number;
-  timezone: string;
-  auto_start: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
 /** `rate_limit_per_hour` reports the limit in force, so free and pro show 100 and 1000. */
 export function toOrganizationRecord(row: OrganizationRow): OrganizationRecord {
   return {
@@ -74,17 +59,6 @@ export async function getOrganization(db: Db): Promise<OrganizationRow> {
   // Keys exist only after bootstrap created the organization, so a missing row is a broken database, not a client error.
   if (!row) throw new Error('the organization row is missing: the database was not initialised by printfarm');
   return row;
-}
-
-export interface OrganizationPatch {
-  name?: string;
-  plan?: Plan;
-  rate_limit_per_hour?: number;
-  currency?: string;
-  hourly_rate?: number;
-  energy_cost_per_kwh?: number;
-  timezone?: string;
-  auto_start?: boolean;
 }
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
