@@ -64,15 +64,18 @@ export function clipInput(value: string): string {
   return cutFrom === null ? text : `${text}… (${cutFrom} characters)`;
 }
 
-/** At most ECHO_MAX characters, unsafe ones as \uXXXX (and quotes/backslashes escaped when quoting); cutFrom: the full length when cut. */
-function escapeForMessage(value: string, quoting: boolean): { text: string; cutFrom: number | null } {
+/** The last line of defence, applied to every error body: whatever a message holds, no control or bidi character leaves raw. */
+export const neutralizeUnsafe = (message: string): string => escapeForMessage(message, false, Infinity).text;
+
+/** At most `max` characters, unsafe ones as \uXXXX (and quotes/backslashes escaped when quoting); cutFrom: the full length when cut. */
+function escapeForMessage(value: string, quoting: boolean, max = ECHO_MAX): { text: string; cutFrom: number | null } {
   const chars = Array.from(value);
   let text = '';
-  for (const ch of chars.slice(0, ECHO_MAX)) {
+  for (const ch of chars.length > max ? chars.slice(0, max) : chars) {
     const cp = ch.codePointAt(0) as number;
     if (quoting && (ch === '"' || ch === '\\')) text += `\\${ch}`;
     else if (classifyCodePoint(cp, false)) text += `\\u${cp.toString(16).padStart(4, '0')}`;
     else text += ch;
   }
-  return { text, cutFrom: chars.length > ECHO_MAX ? chars.length : null };
+  return { text, cutFrom: chars.length > max ? chars.length : null };
 }

@@ -1,6 +1,6 @@
 // The one place an error becomes a response: shape B for every failure, never a stack trace; unexpected ones are logged.
 import type Koa from 'koa';
-import { AppError, type ErrorCode } from '../errors.js';
+import { AppError, neutralizeUnsafe, type ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 interface HttpishError {
@@ -14,7 +14,7 @@ interface HttpishError {
 
 /** The response body of an error, shape B; also what an idempotent replay of a stored 4xx sends again. */
 export function errorResponseBody(err: AppError): { success: false; error: { code: string; message: string; details: string } } {
-  return { success: false, error: { code: err.code, message: err.message, details: err.details } };
+  return { success: false, error: { code: err.code, message: neutralizeUnsafe(err.message), details: neutralizeUnsafe(err.details) } };
 }
 
 /** Errors thrown by koa, koa-body/co-body and @koa/router carry a status; map them onto our codes. */

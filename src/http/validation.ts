@@ -34,6 +34,8 @@ ajv.addKeyword({
   validate: checkText,
 });
 
+// Memoisation, not a service locator: the same schema object always compiles to the same pure function, and a route's
+// schema is compiled once instead of on every request. Keyed weakly, so schemas of apps that are gone are dropped.
 const cache = new WeakMap<JsonSchema, ValidateFunction>();
 
 export function compileSchema<T>(schema: JsonSchema): ValidateFunction<T> {

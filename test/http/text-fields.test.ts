@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
 import { AppError, quoteInput } from '../../src/errors.js';
+import { errorResponseBody } from '../../src/http/error-middleware.js';
 import { DEFAULT_STRING_MAX, TextField } from '../../src/http/text-field.js';
 import { validateOrThrow } from '../../src/http/validation.js';
 import { findUnsafeCharacter } from '../../src/text-safety.js';
@@ -101,5 +102,13 @@ describe('text rules on the real endpoints', () => {
       assert.match(message, /…"? \(\d+ characters\)/);
     }
     assert.equal((await send('DELETE', `/v1/api-keys/${id}`)).message, `API key "${id.slice(0, 100)}…" (5000 characters) not found`);
+  });
+});
+
+describe('error bodies never carry raw control or bidi characters', () => {
+  it('escapes them whatever a message was built from', () => {
+    const body = errorResponseBody(new AppError(404, 'resource_not_found', 'printer a\u0000\u202eb not found', 'x\u0007'));
+    assert.equal(body.error.message, 'printer a\\u0000\\u202eb not found');
+    assert.equal(body.error.details, 'x\\u0007');
   });
 });
