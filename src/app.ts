@@ -1,20 +1,17 @@
 // Builds the Koa application without listening: tests drive app.callback(), `printfarm serve` hands it to node:http.
 import Koa from 'koa';
 import Router from '@koa/router';
-import { HttpMethodEnum, koaBody } from 'koa-body';
-import { authenticate } from './auth/authenticate.middleware.js';
-import { failedAuthGuard } from './auth/failed-auth-guard.middleware.js';
-import { rateLimit } from './auth/rate-limit.middleware.js';
-import { AppError } from './errors.js';
 import type { AppDeps } from './http/app-deps.js';
 import { errorMiddleware } from './http/error-middleware.js';
+import { authenticate } from './http/middleware/authenticate.middleware.js';
+import { failedAuthGuard } from './http/middleware/failed-auth-guard.middleware.js';
+import { rateLimit } from './http/middleware/rate-limit.middleware.js';
+import { unmatchedRoute } from './http/middleware/unmatched-route.middleware.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { requestId } from './http/request-id.js';
 import type { RouteDef } from './http/route.js';
 import { allRoutes } from './http/routes-index.js';
 import { staticWeb } from './http/static-web.js';
-
-export const JSON_BODY_LIMIT = '1mb';
 
 /** `routes` defaults to every route of the API; tests may mount extra test-only routes beside them. */
 export function createApp(deps: AppDeps, routes: readonly RouteDef<any, any>[] = allRoutes()): Koa {
@@ -32,35 +29,12 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef<any, any>[] =
   app.use(authenticate(deps));
   app.use(rateLimit(deps));
   app.use(staticWeb());
-  app.use(
-    koaBody({
-      jsonLimit: JSON_BODY_LIMIT,
-      formLimit: '64kb',
-      textLimit: '64kb',
-      jsonStrict: true,
-      multipart: false,
-      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
-    }),
-  );
 
-  // Anything nobody answered is an unknown route, and allowedMethods' bare 405/501 becomes shape B keeping its Allow header.
-  app.use(async (ctx, next) => {
-    await next();
-    if (ctx.body != null) return;
-    const allow = ctx.response.get('Allow');
-    // A method the router does not know (501) on a path nothing serves is just an unknown route.
-    if ((ctx.status === 405 || ctx.status === 501) && allow) {
-      throw new AppError(405, 'invalid_request', `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${allow}`, '', {
-        Allow: allow,
-      });
-    }
-    if (ctx.status === 404 || ctx.status === 405 || ctx.status === 501) {
-      ctx.remove('Allow');
-      throw new AppError(404, 'resource_not_found', `no route for ${ctx.method} ${ctx.path}`);
-    }
-  });
+  // Anything nobody answered is 401 (keyless, under /v1), 405 keeping the router's Allow header, or 404.
+  app.use(unmatchedRoute());
 
-  const router = new Router();
+  // Case-sensitive: /V1/printers is not /v1/printers (it would skip authentication, which only guards /v1).
+  const router = new Router({ sensitive: true });
   mountRoutes(router, routes, deps);
   app.use(router.routes());
   // Not throwing lets the router set Allow; the middleware above turns the bare status into the error shape.

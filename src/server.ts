@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app.js';
-import { flushAuthState } from './auth/auth-runtime.js';
+import { createAuthRuntime } from './auth/auth-runtime.js';
 import { ensureInitialAdmin, INITIAL_ADMIN_KEY_FILE } from './auth/bootstrap.js';
 import { systemClock, type Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
@@ -147,6 +147,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     jobFiles: farm.jobFiles,
     jobs: farm.jobs,
     scheduler: farm.scheduler,
+    auth: createAuthRuntime({ db: handle.db, clock, env: config.env, logger }),
   };
 
   const server = http.createServer(createApp(deps).callback());
@@ -225,7 +226,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       await printers.close();
       await farm.settled();
       try {
-        await flushAuthState(deps);
+        await deps.auth.flush();
       } catch (err) {
         logger.error('shutdown: could not write the last API key uses', { error: err as Error });
       }

@@ -1,37 +1,17 @@
 // /v1/api-keys and /v1/auth/test: create, list, inspect, revoke and roll keys (admin:*), and verify the calling key.
-import { paginationSchema, type ListQuery } from '../http/list-query.js';
+import { paginationSchema } from '../http/list-query.js';
+import type { ListQuery } from '../storage/list-page.js';
 import { defineRoute } from '../http/route.js';
-import { apiKeyRecordSchema, apiKeyWithSecretSchema, toApiKeyRecord } from './api-key-record.js';
-import { createApiKey, getApiKey, KEY_LIST_SPEC, KEY_NAME_MAX, listKeys, revokeApiKey, rollApiKey } from './api-keys.service.js';
-import { requireAuth } from './auth-context.js';
-import { authRuntimeFor } from './auth-runtime.js';
+import { toApiKeyRecord } from './api-key-record.js';
+import { ApiKeyRecord, ApiKeyWithSecret, CreateKeyBody } from './api-keys.schemas.js';
+import { createApiKey, getApiKey, KEY_LIST_SPEC, listKeys, revokeApiKey, rollApiKey } from './api-keys.service.js';
+import { requireAuth } from '../http/middleware/auth-context.js';
 import { getOrganization } from './organization.service.js';
 import { errorDocs } from './route-docs.js';
-import { ADMIN_SCOPE, KNOWN_SCOPES } from './scopes.js';
+import { ADMIN_SCOPE } from './scopes.js';
 
 const TAG = 'API keys';
 const admin = { scope: ADMIN_SCOPE };
-
-interface CreateKeyBody {
-  name: string;
-  scopes: string[];
-}
-
-const createKeyBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'scopes'],
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: KEY_NAME_MAX, description: 'what the key is for' },
-    scopes: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 32,
-      items: { type: 'string', minLength: 1, maxLength: 64 },
-      description: `known scopes: ${KNOWN_SCOPES.join(', ')}; only scopes the calling key holds may be granted`,
-    },
-  },
-};
 
 export const apiKeyRoutes = [
   defineRoute<CreateKeyBody>({
@@ -40,9 +20,9 @@ export const apiKeyRoutes = [
     summary: 'Create an API key (the key value is in this response only)',
     tag: TAG,
     auth: admin,
-    body: createKeyBody,
+    body: CreateKeyBody,
     idempotent: true,
-    responses: { 201: { description: 'The new key record with its `key`', schema: apiKeyWithSecretSchema }, ...errorDocs(400, 403) },
+    responses: { 201: { description: 'The new key record with its `key`', schema: ApiKeyWithSecret }, ...errorDocs(400, 403) },
     async handle(ctx, { body }, deps) {
       const caller = requireAuth(ctx);
       const { row, key } = await createApiKey(deps, { scopes: caller.scopes, keyId: caller.keyId, userId: caller.userId }, body);
@@ -61,13 +41,12 @@ export const apiKeyRoutes = [
     responses: {
       200: {
         description: '`keys` (the key records, never the key values) and `pagination`',
-        schema: { type: 'object', properties: { keys: { type: 'array', items: apiKeyRecordSchema }, pagination: paginationSchema } },
+        schema: { type: 'object', properties: { keys: { type: 'array', items: ApiKeyRecord }, pagination: paginationSchema } },
       },
       ...errorDocs(400, 403),
     },
     async handle(ctx, { query }, deps) {
-      const lastUsed = authRuntimeFor(deps).lastUsed;
-      const page = await listKeys(deps, query, (id) => lastUsed.latestIso(id));
+      const page = await listKeys(deps, query, (id) => deps.auth.lastUsedAt(id));
       ctx.body = { keys: page.data, pagination: page.pagination };
     },
   }),
@@ -78,11 +57,11 @@ export const apiKeyRoutes = [
     summary: 'The record of the key making this request',
     tag: TAG,
     auth: 'key',
-    responses: { 200: { description: 'The calling key', schema: apiKeyRecordSchema }, ...errorDocs() },
+    responses: { 200: { description: 'The calling key', schema: ApiKeyRecord }, ...errorDocs() },
     async handle(ctx, _input, deps) {
       const caller = requireAuth(ctx);
       const row = await getApiKey(deps, caller.keyId);
-      ctx.body = toApiKeyRecord(row, deps.clock.now(), authRuntimeFor(deps).lastUsed.latestIso(row.id));
+      ctx.body = toApiKeyRecord(row, deps.clock.now(), deps.auth.lastUsedAt(row.id));
     },
   }),
 
@@ -93,12 +72,12 @@ export const apiKeyRoutes = [
     tag: TAG,
     auth: admin,
     responses: {
-      200: { description: 'The key record in its new state (`revoked_at` set, `status` revoked)', schema: apiKeyRecordSchema },
+      200: { description: 'The key record in its new state (`revoked_at` set, `status` revoked)', schema: ApiKeyRecord },
       ...errorDocs(403, 404),
     },
     async handle(ctx, { params }, deps) {
       const row = await revokeApiKey(deps, params.id as string);
-      ctx.body = toApiKeyRecord(row, deps.clock.now(), authRuntimeFor(deps).lastUsed.latestIso(row.id));
+      ctx.body = toApiKeyRecord(row, deps.clock.now(), deps.auth.lastUsedAt(row.id));
     },
   }),
 
@@ -109,7 +88,7 @@ export const apiKeyRoutes = [
     tag: TAG,
     auth: admin,
     responses: {
-      201: { description: 'The new key record (new id) with its `key`', schema: apiKeyWithSecretSchema },
+      201: { description: 'The new key record (new id) with its `key`', schema: ApiKeyWithSecret },
       ...errorDocs(403, 404, 409),
     },
     async handle(ctx, { params }, deps) {

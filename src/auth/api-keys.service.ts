@@ -2,14 +2,16 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { isoTime, type Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
-import { AppError, badRequest, invalidState, notFound } from '../errors.js';
+import { AppError, badRequest, invalidState, notFound, quoteInput, unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
-import { runListQuery, type ListCondition, type ListPage, type ListQuery, type ListSpec } from '../http/list-query.js';
+import type { ListSpec } from '../http/list-query.js';
+import { runListQuery, type ListCondition, type ListPage, type ListQuery } from '../storage/list-page.js';
 import type { Db } from '../storage/db.js';
 import { displayPrefix, hashKey, hashesEqual, keyEnvironment, mintKeyString } from './api-key-format.js';
-import { API_KEY_STATUSES, toApiKeyRecord, type ApiKeyRecord, type ApiKeyStatus } from './api-key-record.js';
+import { toApiKeyRecord } from './api-key-record.js';
+import { API_KEY_STATUSES, type ApiKeyRecord, type ApiKeyStatus, type CreateKeyBody } from './api-keys.schemas.js';
 import { findApiKeyByHash, findApiKeyById, insertApiKey, selectApiKeys, updateApiKey, type ApiKeyRow } from './api-keys.repository.js';
-import { unauthorized, type AuthContext } from './auth-context.js';
+import type { AuthContext } from '../http/middleware/auth-context.js';
 import { firstUncovered, firstUnknownScope, KNOWN_SCOPES } from './scopes.js';
 
 export interface KeyServiceDeps {
@@ -26,13 +28,12 @@ export interface KeyMinter {
 }
 
 export const ROLL_OVERLAP_MS = 24 * 60 * 60 * 1000;
-export const KEY_NAME_MAX = 100;
 
 /** Unknown scopes are a 400 naming the scope; scopes the minter does not hold are a 403 naming the scope. */
 export function checkGrantableScopes(minter: readonly string[], requested: readonly string[]): void {
   const unknown = firstUnknownScope(requested);
   if (unknown) {
-    throw badRequest(`scopes[${unknown.index}]: unknown scope "${unknown.scope}"`, `known scopes: ${KNOWN_SCOPES.join(', ')}`);
+    throw badRequest(`scopes[${unknown.index}]: unknown scope ${quoteInput(unknown.scope)}`, `known scopes: ${KNOWN_SCOPES.join(', ')}`);
   }
   const uncovered = firstUncovered(minter, requested);
   if (uncovered) {
@@ -43,7 +44,7 @@ export function checkGrantableScopes(minter: readonly string[], requested: reado
 export async function createApiKey(
   deps: KeyServiceDeps,
   minter: KeyMinter,
-  input: { name: string; scopes: readonly string[] },
+  input: Pick<CreateKeyBody, 'name'> & { scopes: readonly string[] },
 ): Promise<{ row: ApiKeyRow; key: string }> {
   const name = input.name.trim();
   if (!name) throw badRequest('name: must not be blank');
@@ -92,7 +93,7 @@ export async function verifyApiKey(deps: KeyServiceDeps, presented: string): Pro
 /** A key of this server's environment by id; other environments' keys are invisible here. */
 export async function getApiKey(deps: KeyServiceDeps, id: string): Promise<ApiKeyRow> {
   const row = await findApiKeyById(deps.db, id);
-  if (!row || row.env !== deps.env) throw notFound(`API key ${id}`);
+  if (!row || row.env !== deps.env) throw notFound('API key', id);
   return row;
 }
 
@@ -144,7 +145,7 @@ export async function revokeApiKey(deps: KeyServiceDeps, id: string): Promise<Ap
 export async function rollApiKey(deps: KeyServiceDeps, id: string, actorKeyId: string | null): Promise<{ row: ApiKeyRow; key: string }> {
   return deps.db.transaction().execute(async (trx) => {
     const old = await findApiKeyById(trx, id);
-    if (!old || old.env !== deps.env) throw notFound(`API key ${id}`);
+    if (!old || old.env !== deps.env) throw notFound('API key', id);
     if (old.revoked_at) throw invalidState(`API key ${id} was revoked at ${old.revoked_at}; create a new key instead`);
     if (old.rolled_to) throw invalidState(`API key ${id} was already rolled to ${old.rolled_to}`);
     const now = deps.clock.now();

@@ -1,38 +1,33 @@
-// The in-memory state of authentication for one app instance (last-used coalescing, rate windows), found by its deps.
-import type { AppDeps } from '../http/app-deps.js';
-import { FixedWindowCounter } from './fixed-window.js';
+// The auth feature's side of access control: verifies keys, matches scopes, gives each key its hourly limit, tracks last use.
+import type { Clock } from '../clock.js';
+import type { RunEnvironment } from '../config.js';
+import type { AccessControl } from '../http/middleware/access-control.js';
+import type { Logger } from '../logger.js';
+import type { Db } from '../storage/db.js';
+import { verifyApiKey } from './api-keys.service.js';
 import { LastUsedTracker } from './last-used.js';
+import { findOrganization } from './organization.repository.js';
+import { keyHourlyLimit } from './organization.service.js';
+import { ADMIN_SCOPE, covers } from './scopes.js';
 
-export const KEY_WINDOW_MS = 60 * 60 * 1000;
-/** Failed authentications one client address may make per window before it is refused outright. */
-export const FAILED_AUTH_LIMIT = 20;
-export const FAILED_AUTH_WINDOW_MS = 15 * 60 * 1000;
-
-export interface AuthRuntime {
-  lastUsed: LastUsedTracker;
-  /** Requests per API key per clock hour. */
-  keyWindows: FixedWindowCounter;
-  /** Failed authentications per client address. */
-  failedAuth: FixedWindowCounter;
+export interface AuthRuntimeDeps {
+  db: Db;
+  clock: Clock;
+  env: RunEnvironment;
+  logger: Logger;
 }
 
-// Keyed by the deps object so the app, the services and the serve command's shutdown share one state without a global.
-const runtimes = new WeakMap<AppDeps, AuthRuntime>();
-
-export function authRuntimeFor(deps: AppDeps): AuthRuntime {
-  let rt = runtimes.get(deps);
-  if (!rt) {
-    rt = {
-      lastUsed: new LastUsedTracker(deps.db, deps.logger),
-      keyWindows: new FixedWindowCounter(KEY_WINDOW_MS),
-      failedAuth: new FixedWindowCounter(FAILED_AUTH_WINDOW_MS),
-    };
-    runtimes.set(deps, rt);
-  }
-  return rt;
-}
-
-/** Call on shutdown before closing the database: writes the coalesced last_used_at values. */
-export async function flushAuthState(deps: AppDeps): Promise<void> {
-  await runtimes.get(deps)?.lastUsed.flush();
+/** Built once where the app's deps are built (server.ts, the test app) and passed in as `deps.auth`. */
+export function createAuthRuntime(deps: AuthRuntimeDeps): AccessControl {
+  const lastUsed = new LastUsedTracker(deps.db, deps.logger);
+  return {
+    verifyKey: (presented) => verifyApiKey(deps, presented),
+    allows: (caller, scope) => covers(caller.scopes, scope),
+    async hourlyLimit(caller, request) {
+      return keyHourlyLimit(await findOrganization(deps.db), caller.scopes.includes(ADMIN_SCOPE), request);
+    },
+    recordUse: (keyId, nowMs) => lastUsed.touch(keyId, nowMs),
+    lastUsedAt: (keyId) => lastUsed.latestIso(keyId),
+    flush: () => lastUsed.flush(),
+  };
 }

@@ -1,6 +1,5 @@
 // POST /v1/users/accept-invite: public (the invite token is the credential); bad tokens count as failed authentications.
 import { defineRoute } from '../http/route.js';
-import { authRuntimeFor } from './auth-runtime.js';
 import { AcceptInviteBody } from './invitations.schemas.js';
 import { acceptInvite, InviteTokenError } from './invitations.service.js';
 import { errorDocs } from './route-docs.js';
@@ -34,13 +33,8 @@ export const invitationRoutes = [
       ...errorDocs(400),
     },
     async handle(ctx, { body }, deps) {
-      try {
-        ctx.body = toUserRecord(await acceptInvite(deps, body));
-      } catch (err) {
-        // The same budget as wrong API keys, so guessing tokens is no cheaper than guessing keys.
-        if (err instanceof InviteTokenError) authRuntimeFor(deps).failedAuth.hit(ctx.ip || 'unknown', deps.clock.now());
-        throw err;
-      }
+      // A bad token (InviteTokenError) counts as a failed authentication of the client address (failed-auth guard).
+      ctx.body = toUserRecord(await acceptInvite(deps, body));
     },
   }),
 ];

@@ -12,6 +12,8 @@ export const INVITE_VALID_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** A token that cannot be accepted; the route counts these like failed authentications (they are guesses too). */
 export class InviteTokenError extends AppError {
+  // The same budget as wrong API keys, so guessing tokens is no cheaper than guessing keys.
+  override readonly failedAuthentication = true;
   constructor(message: string) {
     super(400, 'invalid_request', message);
   }

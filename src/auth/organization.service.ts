@@ -1,13 +1,21 @@
 // Organization settings: reading, validated partial updates, and the hourly request limit its plan gives each key.
 import { isoTime, type Clock } from '../clock.js';
-import { badRequest } from '../errors.js';
+import { badRequest, quoteInput } from '../errors.js';
 import type { Db } from '../storage/db.js';
-import type { OrganizationTable } from '../storage/schema.js';
 import { invalidHostPattern } from '../webhooks/host-allowlist.js';
 import { findOrganization, updateOrganization, type OrganizationRow } from './organization.repository.js';
+import type { OrganizationPatch, OrganizationRecord } from './organization.schemas.js';
 
 export const PLAN_LIMITS = { free: 100, pro: 1000 } as const;
-export type Plan = OrganizationTable['plan'];
+
+/**
+ * The least an admin:* key may make per hour whatever the plan says: a plan or limit set too low must never lock out
+ * the keys that can set it back (and leave room to find the script that ran away).
+ */
+export const ADMIN_HOURLY_FLOOR = 1000;
+
+/** The path of the organization settings: the one route an admin key can always reach. */
+export const ORGANIZATION_PATH = '/v1/organization';
 
 /** Requests per key per hour: fixed for free and pro, the organization's own number for enterprise. */
 export function hourlyLimit(org: Pick<OrganizationRow, 'plan' | 'rate_limit_per_hour'> | undefined): number {
@@ -15,19 +23,19 @@ export function hourlyLimit(org: Pick<OrganizationRow, 'plan' | 'rate_limit_per_
   return org.plan === 'enterprise' ? org.rate_limit_per_hour : PLAN_LIMITS[org.plan];
 }
 
-export interface OrganizationRecord {
-  id: string;
-  name: string;
-  plan: Plan;
-  rate_limit_per_hour: number;
-  currency: string;
-  hourly_rate: number;
-  energy_cost_per_kwh: number;
-  timezone: string;
-  auto_start: boolean;
-  webhook_allowed_hosts: string[];
-  created_at: string;
-  updated_at: string;
+/**
+ * The limit one key lives under. `enforce: false` means the request is counted and reported but never refused: an
+ * admin:* key reading or changing the organization, so the owner can always repair a limit set too low.
+ */
+export function keyHourlyLimit(
+  org: Pick<OrganizationRow, 'plan' | 'rate_limit_per_hour'> | undefined,
+  isAdmin: boolean,
+  request: { method: string; path: string },
+): { limit: number; enforce: boolean } {
+  const planned = hourlyLimit(org);
+  if (!isAdmin) return { limit: planned, enforce: true };
+  const repairs = request.path === ORGANIZATION_PATH && (request.method === 'GET' || request.method === 'PATCH');
+  return { limit: Math.max(planned, ADMIN_HOURLY_FLOOR), enforce: !repairs };
 }
 
 /** `rate_limit_per_hour` reports the limit in force, so free and pro show 100 and 1000. */
@@ -43,6 +51,7 @@ export function toOrganizationRecord(row: OrganizationRow): OrganizationRecord {
     timezone: row.timezone,
     auto_start: row.auto_start === 1,
     webhook_allowed_hosts: JSON.parse(row.webhook_allowed_hosts) as string[],
+    power_budget_watts: row.power_budget_watts,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -53,18 +62,6 @@ export async function getOrganization(db: Db): Promise<OrganizationRow> {
   // Keys exist only after bootstrap created the organization, so a missing row is a broken database, not a client error.
   if (!row) throw new Error('the organization row is missing: the database was not initialised by printfarm');
   return row;
-}
-
-export interface OrganizationPatch {
-  name?: string;
-  plan?: Plan;
-  rate_limit_per_hour?: number;
-  currency?: string;
-  hourly_rate?: number;
-  energy_cost_per_kwh?: number;
-  timezone?: string;
-  auto_start?: boolean;
-  webhook_allowed_hosts?: string[];
 }
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -83,10 +80,10 @@ export function isValidTimeZone(zone: string): boolean {
 export function checkOrganizationPatch(patch: OrganizationPatch): void {
   if (patch.name !== undefined && !patch.name.trim()) throw badRequest('name: must not be blank');
   if (patch.currency !== undefined && !CURRENCIES.has(patch.currency)) {
-    throw badRequest(`currency: "${patch.currency}" is not an ISO 4217 currency code (e.g. USD, EUR, GBP)`);
+    throw badRequest(`currency: ${quoteInput(patch.currency)} is not an ISO 4217 currency code (e.g. USD, EUR, GBP)`);
   }
   if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) {
-    throw badRequest(`timezone: "${patch.timezone}" is not an IANA time zone (e.g. UTC, Europe/Berlin)`);
+    throw badRequest(`timezone: ${quoteInput(patch.timezone)} is not an IANA time zone (e.g. UTC, Europe/Berlin)`);
   }
   patch.webhook_allowed_hosts?.forEach((host, i) => {
     const why = invalidHostPattern(host);
@@ -94,7 +91,26 @@ export function checkOrganizationPatch(patch: OrganizationPatch): void {
   });
 }
 
-export async function patchOrganization(deps: { db: Db; clock: Clock }, patch: OrganizationPatch): Promise<OrganizationRow> {
+/** What a PATCH changed that the caller should know about: today only a lowered rate limit. */
+export function patchWarnings(before: OrganizationRow, after: OrganizationRow, nowMs: number): string[] {
+  const was = hourlyLimit(before);
+  const now = hourlyLimit(after);
+  if (now >= was) return [];
+  const resetIso = new Date((Math.floor(nowMs / 3_600_000) + 1) * 3_600_000).toISOString();
+  const admins =
+    now < ADMIN_HOURLY_FLOOR
+      ? `admin:* keys keep ${ADMIN_HOURLY_FLOOR} per hour, and can always read and change the organization`
+      : 'admin:* keys can always read and change the organization';
+  return [
+    `rate limit lowered from ${was} to ${now} requests per API key per hour, at once: a key that already made ${now} ` +
+      `requests this hour gets 429 until ${resetIso}; ${admins}`,
+  ];
+}
+
+export async function patchOrganization(
+  deps: { db: Db; clock: Clock },
+  patch: OrganizationPatch,
+): Promise<{ row: OrganizationRow; warnings: string[] }> {
   checkOrganizationPatch(patch);
   const current = await getOrganization(deps.db);
   // Free and pro have fixed limits; accepting a number there would echo back a limit that is not in force.
@@ -110,5 +126,6 @@ export async function patchOrganization(deps: { db: Db; clock: Clock }, patch: O
     updated_at: isoTime(deps.clock.now()),
   };
   await updateOrganization(deps.db, current.id, update);
-  return getOrganization(deps.db);
+  const row = await getOrganization(deps.db);
+  return { row, warnings: patchWarnings(current, row, deps.clock.now()) };
 }

@@ -1,27 +1,29 @@
 // /v1/users: list and read users, invite one (admin:*); the invite token is in the invite response only.
-import { listResponseSchema, type ListQuery, type ListSpec } from '../http/list-query.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { listResponseSchema, type ListSpec } from '../http/list-query.js';
+import { StringEnum } from '../http/string-enum.js';
+import { NAME_MAX, TextField } from '../http/text-field.js';
+import type { ListQuery } from '../storage/list-page.js';
 import { defineRoute } from '../http/route.js';
-import { requireAuth } from './auth-context.js';
+import { requireAuth } from '../http/middleware/auth-context.js';
 import { errorDocs } from './route-docs.js';
 import { ADMIN_SCOPE } from './scopes.js';
-import { getUser, inviteUser, listUsers, ROLES, toUserRecord, USER_FIELDS, type Role } from './users.service.js';
+import { getUser, inviteUser, listUsers, ROLES, toUserRecord, USER_FIELDS } from './users.service.js';
 
 const TAG = 'Users';
 const admin = { scope: ADMIN_SCOPE };
 
-const userSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string', description: 'prefix usr_' },
-    email: { type: 'string', format: 'email' },
-    name: { type: 'string' },
-    role: { type: 'string', enum: [...ROLES] },
-    status: { type: 'string', enum: ['active', 'invited'] },
-    invited_by: { type: ['string', 'null'] },
-    created_at: { type: 'string', format: 'date-time' },
-    updated_at: { type: 'string', format: 'date-time' },
-  },
-};
+// The record's TypeScript type is UserRecord (users.service); this schema is what OpenAPI shows for it.
+const UserRecordSchema = Type.Object({
+  id: Type.String({ description: 'prefix usr_' }),
+  email: Type.String({ format: 'email' }),
+  name: Type.String(),
+  role: StringEnum(ROLES),
+  status: StringEnum(['active', 'invited']),
+  invited_by: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
 
 const USER_LIST: ListSpec = {
   fields: USER_FIELDS,
@@ -33,11 +35,15 @@ const USER_LIST: ListSpec = {
   },
 };
 
-interface InviteBody {
-  email: string;
-  name?: string;
-  role: Role;
-}
+const InviteBody = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    name: Type.Optional(TextField({ minLength: 1, maxLength: NAME_MAX, description: 'defaults to the part of the email before @' })),
+    role: StringEnum(ROLES),
+  },
+  { additionalProperties: false },
+);
+type InviteBody = Static<typeof InviteBody>;
 
 export const userRoutes = [
   defineRoute<unknown, ListQuery>({
@@ -50,7 +56,7 @@ export const userRoutes = [
     responses: {
       200: {
         description: '`data` (users) and `pagination`',
-        schema: listResponseSchema(userSchema),
+        schema: listResponseSchema(UserRecordSchema),
       },
       ...errorDocs(400, 403),
     },
@@ -64,9 +70,10 @@ export const userRoutes = [
     summary: 'One user',
     tag: TAG,
     auth: admin,
-    responses: { 200: { description: 'The user', schema: userSchema }, ...errorDocs(403, 404) },
+    responses: { 200: { description: 'The user', schema: UserRecordSchema }, ...errorDocs(403, 404) },
     async handle(ctx, { params }, deps) {
-      ctx.body = toUserRecord(await getUser(deps.db, params.id as string));
+      // satisfies: the service's UserRecord cannot drift from the schema OpenAPI shows.
+      ctx.body = toUserRecord(await getUser(deps.db, params.id as string)) satisfies Static<typeof UserRecordSchema>;
     },
   }),
   defineRoute<InviteBody>({
@@ -77,20 +84,11 @@ export const userRoutes = [
     tag: TAG,
     auth: admin,
     idempotent: true,
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['email', 'role'],
-      properties: {
-        email: { type: 'string', format: 'email', maxLength: 254 },
-        name: { type: 'string', minLength: 1, maxLength: 100, description: 'defaults to the part of the email before @' },
-        role: { type: 'string', enum: [...ROLES] },
-      },
-    },
+    body: InviteBody,
     responses: {
       201: {
         description: 'The invited user (status invited) with `invite_token`, shown once and stored only as a hash',
-        schema: { ...userSchema, properties: { ...userSchema.properties, invite_token: { type: 'string' } } },
+        schema: Type.Object({ ...UserRecordSchema.properties, invite_token: Type.String() }),
       },
       ...errorDocs(400, 403, 409),
     },

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../errors.js';
 import { newId, randomBase62 } from '../ids.js';
 import type { Db } from '../storage/db.js';
 import type { UserTable } from '../storage/schema.js';
-import { runListQuery, type ListPage, type ListQuery } from '../http/list-query.js';
+import { runListQuery, type ListPage, type ListQuery } from '../storage/list-page.js';
 import { findUserByEmail, findUserById, insertUser, selectUsers, type UserRow } from './users.repository.js';
 
 export type Role = UserTable['role'];

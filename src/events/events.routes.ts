@@ -1,7 +1,7 @@
 // GET /v1/events (extension): the live stream as Server-Sent Events, filtered by type and by what the key may read.
 import { apiKeyStatus } from '../auth/api-key-record.js';
 import { findApiKeyById } from '../auth/api-keys.repository.js';
-import { requireAuth } from '../auth/auth-context.js';
+import { requireAuth } from '../http/middleware/auth-context.js';
 import { errorDocs } from '../auth/route-docs.js';
 import { badRequest } from '../errors.js';
 import { defineRoute } from '../http/route.js';

@@ -12,6 +12,7 @@ import type { PrintersService } from '../printers/printers.service.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { SchedulerLoop } from '../scheduler/scheduler-loop.js';
 import type { Db } from '../storage/db.js';
+import type { AccessControl } from './middleware/access-control.js';
 
 export interface AppDeps {
   db: Db;
@@ -34,4 +35,6 @@ export interface AppDeps {
   jobFiles: JobFiles;
   jobs: JobsService;
   scheduler: SchedulerLoop;
+  /** Keys, scopes and limits for the auth middleware; built once with the deps (auth/auth-runtime.ts). */
+  auth: AccessControl;
 }

@@ -1,6 +1,6 @@
 // The one place an error becomes a response: shape B for every failure, never a stack trace; unexpected ones are logged.
 import type Koa from 'koa';
-import { AppError, type ErrorCode } from '../errors.js';
+import { AppError, neutralizeUnsafe, type ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 interface HttpishError {
@@ -10,13 +10,11 @@ interface HttpishError {
   type?: string;
   message?: string;
   headers?: Record<string, string>;
-  /** raw-body's byte limit on entity.too.large. */
-  limit?: number;
 }
 
 /** The response body of an error, shape B; also what an idempotent replay of a stored 4xx sends again. */
 export function errorResponseBody(err: AppError): { success: false; error: { code: string; message: string; details: string } } {
-  return { success: false, error: { code: err.code, message: err.message, details: err.details } };
+  return { success: false, error: { code: err.code, message: neutralizeUnsafe(err.message), details: neutralizeUnsafe(err.details) } };
 }
 
 /** Errors thrown by koa, koa-body/co-body and @koa/router carry a status; map them onto our codes. */
@@ -26,23 +24,10 @@ function fromHttpError(err: HttpishError): AppError | null {
   const headers = err.headers ?? {};
   switch (status) {
     case 400:
-      // co-body in strict mode refuses JSON whose top level is not an object or array ("abc", 42, null).
-      if (/only supports object and array/.test(err.message ?? '')) {
-        return new AppError(400, 'invalid_request', 'body: must be a JSON object', err.message ?? '');
-      }
-      if (err.type === 'entity.parse.failed' || /JSON|Unexpected token|Unexpected end/i.test(err.message ?? '')) {
-        return new AppError(400, 'invalid_request', `malformed JSON body: ${err.message ?? 'cannot parse'}`);
-      }
+      // Request bodies are read by http/json-body, which words its own errors; this is anything else koa refuses.
       return new AppError(400, 'invalid_request', err.message || 'bad request');
     case 405:
       return new AppError(405, 'invalid_request', err.message || 'method not allowed', '', headers);
-    case 413:
-      return new AppError(
-        413,
-        'invalid_request',
-        typeof err.limit === 'number' ? `request body too large: the limit is ${err.limit} bytes` : 'request body too large',
-        err.message ?? '',
-      );
     case 415:
       return new AppError(415, 'invalid_request', err.message || 'unsupported content type');
     case 404:

@@ -1,9 +1,8 @@
 // Idempotency-Key on creating POSTs: the first response (2xx/4xx) is stored 24 h per API key and replayed; reuse with another request is 409.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type Koa from 'koa';
-import type BetterSqlite3 from 'better-sqlite3';
-import { getAuth } from '../auth/auth-context.js';
-import { presentedKey } from '../auth/credentials.js';
+import { getAuth } from './middleware/auth-context.js';
+import { presentedKey } from './middleware/credentials.js';
 import { AppError, badRequest } from '../errors.js';
 import type { AppDeps } from './app-deps.js';
 import { errorResponseBody } from './error-middleware.js';
@@ -25,11 +24,6 @@ interface Row {
   response: string | null;
 }
 
-/**
- * Requests running now, per database connection. A row still "in progress" whose key is not in here was left by a
- * process that died mid-request: it is taken over instead of blocking the key for 24 h.
- */
-const running = new WeakMap<BetterSqlite3.Database, Set<string>>();
 
 /** JSON with object keys sorted at every level, so {"a":1,"b":2} and {"b":2,"a":1} fingerprint alike. */
 export function canonicalJson(value: unknown): string {
@@ -111,7 +105,19 @@ function storedHeaders(ctx: Koa.Context, extra: Record<string, string> = {}): Re
 }
 
 /** Runs a creating handler at most once per (caller, Idempotency-Key); requests without the header just run. */
-export async function withIdempotency(ctx: Koa.Context, deps: AppDeps, run: () => Promise<void>): Promise<void> {
+export type IdempotentRunner = (ctx: Koa.Context, run: () => Promise<void>) => Promise<void>;
+
+/**
+ * One runner per app (mountRoutes makes it). Its set holds the requests this app is running now: a row still "in
+ * progress" whose slot is not in it was left by a process that died mid-request, and is taken over instead of
+ * blocking the key for 24 h.
+ */
+export function idempotentRunner(deps: AppDeps): IdempotentRunner {
+  const running = new Set<string>();
+  return (ctx, run) => withIdempotency(ctx, deps, running, run);
+}
+
+async function withIdempotency(ctx: Koa.Context, deps: AppDeps, busy: Set<string>, run: () => Promise<void>): Promise<void> {
   const key = readKey(ctx);
   if (key === undefined) return run();
 
@@ -122,12 +128,6 @@ export async function withIdempotency(ctx: Koa.Context, deps: AppDeps, run: () =
   const sealWith = sealingKey(ctx, key);
   const now = deps.clock.now();
   const slot = `${owner}\u0000${key}`;
-  let inFlight = running.get(sqlite);
-  if (!inFlight) {
-    inFlight = new Set();
-    running.set(sqlite, inFlight);
-  }
-  const busy = inFlight;
 
   // Synchronous (better-sqlite3) so no other request can slip in between the look-up and the claim.
   const claim = sqlite.transaction((): Row | undefined => {

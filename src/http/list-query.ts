@@ -1,14 +1,11 @@
-// The one list-query helper every list endpoint uses: parses page/per_page/sort/fields/filters strictly, applies them to kysely, shapes the page.
-import { sql, type SelectQueryBuilder, type SqlBool, type Expression } from 'kysely';
-import { badRequest } from '../errors.js';
+// The one list-query parser every list endpoint uses: page/per_page/sort/fields/filters, strictly; storage/list-page runs the result.
+import type { Expression, SqlBool } from 'kysely';
+import { badRequest, quoteInput } from '../errors.js';
+import { describeUnsafeCharacter, findUnsafeCharacter } from '../text-safety.js';
+import type { ListCondition, ListQuery, SortKey } from '../storage/list-page.js';
 import type { JsonSchema } from './validation.js';
 
 export type FilterType = 'string' | 'enum' | 'date' | 'boolean' | 'number';
-
-/** A condition the parser resolved; `custom` filters hand their typed value to the spec's own `where`. */
-export type ListCondition =
-  | { param: string; column: string; op: '=' | '>=' | '<' | '<='; value: string | number }
-  | { param: string; custom: (value: string | number) => Expression<SqlBool>; value: string | number };
 
 export interface FilterSpec {
   /** SQL column (may be qualified, e.g. "jobs.status"); not needed when `where` is given. */
@@ -34,34 +31,6 @@ export interface ListSpec {
   defaultSort?: string;
   /** Tie-breaker column that makes every order total; default "id". */
   idColumn?: string;
-}
-
-export interface SortKey {
-  field: string;
-  column: string;
-  desc: boolean;
-}
-
-export interface ListQuery {
-  page: number;
-  perPage: number;
-  /** The requested order followed by the tie-breaker. */
-  sort: SortKey[];
-  /** Requested fields, or null for all. */
-  fields: string[] | null;
-  where: ListCondition[];
-}
-
-export interface Pagination {
-  page: number;
-  per_page: number;
-  total: number;
-  total_pages: number;
-}
-
-export interface ListPage<T> {
-  data: T[];
-  pagination: Pagination;
 }
 
 export const DEFAULT_PER_PAGE = 20;
@@ -97,7 +66,7 @@ function commaList(name: string, text: string): string[] {
   const seen = new Set<string>();
   for (const item of items) {
     const key = name === 'sort' ? item.replace(/^-/, '') : item;
-    if (seen.has(key)) throw badRequest(`query parameter ${name}: "${key}" is given twice`);
+    if (seen.has(key)) throw badRequest(`query parameter ${name}: ${quoteInput(key)} is given twice`);
     seen.add(key);
   }
   return items;
@@ -129,12 +98,15 @@ export function parseDateParam(name: string, text: string): { start: string; end
 function filterConditions(name: string, text: string, f: FilterSpec): ListCondition[] {
   let value: string | number;
   switch (f.type) {
-    case 'string':
+    case 'string': {
       if (text.length === 0 || text.length > MAX_FILTER_LENGTH) {
         throw badRequest(`query parameter ${name}: must be 1 to ${MAX_FILTER_LENGTH} characters long`);
       }
+      const unsafe = findUnsafeCharacter(text, false);
+      if (unsafe) throw badRequest(`query parameter ${name}: ${describeUnsafeCharacter(unsafe)}`);
       value = text;
       break;
+    }
     case 'enum': {
       const allowed = f.values ?? [];
       if (!allowed.includes(text)) throw badRequest(`query parameter ${name}: must be one of ${allowed.map((v) => `"${v}"`).join(', ')}`);
@@ -177,7 +149,7 @@ export function parseListQuery(query: Record<string, string | string[] | undefin
   if (spec.dateRange) known.add('from').add('to');
   for (const name of Object.keys(query)) {
     if (!known.has(name)) {
-      throw badRequest(`unknown query parameter "${name}"`, `this list takes: ${[...known].join(', ')}`);
+      throw badRequest(`unknown query parameter ${quoteInput(name)}`, `this list takes: ${[...known].join(', ')}`);
     }
   }
 
@@ -192,9 +164,10 @@ export function parseListQuery(query: Record<string, string | string[] | undefin
   const sort: SortKey[] = requested.map((item) => {
     const desc = item.startsWith('-');
     const field = desc ? item.slice(1) : item;
-    const column = columns[field];
+    // Own properties only: "sort=__proto__" must not find Object.prototype.
+    const column = Object.hasOwn(columns, field) ? columns[field] : undefined;
     if (column === undefined) {
-      throw badRequest(`query parameter sort: cannot sort by "${field}"`, `sortable fields: ${Object.keys(columns).join(', ')}`);
+      throw badRequest(`query parameter sort: cannot sort by ${quoteInput(field)}`, `sortable fields: ${Object.keys(columns).join(', ')}`);
     }
     return { field, column, desc };
   });
@@ -209,7 +182,7 @@ export function parseListQuery(query: Record<string, string | string[] | undefin
     fields = commaList('fields', fieldsText);
     for (const f of fields) {
       if (!spec.fields.includes(f)) {
-        throw badRequest(`query parameter fields: unknown field "${f}"`, `fields: ${spec.fields.join(', ')}`);
+        throw badRequest(`query parameter fields: unknown field ${quoteInput(f)}`, `fields: ${spec.fields.join(', ')}`);
       }
     }
   }
@@ -237,46 +210,6 @@ export function parseListQuery(query: Record<string, string | string[] | undefin
   }
 
   return { page, perPage, sort, fields, where };
-}
-
-function conditionSql(c: ListCondition): Expression<SqlBool> {
-  if ('custom' in c) return c.custom(c.value);
-  return sql<SqlBool>`${sql.ref(c.column)} ${sql.raw(c.op)} ${c.value}`;
-}
-
-/** Keeps only the requested fields of a serialized record, in the order of the record. */
-export function selectFields<T extends Record<string, unknown>>(record: T, fields: string[] | null): Partial<T> {
-  if (!fields) return record;
-  return Object.fromEntries(Object.entries(record).filter(([k]) => fields.includes(k))) as Partial<T>;
-}
-
-/**
- * Runs a parsed list query on a plain select (no group by / limit of its own): counts the filtered rows, fetches one
- * page in the requested order, serializes each row and applies field selection.
- */
-export async function runListQuery<DB, TB extends keyof DB, O, T extends Record<string, unknown>>(
-  base: SelectQueryBuilder<DB, TB, O>,
-  q: ListQuery,
-  serialize: (row: O) => T,
-): Promise<ListPage<Partial<T>>> {
-  let filtered = base;
-  for (const c of q.where) filtered = filtered.where(conditionSql(c));
-
-  const countRow = (await filtered
-    .clearSelect()
-    .clearOrderBy()
-    .select(sql<number>`count(*)`.as('n'))
-    .executeTakeFirst()) as { n: number } | undefined;
-  const total = Number(countRow?.n ?? 0);
-
-  let paged = filtered;
-  for (const k of q.sort) paged = paged.orderBy(sql.ref(k.column), k.desc ? 'desc' : 'asc');
-  const rows = await paged.limit(q.perPage).offset((q.page - 1) * q.perPage).execute();
-
-  return {
-    data: rows.map((row) => selectFields(serialize(row as O), q.fields)),
-    pagination: { page: q.page, per_page: q.perPage, total, total_pages: Math.ceil(total / q.perPage) },
-  };
 }
 
 /** The query parameters of a list as JSON Schema properties, for the OpenAPI document (values as the client writes them). */

@@ -1,10 +1,11 @@
 // Mounts route definitions on a router: auth, content type, body and query validation, idempotency, then the handler.
 import type Koa from 'koa';
 import type Router from '@koa/router';
-import { AppError } from '../errors.js';
-import { authorize } from '../auth/authorize.js';
+import { AppError, quoteInput } from '../errors.js';
+import { authorize } from './middleware/authorize.js';
 import type { AppDeps } from './app-deps.js';
-import { withIdempotency } from './idempotency.js';
+import { idempotentRunner } from './idempotency.js';
+import { jsonBodyReader } from './json-body.js';
 import { parseListQuery } from './list-query.js';
 import type { RouteDef } from './route.js';
 import { validateOrThrow } from './validation.js';
@@ -17,21 +18,25 @@ function checkContentType(ctx: Koa.Context, route: RouteDef<unknown, unknown>): 
   if (ctx.request.length === 0 || (!ctx.request.length && !ctx.get('Transfer-Encoding') && !ctx.get('Content-Type'))) return;
   const accepted = route.multipart ? ['application/json', 'multipart/form-data'] : ['application/json'];
   if (!ctx.is(accepted)) {
-    throw new AppError(415, 'invalid_request', `unsupported content type "${ctx.get('Content-Type') || 'none'}": send ${accepted.join(' or ')}`);
+    const sent = ctx.get('Content-Type');
+    throw new AppError(415, 'invalid_request', `unsupported content type ${sent ? quoteInput(sent) : 'none'}: send ${accepted.join(' or ')}`);
   }
 }
 
 export function mountRoutes(router: Router, routes: readonly RouteDef<unknown, unknown>[], deps: AppDeps): void {
+  const readJsonBody = jsonBodyReader();
+  const withIdempotency = idempotentRunner(deps);
   for (const route of routes) {
     if (route.planned || !route.handle) continue;
     const handle = route.handle;
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     router[method](route.path, async (ctx: Koa.Context) => {
-      await authorize(ctx, route.auth, deps);
+      authorize(ctx, route.auth, deps);
       checkContentType(ctx, route);
-      const rawBody = (ctx.request as unknown as { body?: unknown }).body;
-      // A multipart body is streamed by the handler itself (files never pass through memory): nothing to validate here.
+      // A multipart body is streamed by the handler itself (files never pass through memory): nothing to read here.
       const streamed = route.multipart === true && ctx.is('multipart/form-data') === 'multipart/form-data';
+      // Read only now: a request that is refused (401, 403, 415) or goes nowhere (404) never has its body parsed.
+      const rawBody = route.body && !streamed ? await readJsonBody(ctx) : undefined;
       const body = route.body && !streamed ? validateOrThrow(route.body, rawBody ?? {}, 'body') : undefined;
       const query = route.list
         ? parseListQuery(ctx.query, route.list)
@@ -42,7 +47,7 @@ export function mountRoutes(router: Router, routes: readonly RouteDef<unknown, u
       const run = async (): Promise<void> => {
         await handle(ctx, input, deps);
       };
-      if (route.idempotent && route.method === 'POST') await withIdempotency(ctx, deps, run);
+      if (route.idempotent && route.method === 'POST') await withIdempotency(ctx, run);
       else await run();
     });
   }

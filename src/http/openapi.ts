@@ -1,6 +1,7 @@
 // Builds the OpenAPI 3.1 document from the same RouteDefs (and JSON Schemas) that mount and validate the routes.
 import { VERSION } from '../version.js';
 import { listQueryParameters } from './list-query.js';
+import { withTextDefaults } from './text-field.js';
 import type { RouteDef } from './route.js';
 import type { JsonSchema } from './validation.js';
 
@@ -87,7 +88,7 @@ function parameters(route: RouteDef): Obj[] {
   if (route.list) {
     for (const p of listQueryParameters(route.list)) out.push({ name: p.name, in: 'query', required: false, description: p.description, schema: p.schema });
   } else if (route.query) {
-    const props = (route.query.properties ?? {}) as Record<string, JsonSchema>;
+    const props = (withTextDefaults(route.query).properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((route.query.required ?? []) as string[]);
     for (const [name, schema] of Object.entries(props)) {
       const { description, ...rest } = schema;
@@ -110,7 +111,8 @@ function parameters(route: RouteDef): Obj[] {
 
 function requestBody(route: RouteDef): Obj | undefined {
   if (!route.body) return undefined;
-  const content: Obj = { 'application/json': { schema: route.body } };
+  // As enforced: the text defaults (single-line, capped) are part of the contract, so the document shows them.
+  const content: Obj = { 'application/json': { schema: withTextDefaults(route.body) } };
   if (route.multipart) content['multipart/form-data'] = { schema: route.multipartBody ?? { type: 'object' } };
   return { required: Array.isArray(route.body.required) && route.body.required.length > 0, content };
 }

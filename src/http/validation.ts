@@ -1,7 +1,9 @@
 // ajv, configured once: compiles request schemas and turns ajv errors into messages that name the field and the rule.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { badRequest } from '../errors.js';
+import { badRequest, quoteInput } from '../errors.js';
+import { describeUnsafeCharacter, findUnsafeCharacter, type UnsafeCharacter } from '../text-safety.js';
+import { TEXT_KEYWORD, withTextDefaults } from './text-field.js';
 
 // ajv-formats is CommonJS with a default export; under ESM interop it may arrive wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
@@ -10,18 +12,47 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 
 export type JsonSchema = Record<string, unknown>;
 
-const ajv = new Ajv({ allErrors: false, strict: true, useDefaults: false, coerceTypes: false });
+// verbose: errors carry the offending value, so a message can say what was sent instead.
+const ajv = new Ajv({ allErrors: false, strict: true, useDefaults: false, coerceTypes: false, verbose: true });
 addFormats(ajv);
 
+// Client text may not carry control, bidirectional or unpaired-surrogate characters; 'multi-line' allows tab and newlines.
+const checkText = Object.assign(
+  (kind: string, data: string): boolean => {
+    const unsafe = findUnsafeCharacter(data, kind === 'multi-line');
+    checkText.errors = unsafe ? [{ keyword: TEXT_KEYWORD, message: describeUnsafeCharacter(unsafe), params: { unsafe } }] : undefined;
+    return unsafe === null;
+  },
+  { errors: undefined as Partial<ErrorObject>[] | undefined },
+);
+ajv.addKeyword({
+  keyword: TEXT_KEYWORD,
+  type: 'string',
+  schemaType: 'string',
+  errors: true,
+  metaSchema: { enum: ['single-line', 'multi-line'] },
+  validate: checkText,
+});
+
+// Memoisation, not a service locator: the same schema object always compiles to the same pure function, and a route's
+// schema is compiled once instead of on every request. Keyed weakly, so schemas of apps that are gone are dropped.
 const cache = new WeakMap<JsonSchema, ValidateFunction>();
 
 export function compileSchema<T>(schema: JsonSchema): ValidateFunction<T> {
   let fn = cache.get(schema);
   if (!fn) {
-    fn = ajv.compile(schema);
+    fn = ajv.compile(withTextDefaults(schema));
     cache.set(schema, fn);
   }
   return fn as ValidateFunction<T>;
+}
+
+/** How a JSON value is named in a message: "null", "an array", "a string"... */
+export function describeJsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const kind = typeof value === 'object' ? 'object' : typeof value;
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }
 
 /** "name", "material.type", "tags[2]" from an ajv instance path like /material/type. */
@@ -42,14 +73,16 @@ export function describeAjvError(err: ErrorObject, where: 'body' | 'query'): str
     case 'additionalProperties': {
       const extra = String(p.additionalProperty);
       const full = field ? `${field}.${extra}` : extra;
-      return where === 'query' ? `unknown query parameter "${full}"` : `unknown field "${full}"`;
+      return where === 'query' ? `unknown query parameter ${quoteInput(full)}` : `unknown field ${quoteInput(full)}`;
     }
     case 'required': {
       const missing = String(p.missingProperty);
       return `${at(field ? `${field}.${missing}` : missing)}: is required`;
     }
-    case 'type':
-      return `${at(field)}: must be ${/^[aeiou]/.test(String(p.type)) ? 'an' : 'a'} ${String(p.type)}`;
+    case 'type': {
+      const wanted = field === '' && where === 'body' && p.type === 'object' ? 'a JSON object' : `${/^[aeiou]/.test(String(p.type)) ? 'an' : 'a'} ${String(p.type)}`;
+      return `${at(field)}: must be ${wanted}, not ${describeJsonKind(err.data)}`;
+    }
     case 'enum':
       return `${at(field)}: must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'format':
@@ -71,6 +104,8 @@ export function describeAjvError(err: ErrorObject, where: 'body' | 'query'): str
       return `${at(field)}: must have at least ${String(p.limit)} field${p.limit === 1 ? '' : 's'}`;
     case 'uniqueItems':
       return `${at(field)}: must not contain duplicates`;
+    case TEXT_KEYWORD:
+      return `${at(field)}: ${describeUnsafeCharacter(p.unsafe as UnsafeCharacter)}`;
     case 'pattern':
       return `${at(field)}: must match the pattern ${String(p.pattern)}`;
     default:

@@ -1,9 +1,10 @@
 // /v1/jobs: create (JSON with file_url, or multipart with the file), list, read, update while queued, cancel.
 import type Koa from 'koa';
-import { requireAuth } from '../auth/auth-context.js';
+import { requireAuth } from '../http/middleware/auth-context.js';
 import { errorDocs } from '../auth/route-docs.js';
 import { badRequest } from '../errors.js';
-import { listResponseSchema, type ListQuery } from '../http/list-query.js';
+import { listResponseSchema } from '../http/list-query.js';
+import type { ListQuery } from '../storage/list-page.js';
 import { defineRoute } from '../http/route.js';
 import { bodyToCreateFields, formToCreateFields } from './job-form.js';
 import {

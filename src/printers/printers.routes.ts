@@ -1,6 +1,7 @@
 // /v1/printers: CRUD on stored printers with their live session state, control actions, console commands, serial discovery.
 import { errorDocs } from '../auth/route-docs.js';
-import { listResponseSchema, type ListQuery } from '../http/list-query.js';
+import { listResponseSchema } from '../http/list-query.js';
+import type { ListQuery } from '../storage/list-page.js';
 import { defineRoute } from '../http/route.js';
 import type { JsonSchema } from '../http/validation.js';
 import { runPrinterAction } from './printer-actions.js';

@@ -1,7 +1,7 @@
 // /v1/webhooks: manage receivers, send a test delivery, read delivery history and retry a delivery (all webhooks:write).
 import { errorDocs } from '../auth/route-docs.js';
-import { listResponseSchema, type ListQuery } from '../http/list-query.js';
-import { runListQuery } from '../http/list-query.js';
+import { listResponseSchema } from '../http/list-query.js';
+import { runListQuery, type ListQuery } from '../storage/list-page.js';
 import { defineRoute } from '../http/route.js';
 import { deliveryRecordSchema } from './delivery-record.js';
 import {

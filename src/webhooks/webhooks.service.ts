@@ -4,7 +4,7 @@ import { AppError, badRequest, notFound } from '../errors.js';
 import type { EventsRuntime } from '../events/events-runtime.js';
 import { TEST_EVENT_TYPE } from '../events/event-names.js';
 import { newId } from '../ids.js';
-import { runListQuery, type ListPage, type ListQuery } from '../http/list-query.js';
+import { runListQuery, type ListPage, type ListQuery } from '../storage/list-page.js';
 import type { Db } from '../storage/db.js';
 import { findDelivery, selectDeliveries, updateDelivery } from './deliveries.repository.js';
 import { toDeliveryRecord, type DeliveryRecord } from './delivery-record.js';

@@ -1,12 +1,8 @@
-// Key strings, hashes and prefixes; Authorization header parsing; fixed-window counting.
+// Key strings, hashes and prefixes.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { displayPrefix, hashesEqual, hashKey, keyEnvironment, mintKeyString } from '../../src/auth/api-key-format.js';
-import { presentedKey } from '../../src/auth/credentials.js';
-import { FixedWindowCounter } from '../../src/auth/fixed-window.js';
-
-const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 describe('API key format', () => {
   it('mints svc_<env>_ plus at least 32 base62 characters, different every time', () => {
@@ -44,39 +40,5 @@ describe('API key format', () => {
     assert.equal(hashesEqual(h, hashKey('b')), false);
     assert.equal(hashesEqual(h, h.slice(0, 10)), false);
     assert.equal(hashesEqual('', ''), false);
-  });
-});
-
-describe('Authorization header', () => {
-  const key = 'svc_live_' + 'k'.repeat(40);
-  it('takes Bearer (any case of the scheme) and Basic with the key as user and an empty password', () => {
-    assert.equal(presentedKey(`Bearer ${key}`), key);
-    assert.equal(presentedKey(`bearer ${key}`), key);
-    assert.equal(presentedKey(basic(key, '')), key);
-  });
-  it('treats anything else as no credentials', () => {
-    for (const h of [undefined, '', 'Bearer', 'Bearer  ', `Token ${key}`, basic(key, 'secret'), basic('', ''), 'Basic !!!notbase64', `Bearer ${key} extra`, key]) {
-      assert.equal(presentedKey(h), null, String(h));
-    }
-  });
-  it('returns a malformed Bearer token as given so it can be refused as invalid', () => {
-    assert.equal(presentedKey('Bearer garbage'), 'garbage');
-  });
-});
-
-describe('fixed windows', () => {
-  it('counts per id inside aligned windows and resets at the boundary', () => {
-    const c = new FixedWindowCounter(1000);
-    assert.deepEqual(c.peek('a', 1500), { count: 0, resetAt: 2000 });
-    assert.deepEqual(c.hit('a', 1500), { count: 1, resetAt: 2000 });
-    assert.deepEqual(c.hit('a', 1999), { count: 2, resetAt: 2000 });
-    assert.deepEqual(c.hit('b', 1999), { count: 1, resetAt: 2000 });
-    assert.deepEqual(c.hit('a', 2000), { count: 1, resetAt: 3000 });
-  });
-  it('stays bounded under many ids', () => {
-    const c = new FixedWindowCounter(1000, 10);
-    for (let i = 0; i < 100; i++) c.hit(`id${i}`, 500);
-    assert.ok((c as unknown as { windows: Map<string, unknown> }).windows.size <= 10);
-    assert.equal(c.peek('id99', 500).count, 1);
   });
 });

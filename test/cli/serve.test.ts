@@ -244,7 +244,13 @@ describe('startServer (in process)', () => {
       port: Number(port),
       method: 'POST',
       path: '/v1/api-keys',
-      headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', Expect: '100-continue' },
+      // With the key: a body is read only once the request passed authentication.
+      headers: {
+        Authorization: `Bearer ${server.initialAdminKey}`,
+        'Content-Type': 'application/json',
+        'Transfer-Encoding': 'chunked',
+        Expect: '100-continue',
+      },
     });
     const outcome = new Promise<string>((resolve) => {
       req.once('response', () => resolve('response'));

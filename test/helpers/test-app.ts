@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../src/app.js';
+import { createAuthRuntime } from '../../src/auth/auth-runtime.js';
 import { mintKeyOffline } from '../../src/auth/bootstrap.js';
 import { ManualClock } from '../../src/clock.js';
 import type { RunEnvironment } from '../../src/config.js';
@@ -88,6 +89,7 @@ export async function startTestApp(
     jobFiles: farm.jobFiles,
     jobs: farm.jobs,
     scheduler: farm.scheduler,
+    auth: createAuthRuntime({ db: handle.db, clock, env: options.env ?? 'live', logger: silentLogger }),
   };
   deps.events.start();
   await farm.start();

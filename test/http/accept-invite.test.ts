@@ -1,7 +1,7 @@
 // POST /v1/users/accept-invite on the real app: single use, 7-day expiry, password policy, scrypt hash, failed-attempt limit.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAILED_AUTH_LIMIT } from '../../src/auth/auth-runtime.js';
+import { FAILED_AUTH_LIMIT } from '../../src/http/middleware/failed-auth-guard.middleware.js';
 import { findPasswordHash } from '../../src/auth/invitations.repository.js';
 import { INVITE_VALID_MS } from '../../src/auth/invitations.service.js';
 import { verifyPassword } from '../../src/auth/password-hash.js';

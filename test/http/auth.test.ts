@@ -1,7 +1,6 @@
 // Authentication and API keys over HTTP: the 401 cases, scopes (403 naming the scope), create/list/current/revoke/roll.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { authRuntimeFor } from '../../src/auth/auth-runtime.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 interface ErrorBody {
@@ -61,14 +60,16 @@ describe('authentication', () => {
     assert.equal(res.status, 200);
   });
 
-  it('401 for a missing key', async () => {
-    await expect401(await t.request('/v1/auth/test'), /missing API key/);
+  it('401 for a missing key, and a different message for an empty Bearer (an unset variable)', async () => {
+    await expect401(await t.request('/v1/auth/test'), /^missing API key: send "Authorization: Bearer <key>"$/);
+    await expect401(await t.request('/v1/auth/test', { headers: { Authorization: 'Bearer ' } }), /^empty API key: the Authorization header says "Bearer" and nothing after it/);
+    await expect401(await t.request('/v1/auth/test', { headers: { Authorization: admin } }), /^the Authorization header has no scheme/);
   });
 
   it('401 for another scheme or Basic with a password, treated as no key', async () => {
-    await expect401(await t.request('/v1/auth/test', { headers: { Authorization: `Token ${admin}` } }), /unsupported Authorization/);
+    await expect401(await t.request('/v1/auth/test', { headers: { Authorization: `Token ${admin}` } }), /^unsupported Authorization scheme "Token"/);
     const withPassword = `Basic ${Buffer.from(`${admin}:pw`).toString('base64')}`;
-    await expect401(await t.request('/v1/auth/test', { headers: { Authorization: withPassword } }), /unsupported Authorization/);
+    await expect401(await t.request('/v1/auth/test', { headers: { Authorization: withPassword } }), /^Basic credentials must be the key as user name and an empty password/);
   });
 
   it('401 for garbage and for a well-formed key nobody issued', async () => {
@@ -86,9 +87,30 @@ describe('authentication', () => {
     );
   });
 
-  it('a bad key on an unknown /v1 route is 401, no key there is 404', async () => {
+  it('under /v1 authentication comes first: no key or a bad key is 401 on any path, a valid key then gets 404', async () => {
     await expect401(await t.request('/v1/nothing-here', { headers: bearer('garbage') }), /invalid/);
-    assert.equal((await t.request('/v1/nothing-here')).status, 404);
+    await expect401(await t.request('/v1/nothing-here'), /missing API key/);
+    await expect401(await t.request('/v1'), /missing API key/);
+    await expect401(await t.request('/v1/api-keys', { method: 'PUT' }), /missing API key/);
+    const admin = await mintTestKey(t);
+    assert.equal((await t.request('/v1/nothing-here', { headers: bearer(admin) })).status, 404);
+  });
+
+  it('paths are case-sensitive: /V1/... is an unknown path (404 with a hint), never a misleading 401', async () => {
+    const admin = await mintTestKey(t);
+    for (const headers of [{}, bearer(admin)]) {
+      for (const path of ['/V1/printers', '/V1/api-keys', '/v1/API-KEYS'.replace('/v1', '/V1')]) {
+        const res = await t.request(path, { headers });
+        assert.equal(res.status, 404, path);
+        const body = (await res.json()) as { error: { code: string; message: string; details: string } };
+        assert.equal(body.error.code, 'resource_not_found');
+        assert.equal(body.error.message, `no route for GET "${path}"`);
+        assert.match(body.error.details, /case-sensitive: did you mean "\/v1\//);
+      }
+    }
+    // Inside /v1 a wrongly cased route is unknown too: with a key, 404; the real route still works.
+    assert.equal((await t.request('/v1/API-KEYS', { headers: bearer(admin) })).status, 404);
+    assert.equal((await t.request('/v1/api-keys', { headers: bearer(admin) })).status, 200);
   });
 
   it('403 naming the missing scope; any valid key may read its own record', async () => {
@@ -173,7 +195,7 @@ describe('authentication', () => {
       [JSON.stringify({ name: 'x', scopes: ['*'] }), 400, /unknown scope "\*"/],
       [JSON.stringify({ name: 'x'.repeat(101), scopes: ['jobs:read'] }), 400, /name: must be at most 100/],
       [JSON.stringify({ name: '   ', scopes: ['jobs:read'] }), 400, /name: must not be blank/],
-      [JSON.stringify([1, 2]), 400, /body: must be an object/],
+      [JSON.stringify([1, 2]), 400, /body: must be a JSON object, not an array/],
     ];
     for (const [body, status, message] of cases) {
       const res = await post(body);
@@ -283,7 +305,7 @@ describe('last_used_at is coalesced', () => {
     const t3 = new Date(t.clock.now()).toISOString();
     await current();
     assert.equal(stored(), t2);
-    await authRuntimeFor(t.deps).lastUsed.flush();
+    await t.deps.auth.flush();
     assert.equal(stored(), t3, 'flush writes the pending use');
   });
 });

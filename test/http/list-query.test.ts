@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { AppError } from '../../src/errors.js';
-import { listQueryParameters, parseListQuery, runListQuery, type ListSpec } from '../../src/http/list-query.js';
+import { listQueryParameters, parseListQuery, type ListSpec } from '../../src/http/list-query.js';
+import { runListQuery } from '../../src/storage/list-page.js';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
 
 const spec: ListSpec = {
@@ -113,6 +114,8 @@ describe('parseListQuery rejects with 400 naming the parameter and the rule', ()
     { query: { page: ['1', '2'] }, message: /page: must be given at most once/ },
     { query: { role: ['admin', 'owner'] }, message: /role: must be given at most once/ },
     { query: { sort: 'password' }, message: /sort: cannot sort by "password"/ },
+    { query: { sort: '__proto__' }, message: /sort: cannot sort by "__proto__"/ },
+    { query: { sort: '-constructor' }, message: /sort: cannot sort by "constructor"/ },
     { query: { sort: 'name,' }, message: /sort: must be a comma-separated list without empty entries/ },
     { query: { sort: 'name,-name' }, message: /sort: "name" is given twice/ },
     { query: { sort: '' }, message: /sort: must be a comma-separated list/ },

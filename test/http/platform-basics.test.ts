@@ -1,7 +1,7 @@
 // The HTTP platform's shared behaviour: health, request ids, the one error shape for unknown routes, methods, bodies.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 describe('http platform basics', () => {
   let t: TestApp;
@@ -28,7 +28,7 @@ describe('http platform basics', () => {
   });
 
   it('unknown routes get 404 resource_not_found in shape B', async () => {
-    const res = await t.request('/v1/does-not-exist');
+    const res = await t.request('/v1/does-not-exist', { headers: bearer(await mintTestKey(t)) });
     assert.equal(res.status, 404);
     assert.ok(res.headers.get('x-request-id'));
     const body = (await res.json()) as { success: boolean; error: { code: string; message: string; details: string } };

@@ -3,6 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { useAdminApp } from './admin-app.js';
 
 const HOUR = 3_600_000;
 
@@ -15,6 +16,10 @@ function limits(res: Response): { limit: number; remaining: number; reset: numbe
   return { limit: get('x-ratelimit-limit'), remaining: get('x-ratelimit-remaining'), reset: get('x-ratelimit-reset') };
 }
 
+const patchOrgAs = (t: TestApp, key: string, body: object): Promise<Response> =>
+  t.request('/v1/organization', { method: 'PATCH', headers: bearer(key, true), body: JSON.stringify(body) });
+const startNextHour = (t: TestApp): void => t.clock.set((Math.floor(t.clock.now() / HOUR) + 1) * HOUR);
+
 describe('rate limit per key', () => {
   let t: TestApp;
   let admin: string;
@@ -26,9 +31,8 @@ describe('rate limit per key', () => {
     await t.close();
   });
 
-  const patchOrg = (body: object): Promise<Response> =>
-    t.request('/v1/organization', { method: 'PATCH', headers: bearer(admin, true), body: JSON.stringify(body) });
-  const nextHour = (): void => t.clock.set((Math.floor(t.clock.now() / HOUR) + 1) * HOUR);
+  const patchOrg = (body: object): Promise<Response> => patchOrgAs(t, admin, body);
+  const nextHour = (): void => startNextHour(t);
 
   it('a new install is enterprise with 100000 per hour; headers on success, 400, 403 and unknown-route 404', async () => {
     nextHour();
@@ -107,10 +111,10 @@ describe('failed authentication per client address', () => {
   });
 
   it('401s and keyless responses carry the address budget; after 20 failures keyless and wrong-key requests are 429 until the window ends, valid keys still work', async () => {
-    const anon404 = await t.request('/v1/nope');
-    assert.equal(anon404.status, 404);
-    assert.equal(limits(anon404).limit, 20);
-    assert.equal(limits(anon404).remaining, 20, 'a keyless request that is not an auth failure costs nothing');
+    const anonPublic = await t.request('/v1/openapi.json');
+    assert.equal(anonPublic.status, 200);
+    assert.equal(limits(anonPublic).limit, 20);
+    assert.equal(limits(anonPublic).remaining, 20, 'a keyless request that is not an auth failure costs nothing');
 
     for (let i = 1; i <= 20; i++) {
       const res = await t.request('/v1/auth/test', { headers: bearer(i % 2 ? 'garbage' : 'svc_live_' + 'Z'.repeat(40)) });
@@ -135,5 +139,53 @@ describe('failed authentication per client address', () => {
     const again = await t.request('/v1/auth/test', { headers: bearer(admin) });
     assert.equal(again.status, 200);
     assert.equal(limits(again).limit, 100000);
+  });
+});
+
+describe('a limit set too low never locks out the admin', () => {
+  const app = useAdminApp();
+  let t: TestApp;
+  let admin: string;
+  before(() => {
+    ({ t, admin } = app);
+  });
+  const patchOrg = (body: object): Promise<Response> => patchOrgAs(t, admin, body);
+  const nextHour = (): void => startNextHour(t);
+
+  it('rate_limit_per_hour 1: other keys stop after 1, admin keys keep 1000 and can undo it even past those', async () => {
+    nextHour();
+    const script = await mintTestKey(t, ['jobs:read'], 'script');
+    const lowered = await patchOrg({ rate_limit_per_hour: 1 });
+    assert.equal(lowered.status, 200);
+    const body = (await lowered.json()) as { rate_limit_per_hour: number; warnings?: string[] };
+    assert.equal(body.rate_limit_per_hour, 1);
+    assert.equal(body.warnings?.length, 1, 'the response warns what the change does');
+    assert.match(body.warnings![0]!, /lowered from 100000 to 1 requests per API key per hour.*429 until .*admin:\* keys keep 1000/);
+
+    assert.equal((await t.request('/v1/auth/test', { headers: bearer(script) })).status, 200);
+    assert.equal((await t.request('/v1/auth/test', { headers: bearer(script) })).status, 429);
+    for (let i = 0; i < 5; i++) {
+      const res = await t.request('/v1/api-keys', { headers: bearer(admin) });
+      assert.equal(res.status, 200, `admin request ${i}`);
+      assert.equal(limits(res).limit, 1000);
+    }
+    // Even an admin key that used up its floor can still read and repair the organization.
+    const used = limits(await t.request('/v1/auth/test', { headers: bearer(admin) }));
+    for (let i = used.limit - used.remaining; i < 1000; i++) await t.request('/v1/auth/test', { headers: bearer(admin) });
+    assert.equal((await t.request('/v1/auth/test', { headers: bearer(admin) })).status, 429);
+    assert.equal((await t.request('/v1/organization', { headers: bearer(admin) })).status, 200);
+    const repaired = await patchOrg({ rate_limit_per_hour: 5000 });
+    assert.equal(repaired.status, 200);
+    assert.equal(((await repaired.json()) as { warnings?: string[] }).warnings, undefined, 'raising the limit warns nothing');
+    assert.equal((await t.request('/v1/auth/test', { headers: bearer(script) })).status, 200);
+  });
+
+  it('plan free: the admin key keeps working past 100 requests', async () => {
+    nextHour();
+    const res = await patchOrg({ plan: 'free' });
+    assert.equal(res.status, 200);
+    assert.match(((await res.json()) as { warnings: string[] }).warnings[0]!, /lowered from 5000 to 100/);
+    for (let i = 0; i < 120; i++) assert.equal((await t.request('/v1/auth/test', { headers: bearer(admin) })).status, 200);
+    assert.equal((await patchOrg({ plan: 'enterprise' })).status, 200);
   });
 });

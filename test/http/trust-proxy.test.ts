@@ -1,7 +1,7 @@
 // The failed-auth block per client address, with and without PRINTFARM_TRUST_PROXY: which address counts, and spoofing.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAILED_AUTH_LIMIT } from '../../src/auth/auth-runtime.js';
+import { FAILED_AUTH_LIMIT } from '../../src/http/middleware/failed-auth-guard.middleware.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** A request with a wrong key, as a reverse proxy forwards it: the client's own X-Forwarded-For, then the proxy's entry. */

@@ -1,6 +1,6 @@
 // The three X-RateLimit-* headers and the 429 error, shared by the per-key and per-address limits.
 import type Koa from 'koa';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 
 export function setRateLimitHeaders(ctx: Koa.Context, limit: number, used: number, resetAtMs: number): void {
   ctx.set('X-RateLimit-Limit', String(limit));

@@ -1,7 +1,7 @@
 // Who is calling: what the authenticate middleware puts on ctx.state.auth for authorize, handlers and idempotency.
 import type Koa from 'koa';
-import type { RunEnvironment } from '../config.js';
-import { AppError } from '../errors.js';
+import type { RunEnvironment } from '../../config.js';
+import { unauthorized } from '../../errors.js';
 
 export interface AuthContext {
   keyId: string;
@@ -15,13 +15,9 @@ export interface AuthContext {
 /** The caller of an authenticated request, or undefined when the request carried no valid key. */
 export const getAuth = (ctx: Koa.Context): AuthContext | undefined => ctx.state.auth as AuthContext | undefined;
 
-/** Every 401 carries the same challenge header. */
-export const unauthorized = (message: string): AppError =>
-  new AppError(401, 'invalid_api_key', message, '', { 'WWW-Authenticate': 'Bearer' });
-
 /** For handlers behind an authenticated route: the caller, or a 401 if a route was mounted without auth by mistake. */
 export function requireAuth(ctx: Koa.Context): AuthContext {
   const auth = getAuth(ctx);
-  if (!auth) throw unauthorized('missing API key: send Authorization: Bearer <key>');
+  if (!auth) throw unauthorized('missing API key: send "Authorization: Bearer <key>"');
   return auth;
 }

@@ -1,12 +1,15 @@
 // Limits failed authentications per client address (against key guessing) and gives keyless responses rate headers.
 import type Koa from 'koa';
-import { AppError } from '../errors.js';
-import type { AppDeps } from '../http/app-deps.js';
-import { verifyApiKey } from './api-keys.service.js';
+import { AppError } from '../../errors.js';
+import type { AppDeps } from '../app-deps.js';
 import { getAuth } from './auth-context.js';
 import { presentedKey } from './credentials.js';
-import { authRuntimeFor, FAILED_AUTH_LIMIT } from './auth-runtime.js';
+import { FixedWindowCounter } from './fixed-window.js';
 import { isApiPath, rateLimitExceeded, setRateLimitHeaders } from './rate-limit-headers.js';
+
+/** Failed authentications one client address may make per window before it is refused outright. */
+export const FAILED_AUTH_LIMIT = 20;
+export const FAILED_AUTH_WINDOW_MS = 15 * 60 * 1000;
 
 /**
  * Outermost of the auth middlewares. Once an address has used up its failed attempts, its keyless and wrong-key
@@ -15,7 +18,8 @@ import { isApiPath, rateLimitExceeded, setRateLimitHeaders } from './rate-limit-
  * 190 random bits per key a guesser gains nothing from being able to recognise a hit.
  */
 export function failedAuthGuard(deps: AppDeps): Koa.Middleware {
-  const counter = authRuntimeFor(deps).failedAuth;
+  // One counter per app instance, made here: nothing else reads it.
+  const counter = new FixedWindowCounter(FAILED_AUTH_WINDOW_MS);
   return async (ctx, next) => {
     if (!isApiPath(ctx.path)) return next();
     const address = ctx.ip || 'unknown';
@@ -34,7 +38,7 @@ export function failedAuthGuard(deps: AppDeps): Koa.Middleware {
     try {
       await next();
     } catch (err) {
-      if (err instanceof AppError && err.status === 401) {
+      if (err instanceof AppError && (err.status === 401 || err.failedAuthentication)) {
         const s = counter.hit(address, now);
         setRateLimitHeaders(ctx, FAILED_AUTH_LIMIT, s.count, s.resetAt);
       } else {
@@ -50,7 +54,7 @@ async function presentsValidKey(deps: AppDeps, ctx: Koa.Context): Promise<boolea
   const key = presentedKey(ctx.get('Authorization') || undefined);
   if (key === null) return false;
   try {
-    await verifyApiKey(deps, key);
+    await deps.auth.verifyKey(key);
     return true;
   } catch {
     return false;

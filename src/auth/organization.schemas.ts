@@ -1,0 +1,71 @@
+// Request and record schemas of /v1/organization, in TypeBox: each TypeScript type is Static<> of its schema.
+import { Type, type Static } from '@sinclair/typebox';
+import { StringEnum } from '../http/string-enum.js';
+import { NAME_MAX, TextField } from '../http/text-field.js';
+
+const Plan = StringEnum(['free', 'pro', 'enterprise']);
+export type Plan = Static<typeof Plan>;
+
+/** The organization as clients see it. */
+export const OrganizationRecord = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  plan: Plan,
+  rate_limit_per_hour: Type.Integer({ description: 'requests per API key per hour in force: 100 free, 1000 pro, own value on enterprise' }),
+  currency: Type.String({ description: 'ISO 4217 code' }),
+  hourly_rate: Type.Number({ description: 'machine cost per print hour, in the currency' }),
+  energy_cost_per_kwh: Type.Number({ description: 'in the currency' }),
+  timezone: Type.String({ description: 'IANA time zone' }),
+  auto_start: Type.Boolean({ description: 'start queued jobs on free printers without an operator' }),
+  webhook_allowed_hosts: Type.Array(Type.String(), { description: 'hosts webhook receivers may use; empty allows any' }),
+  power_budget_watts: Type.Union([Type.Number(), Type.Null()], {
+    description: 'extension: the most the farm may draw for printer heat-ups at once (W); heat-ups are staggered to stay under it; null: no budget',
+  }),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+export type OrganizationRecord = Static<typeof OrganizationRecord>;
+
+/** The PATCH response: the record, plus `warnings` when the change does something the caller should know about. */
+export const PatchedOrganization = Type.Object({
+  ...OrganizationRecord.properties,
+  warnings: Type.Optional(Type.Array(Type.String(), { description: 'what the change does to rate limits; absent when nothing' })),
+});
+
+const settings = {
+  name: Type.Optional(TextField({ minLength: 1, maxLength: NAME_MAX })),
+  plan: Type.Optional(Plan),
+  rate_limit_per_hour: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'enterprise plan only' })),
+  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, upper case' })),
+  hourly_rate: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
+  energy_cost_per_kwh: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000 })),
+  timezone: Type.Optional(TextField({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Berlin' })),
+  auto_start: Type.Optional(Type.Boolean()),
+  webhook_allowed_hosts: Type.Optional(
+    Type.Array(TextField({ minLength: 1, maxLength: 253 }), {
+      maxItems: 100,
+      uniqueItems: true,
+      description: 'host names, *.domain wildcards, IPv4 addresses or ranges (10.0.0.0/8) or [IPv6] webhook receivers may use; [] allows any',
+    }),
+  ),
+  power_budget_watts: Type.Optional(
+    Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }), Type.Null()], {
+      description: 'the most the farm may draw for heat-ups at once (W); null removes the budget',
+    }),
+  ),
+};
+
+/** The settings a PATCH can change. */
+export const OrganizationPatch = Type.Object(settings, { additionalProperties: false });
+export type OrganizationPatch = Static<typeof OrganizationPatch>;
+
+// Listed so the 400 can say "read-only" instead of "unknown"; any value is refused by the handler.
+const readOnlyOf = () => Type.Optional(Type.Unknown({ readOnly: true }));
+const readOnly = { id: readOnlyOf(), created_at: readOnlyOf(), updated_at: readOnlyOf() };
+
+/** Fields a PATCH may name only to be told they are read-only. */
+export const READ_ONLY_FIELDS = Object.keys(readOnly) as (keyof typeof readOnly)[];
+
+/** The PATCH body as validated: the settings, plus the read-only fields. */
+export const OrganizationPatchBody = Type.Object({ ...settings, ...readOnly }, { additionalProperties: false, minProperties: 1 });
+export type OrganizationPatchBody = Static<typeof OrganizationPatchBody>;

@@ -1,0 +1,75 @@
+// Runs a parsed list query on kysely: filters, total count, order and one page, shaped as { data, pagination }.
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+
+/** A condition the parser resolved; `custom` filters hand their typed value to the spec's own `where`. */
+export type ListCondition =
+  | { param: string; column: string; op: '=' | '>=' | '<' | '<='; value: string | number }
+  | { param: string; custom: (value: string | number) => Expression<SqlBool>; value: string | number };
+
+export interface SortKey {
+  field: string;
+  column: string;
+  desc: boolean;
+}
+
+export interface ListQuery {
+  page: number;
+  perPage: number;
+  /** The requested order followed by the tie-breaker. */
+  sort: SortKey[];
+  /** Requested fields, or null for all. */
+  fields: string[] | null;
+  where: ListCondition[];
+}
+
+export interface Pagination {
+  page: number;
+  per_page: number;
+  total: number;
+  total_pages: number;
+}
+
+export interface ListPage<T> {
+  data: T[];
+  pagination: Pagination;
+}
+
+function conditionSql(c: ListCondition): Expression<SqlBool> {
+  if ('custom' in c) return c.custom(c.value);
+  return sql<SqlBool>`${sql.ref(c.column)} ${sql.raw(c.op)} ${c.value}`;
+}
+
+/** Keeps only the requested fields of a serialized record, in the order of the record. */
+export function selectFields<T extends Record<string, unknown>>(record: T, fields: string[] | null): Partial<T> {
+  if (!fields) return record;
+  return Object.fromEntries(Object.entries(record).filter(([k]) => fields.includes(k))) as Partial<T>;
+}
+
+/**
+ * Runs a parsed list query on a plain select (no group by / limit of its own): counts the filtered rows, fetches one
+ * page in the requested order, serializes each row and applies field selection.
+ */
+export async function runListQuery<DB, TB extends keyof DB, O, T extends Record<string, unknown>>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  q: ListQuery,
+  serialize: (row: O) => T,
+): Promise<ListPage<Partial<T>>> {
+  let filtered = base;
+  for (const c of q.where) filtered = filtered.where(conditionSql(c));
+
+  const countRow = (await filtered
+    .clearSelect()
+    .clearOrderBy()
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirst()) as { n: number } | undefined;
+  const total = Number(countRow?.n ?? 0);
+
+  let paged = filtered;
+  for (const k of q.sort) paged = paged.orderBy(sql.ref(k.column), k.desc ? 'desc' : 'asc');
+  const rows = await paged.limit(q.perPage).offset((q.page - 1) * q.perPage).execute();
+
+  return {
+    data: rows.map((row) => selectFields(serialize(row as O), q.fields)),
+    pagination: { page: q.page, per_page: q.perPage, total, total_pages: Math.ceil(total / q.perPage) },
+  };
+}
