@@ -42,7 +42,7 @@ const scopeText = (auth: RouteAuth): string => (auth === 'none' ? 'none' : auth 
 
 describe('README.md', () => {
   it('starts with exactly the two set-up commands, start then test', () => {
-    assert.ok(readme.startsWith('```sh\nnpm ci && npm start\n```\n\n```sh\nnpm ci && npm test\n```\n'));
+    assert.ok(readme.startsWith('```sh\nnpm ci && npm start -- --demo 3\n```\n\n```sh\nnpm ci && npm test\n```\n'));
   });
 
   it('lists every served route with its method, scope and success status, and nothing else', () => {

@@ -85,7 +85,7 @@ describe('POST /v1/users/accept-invite', () => {
       [' '.repeat(12), /^password: must not be only spaces$/],
       ['abababababab', /^password: must use at least 4 different characters$/],
       ['Grace.Hopper@example.com', /^password: must not be your email address$/],
-      [123456789012, /^password: must be a string$/],
+      [123456789012, /^password: must be a string, not a number$/],
     ];
     for (const [password, message] of cases) {
       const err = await errorOf(await accept(t, { token: invited.invite_token, password }));
