@@ -60,6 +60,13 @@ export const eventRoutes = [
           notes.push(`Last-Event-ID ${JSON.stringify(lastId)} is not in the retained log: replaying from the oldest retained event`);
         }
       }
+      // HEAD (which Koa routes here) asks whether the stream would open: answer the headers, never start it.
+      if (ctx.method === 'HEAD') {
+        ctx.status = 200;
+        ctx.type = 'text/event-stream';
+        ctx.body = '';
+        return;
+      }
       const headers = Object.fromEntries(Object.entries(ctx.response.headers).map(([k, v]) => [k, String(v)]));
       // The response is written by hand for as long as the client stays; Koa must not answer it.
       ctx.respond = false;

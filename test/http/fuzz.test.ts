@@ -39,6 +39,12 @@ interface FuzzResponse {
 function send(baseUrl: string, agent: http.Agent, req: FuzzRequest): Promise<FuzzResponse> {
   return new Promise((resolve, reject) => {
     const r = http.request(`${baseUrl}${req.path}`, { method: req.method, headers: req.headers, agent, timeout: 15_000 }, (res) => {
+      // A live stream (GET /v1/events) never ends by design: its status and headers are the answer.
+      if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+        resolve({ status: res.statusCode ?? 0, text: '' });
+        r.destroy();
+        return;
+      }
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
@@ -115,7 +121,9 @@ function collectIds(text: string, ids: string[], exclude: string): void {
   } catch {
     return;
   }
-  const records = [parsed, ...(((parsed as { data?: unknown[]; keys?: unknown[] })?.data ?? (parsed as { keys?: unknown[] })?.keys ?? []) as unknown[])];
+  // A list holds `data` or `keys` arrays; POST /v1/jobs answers { success, data: <the job> }.
+  const list = (parsed as { data?: unknown; keys?: unknown } | null)?.data ?? (parsed as { keys?: unknown } | null)?.keys;
+  const records = [parsed, ...(Array.isArray(list) ? list : list ? [list] : [])];
   for (const r of records.slice(0, 4)) {
     const id = (r as { id?: unknown } | null)?.id;
     if (typeof id === 'string' && id !== exclude && !ids.includes(id)) ids.push(id);
