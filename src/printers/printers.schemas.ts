@@ -1,5 +1,6 @@
 // Request bodies of the printers API (TypeBox: schema and type from one definition) and the documented length caps.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { TextField } from '../http/text-field.js';
 import { CONNECTION_URL_MAX } from './connection-url.js';
 
 export const PRINTER_LIMITS = {
@@ -42,7 +43,8 @@ const writable = {
   heatup_watts: number(0, 5000, 'Power drawn while heating up, in watts (energy cost estimates).'),
   power_watts: number(0, 5000, 'Average power drawn while printing, in watts.'),
   clear_bed_gcode: nullable(
-    Type.String({
+    TextField({
+      multiline: true,
       minLength: 1,
       maxLength: PRINTER_LIMITS.clear_bed_gcode,
       description: 'G-code run to clear the bed automatically after a print (one command per line; comments allowed).',

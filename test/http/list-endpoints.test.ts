@@ -26,6 +26,12 @@ describe('built list endpoints use the list-query helper', () => {
       body: JSON.stringify({ name: 'list check', connection_url: 'sim://list-check?speed=max' }),
     });
     assert.equal(created.status, 201);
+    // ...and the jobs list a job.
+    const form = new FormData();
+    form.append('printer_id', ((await created.json()) as { id: string }).id);
+    form.append('file', new Blob(['G28\nG1 X10 Y10\n']), 'list.gcode');
+    const job = await t.request('/v1/jobs', { method: 'POST', headers: bearer(admin), body: form });
+    assert.equal(job.status, 201);
     // One webhook with one (failed, nobody listens on port 9) delivery, so the webhook lists have a record.
     const hook = await t.request('/v1/webhooks', {
       method: 'POST',

@@ -60,6 +60,7 @@ describe('organization', () => {
         timezone: 'UTC',
         auto_start: true,
         webhook_allowed_hosts: [],
+        power_budget_watts: null,
         created_at: undefined,
         updated_at: undefined,
       },

@@ -52,7 +52,7 @@ describe('printers on live sessions', () => {
     assert.match(star.body.error.message, /checksum separator/);
     const twoLines = await commands(p.id, ['M105\nG28']);
     assert.equal(twoLines.status, 400);
-    assert.match(twoLines.body.error.message, /^commands\[0\]: one command per entry/);
+    assert.match(twoLines.body.error.message, /^commands\[0\]: must be a single line/);
     const tooMany = await commands(p.id, Array.from({ length: 21 }, () => 'M105'));
     assert.equal(tooMany.status, 400);
     assert.match(tooMany.body.error.message, /^commands: must have at most 20 items/);
