@@ -1,5 +1,4 @@
 // `printfarm stream`: connect to one printer, stream a G-code file with a progress display, print a summary.
-import { open } from 'node:fs/promises';
 import { EventBus } from '../events/event-bus.js';
 import { newId } from '../ids.js';
 import { PrinterSession, type JobHandle } from '../printers/printer-session.js';
@@ -8,6 +7,7 @@ import type { ProtocolStats } from '../protocol/protocol-types.js';
 import { formatProgress, progressView, type ProgressPhase } from '../printers/session-progress.js';
 import { CliUsageError, type CliCommand } from './command.js';
 import { parsePrinterArgs } from './printer-cli-args.js';
+import { readSlicerEstimate } from '../files/file-estimate.js';
 
 const USAGE = `Usage: printfarm stream --url URL [--profile NAME] [--estimate SECONDS] FILE.gcode
 
@@ -18,34 +18,14 @@ excluded), lines, and an ETA: from the slicer's estimate when known, else from t
 
   --url URL           serial:///dev/ttyUSB0?baud=115200, /dev/ttyACM0 (baud detected), tcp://host:port, sim://name
   --profile NAME      firmware profile to use instead of detecting it from M115 (marlin, prusa, klipper, ...)
-  --estimate SECONDS  the slicer's estimate of the whole print, for the ETA (default: Cura's ;TIME: header if any)
+  --estimate SECONDS  the slicer's estimate of the whole print, for the ETA (default: the slicer's own, from the
+                      file's header or footer: PrusaSlicer, Orca, Bambu, Cura, Simplify3D, ideaMaker)
 
 Exit status 0 only when every line was acknowledged and the printer finished; 1 otherwise (the reason is printed).
 Ctrl-C cancels the print cleanly (the profile's cancel script runs) and exits 1.`;
 
-/** Bytes at the head of the file searched for a slicer's time estimate. */
-const HEAD_BYTES = 64 * 1024;
 /** A plain (non-terminal) progress line at most this often, besides one on every phase change. */
 const PLAIN_EVERY_MS = 5000;
-
-/**
- * The slicer's estimate in seconds when trivially found: Cura's `;TIME:<seconds>` header in the first 64 KiB.
- * The full slicer-metadata parser (src/files/) replaces this when wired in; `--estimate` wins over both.
- */
-export async function headerEstimateSeconds(file: string): Promise<number | undefined> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-    const buf = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buf, 0, HEAD_BYTES, 0);
-    const m = /^;TIME:(\d+(?:\.\d+)?)\s*$/m.exec(buf.toString('latin1', 0, bytesRead));
-    return m ? Number(m[1]) : undefined;
-  } catch {
-    return undefined; // the job's own read reports an unreadable file
-  } finally {
-    await handle?.close();
-  }
-}
 
 /** Takes `--estimate SECONDS` out of the arguments (the rest go to the shared printer flags). */
 function takeEstimate(args: string[]): { rest: string[]; estimate: number | undefined } {
@@ -88,7 +68,7 @@ async function run(args: string[]): Promise<number> {
   const tty = process.stderr.isTTY === true;
   const bus = new EventBus();
   const session = new PrinterSession({ printerId: 'cli', url, profile, bus, autoReconnect: false });
-  const estimatedSeconds = estimate ?? (await headerEstimateSeconds(file));
+  const estimatedSeconds = estimate ?? (await readSlicerEstimate(file));
 
   let interrupted = false;
   const onSigint = (): void => {
