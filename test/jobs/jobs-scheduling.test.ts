@@ -140,3 +140,31 @@ describe('scheduling on live printers', () => {
     assert.equal((await getJob(app, running.id)).status, 'cancelled');
   });
 });
+
+describe('power budget on live printers', () => {
+  let app: PrintersApp;
+  before(async () => {
+    app = await startPrintersApp();
+  });
+  after(() => app.close());
+
+  it('staggers heat-ups: the second printer starts only once the first has reached its temperatures', async () => {
+    await setOrg(app, { power_budget_watts: 300 });
+    const heated = (tag: string): string =>
+      [`; ${tag}`, 'M140 S50', 'M104 S180', 'M190 S50', 'M109 S180', 'G90', ...Array.from({ length: 400 }, (_, i) => `G1 X${10 + (i % 2)} Y10 F600`)].join('\n') + '\n';
+    const a = await app.create({ name: 'heat a', connection_url: longJobSim('power-a'), group: 'power', heatup_watts: 200 });
+    const b = await app.create({ name: 'heat b', connection_url: longJobSim('power-b'), group: 'power', heatup_watts: 200 });
+    await app.untilStatus(a.id, 'idle');
+    await app.untilStatus(b.id, 'idle');
+    const first = await createJob(app, heated('first'), { group: 'power' });
+    const second = await createJob(app, heated('second'), { group: 'power' });
+    const started = await untilStatus(app, first.id, 'printing');
+    assert.equal((await untilJob(app, second.id, (j) => j.waiting_reason !== null, 'a reason')).waiting_reason, 'power_budget');
+    // When the second starts, the first printer's heaters have reached their targets.
+    await untilStatus(app, second.id, 'printing', 60_000);
+    const t = (await app.get(started.printer_id!)).temperatures;
+    assert.ok(t.hotend! >= 180 - 3 && t.bed! >= 50 - 3, JSON.stringify(t));
+    await setOrg(app, { power_budget_watts: null });
+    for (const j of [first, second]) await app.call('DELETE', `/v1/jobs/${j.id}`);
+  });
+});
