@@ -131,6 +131,8 @@ export class JobsService {
       started_at: null,
       completed_at: null,
       updated_at: now,
+      material_used_g: null,
+      cost: null,
     }));
     await this.d.db.transaction().execute(async (trx) => {
       await insertJobs(trx, rows);

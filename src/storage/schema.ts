@@ -113,6 +113,10 @@ export interface JobTable {
   started_at: string | null;
   completed_at: string | null;
   updated_at: string;
+  /** Grams of filament the job really used (all tools), measured on the wire; null until it ran. */
+  material_used_g: number | null;
+  /** Filament + machine time + energy, in the organization's currency; null until it ran. */
+  cost: number | null;
 }
 
 /** One stored G-code file; the bytes live at <dataDir>/files/<sha256 prefix dirs>/<sha256>.gcode. */
@@ -221,6 +225,42 @@ export interface WebhookDeliveryTable {
   delivered_at: string | null;
 }
 
+export interface MaterialTable {
+  id: string;
+  type: string;
+  brand: string | null;
+  color: string | null;
+  /** Grams of filament on a full spool. */
+  spool_weight: number;
+  remaining_weight: number;
+  /** Grams of the empty spool, for weigh-ins. */
+  empty_spool_weight: number | null;
+  cost_per_kg: number | null;
+  /** mm. */
+  diameter: number;
+  /** g/cm³. */
+  density: number;
+  printer_id: string | null;
+  tool: number;
+  reorder_threshold: number | null;
+  status: 'active' | 'empty' | 'archived';
+  low_notified: number;
+  lot: string | null;
+  notes: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface JobMaterialUsageTable {
+  job_id: string;
+  tool: number;
+  material_id: string | null;
+  type: string | null;
+  color: string | null;
+  grams: number;
+  cost: number | null;
+}
+
 export interface Database {
   organization: OrganizationTable;
   users: UserTable;
@@ -231,6 +271,8 @@ export interface Database {
   jobs: JobTable;
   files: FileTable;
   printers: PrinterTable;
+  materials: MaterialTable;
+  job_material_usage: JobMaterialUsageTable;
   events: EventTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;

@@ -6,6 +6,7 @@ import { migration003UserPasswords } from './003-user-passwords.js';
 import { migration004Printers } from './004-printers.js';
 import { migration005Webhooks } from './005-webhooks.js';
 import { migration006Jobs } from './006-jobs.js';
+import { migration007Materials } from './007-materials.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -14,4 +15,5 @@ export const migrations: readonly Migration[] = [
   migration004Printers,
   migration005Webhooks,
   migration006Jobs,
+  migration007Materials,
 ];
