@@ -4,17 +4,9 @@ import type { RouteDef } from '../../src/http/route.js';
 
 type Schema = Record<string, unknown>;
 
-/** mulberry32: small, fast and the same sequence for the same seed on every machine. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../helpers/seeded-random.js';
+
+export { seededRandom };
 
 export class Dice {
   constructor(readonly next: () => number) {}

@@ -16,6 +16,13 @@ export function gcode(opts: { moves?: number; minutes?: number; grams?: number; 
   return lines.join('\n') + '\n';
 }
 
+/** Keeps a printer at longJobSim busy: `moves` 1 mm moves at 10 mm/s (about a minute for 3000 at speed=5). */
+export function longGcode(moves = 3000, header: string[] = []): string {
+  const lines = [...header, 'G90', 'G1 X0 Y0 Z0.2 F6000'];
+  for (let i = 1; i <= moves; i++) lines.push(`G1 X${i % 2 === 0 ? 10 : 11} Y10 F600`);
+  return lines.join('\n') + '\n';
+}
+
 /** POST /v1/jobs as multipart: the file plus text fields (arrays become repeated fields). */
 export async function uploadJob(app: PrintersApp, content: string | Uint8Array, fields: Record<string, string | string[]> = {}, name = 'part.gcode') {
   const form = new FormData();

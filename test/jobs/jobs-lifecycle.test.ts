@@ -3,14 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fastSim, longJobSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
-import { createJob, gcode, getJob, jobEvents, setOrg, untilJob, untilStatus } from './jobs-harness.js';
+import { createJob, gcode, getJob, jobEvents, longGcode, setOrg, untilJob, untilStatus } from './jobs-harness.js';
 
-/** About a minute of printing on longJobSim: plenty of time to pause, resume and cancel. */
-const longGcode = (): string => {
-  const lines = ['; estimated printing time (normal mode) = 1m 0s', 'G90', 'G1 X0 Y0 Z0.2 F6000'];
-  for (let i = 1; i <= 3000; i++) lines.push(`G1 X${i % 2 === 0 ? 10 : 11} Y10 F600`);
-  return lines.join('\n') + '\n';
-};
 
 describe('job lifecycle', () => {
   let app: PrintersApp;
@@ -50,7 +44,7 @@ describe('job lifecycle', () => {
   it('pauses, resumes and cancels through printer actions; DELETE cancels; events follow', async () => {
     const printer = await app.create({ name: 'long', connection_url: longJobSim('life-long') });
     await app.untilStatus(printer.id, 'idle');
-    const job = await createJob(app, longGcode(), { printer_id: printer.id });
+    const job = await createJob(app, longGcode(3000, ['; estimated printing time (normal mode) = 1m 0s']), { printer_id: printer.id });
     await untilJob(app, job.id, (j) => j.status === 'printing' && j.progress > 0, 'printing with progress');
 
     const pause = await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'pause' });

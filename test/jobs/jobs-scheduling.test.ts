@@ -3,14 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fastSim, longJobSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
-import { createJob, gcode, getJob, setOrg, untilJob, untilStatus } from './jobs-harness.js';
+import { createJob, gcode, getJob, longGcode, setOrg, untilJob, untilStatus } from './jobs-harness.js';
 
-/** Keeps a printer at longJobSim busy for a while (so several jobs are queued behind each other). */
-const busyGcode = (moves = 1500): string => {
-  const lines = ['G90', 'G1 X0 Y0 Z0.2 F6000'];
-  for (let i = 1; i <= moves; i++) lines.push(`G1 X${i % 2 === 0 ? 10 : 11} Y10 F600`);
-  return lines.join('\n') + '\n';
-};
 
 describe('scheduling on live printers', () => {
   let app: PrintersApp;
@@ -63,7 +57,7 @@ describe('scheduling on live printers', () => {
     const printers = [];
     for (const n of ['c1', 'c2', 'c3']) printers.push(await app.create({ name: n, connection_url: longJobSim(`sched-${n}`), group: 'copies' }));
     for (const p of printers) await app.untilStatus(p.id, 'idle');
-    const job = await createJob(app, busyGcode(), { group: 'copies', copies: '3', name: 'plate' });
+    const job = await createJob(app, longGcode(1500), { group: 'copies', copies: '3', name: 'plate' });
     assert.equal(job.job_ids.length, 3);
     assert.match(job.batch_id ?? '', /^bat_/);
     const running = await Promise.all(job.job_ids.map((id) => untilStatus(app, id, 'printing')));
@@ -125,7 +119,7 @@ describe('scheduling on live printers', () => {
   it('pinned jobs wait for their printer; the forecast lines the queue up behind the running job', async () => {
     const p = await app.create({ name: 'pin', connection_url: longJobSim('sched-pin') });
     await app.untilStatus(p.id, 'idle');
-    const running = await createJob(app, busyGcode(), { printer_id: p.id });
+    const running = await createJob(app, longGcode(1500), { printer_id: p.id });
     await untilStatus(app, running.id, 'printing');
     const next = await createJob(app, gcode({ minutes: 30 }), { printer_id: p.id });
     assert.equal((await untilJob(app, next.id, (j) => j.waiting_reason !== null, 'a reason')).waiting_reason, 'pinned_printer_busy');

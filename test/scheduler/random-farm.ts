@@ -1,17 +1,9 @@
 // Seeded random farms and queues (same seed, same farm) for the scheduler's property tests and its benchmark.
 import type { JobPriority, PrinterStatus, SchedulerInput, SchedulerJob, SchedulerPrinter } from '../../src/scheduler/scheduler-types.js';
 
-/** mulberry32: tiny, fast, and the same sequence on every machine. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../helpers/seeded-random.js';
+
+export { seededRandom };
 
 export interface FarmShape {
   printers: number;
