@@ -27,7 +27,6 @@ export function mountRoutes(router: Router, routes: readonly RouteDef<unknown, u
   const readJsonBody = jsonBodyReader();
   const withIdempotency = idempotentRunner(deps);
   for (const route of routes) {
-    if (route.planned || !route.handle) continue;
     const handle = route.handle;
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     router[method](route.path, async (ctx: Koa.Context) => {

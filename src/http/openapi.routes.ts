@@ -10,7 +10,7 @@ export function openApiRoutes(getRoutes: () => readonly RouteDef<any, any>[]): R
       method: 'GET',
       path: '/v1/openapi.json',
       summary: 'This API as an OpenAPI 3.1 document',
-      description: 'Public: needs no API key. Lists every endpoint, including planned ones marked x-planned.',
+      description: 'Public: needs no API key. Lists every endpoint this server serves.',
       tag: 'Meta',
       auth: 'none',
       responses: { 200: { description: 'The OpenAPI document', schema: { type: 'object', required: ['openapi', 'paths'] } } },

@@ -150,7 +150,6 @@ function operation(route: RouteDef): Obj {
   const notes = [
     route.description,
     scope ? `Requires scope \`${scope}\` (or \`${scope.split(':')[0]}:*\`, or \`admin:*\`).` : route.auth === 'key' ? 'Any valid API key.' : 'No authentication.',
-    route.planned ? 'Planned: not yet available on this server (answers 404 or 405 until it is built).' : undefined,
   ].filter(Boolean);
   const body = requestBody(route);
   return {
@@ -163,25 +162,18 @@ function operation(route: RouteDef): Obj {
     ...(body ? { requestBody: body } : {}),
     responses: responses(route),
     ...(scope ? { 'x-required-scope': scope } : {}),
-    ...(route.planned ? { 'x-planned': true } : {}),
   };
-}
-
-/** A built route wins over a planned one for the same method and path. */
-export function effectiveRoutes(routes: readonly RouteDef[]): RouteDef[] {
-  const byKey = new Map<string, RouteDef>();
-  for (const r of routes) {
-    const key = `${r.method} ${toOpenApiPath(r.path)}`;
-    const seen = byKey.get(key);
-    if (!seen || (seen.planned && !r.planned)) byKey.set(key, r);
-  }
-  return [...byKey.values()];
 }
 
 export function buildOpenApiDocument(routes: readonly RouteDef[]): Obj {
   const paths: Record<string, Obj> = {};
   const tags = new Set<string>();
-  for (const route of effectiveRoutes(routes)) {
+  const operations = new Set<string>();
+  for (const route of routes) {
+    // Two features claiming one operation is a wiring mistake (the router would serve only the first): say so, never pick one.
+    const operationKey = `${route.method} ${route.path.replace(/:\w+/g, ':')}`;
+    if (operations.has(operationKey)) throw new Error(`two routes define ${route.method} ${route.path}`);
+    operations.add(operationKey);
     const p = toOpenApiPath(route.path);
     paths[p] ??= {};
     paths[p][route.method.toLowerCase()] = operation(route);
@@ -195,7 +187,7 @@ export function buildOpenApiDocument(routes: readonly RouteDef[]): Obj {
       version: VERSION,
       description:
         'REST API of the print farm appliance. JSON in and out; every error is `{ success: false, error: { code, message, details } }` ' +
-        'with an X-Request-Id header. Operations marked `x-planned` are documented ahead of their implementation and do not answer yet.',
+        'with an X-Request-Id header.',
     },
     servers: [{ url: '/', description: 'This server' }],
     tags: [...tags].sort().map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),

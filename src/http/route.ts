@@ -42,9 +42,8 @@ export interface RouteDef<B = unknown, Q = unknown> {
   responses: Record<number, RouteResponseDoc>;
   /** A creating POST: honours Idempotency-Key. */
   idempotent?: boolean;
-  /** Listed in the OpenAPI document as planned; not served (answers like an unknown route). */
-  planned?: boolean;
-  handle?: (ctx: Koa.Context, input: RouteInput<B, Q>, deps: AppDeps) => Promise<void> | void;
+  /** Required: a route exists only once it is built, so the OpenAPI document never lists what would answer 404. */
+  handle: (ctx: Koa.Context, input: RouteInput<B, Q>, deps: AppDeps) => Promise<void> | void;
 }
 
 /** Identity helper that keeps the body and query types of a route definition. */

@@ -10,10 +10,9 @@ import { queueRoutes } from '../scheduler/queue.routes.js';
 import { printerRoutes } from '../printers/printers.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { openApiRoutes } from './openapi.routes.js';
-import { plannedRoutes } from './planned-routes.js';
 import { eventRoutes } from '../events/events.routes.js';
 import { webhookRoutes } from '../webhooks/webhooks.routes.js';
 
 export function allRoutes(): RouteDef<any, any>[] {
-  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...fileRoutes, ...printerRoutes, ...jobRoutes, ...queueRoutes, ...webhookRoutes, ...eventRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
+  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...fileRoutes, ...printerRoutes, ...jobRoutes, ...queueRoutes, ...webhookRoutes, ...eventRoutes, ...openApiRoutes(allRoutes)];
 }

@@ -1,4 +1,4 @@
-// Keeps README.md true to the code: the set-up commands on top, every served route with its fields and an example, no planned one, flags, scripts.
+// Keeps README.md true to the code: the set-up commands on top, every served route with its fields and an example, no other route, flags, scripts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -34,7 +34,6 @@ function sectionOf(heading: string): string {
   return next < 0 ? rest : rest.slice(0, next);
 }
 
-const isServed = (route: RouteDef<any, any>): boolean => !route.planned && route.handle !== undefined;
 const bodyProperties = (route: RouteDef<any, any>): Record<string, unknown> =>
   (route.body as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
 
@@ -48,7 +47,7 @@ describe('README.md', () => {
   it('lists every served route with its method, scope and success status, and nothing else', () => {
     const rows = tableAfter('### Endpoints');
     const documented = new Map(rows.map(([method, p, scope, success, status]) => [`${method} ${p}`, { scope, success, status }]));
-    const served = allRoutes().filter(isServed);
+    const served = allRoutes();
     for (const route of served) {
       const key = `${route.method} ${route.path}`;
       const row = documented.get(key);
@@ -62,14 +61,8 @@ describe('README.md', () => {
     for (const key of documented.keys()) assert.ok(known.has(key), `README row ${key} is a served route`);
   });
 
-  it('advertises no endpoint that is not built yet', () => {
-    for (const route of allRoutes().filter((r) => !isServed(r))) {
-      assert.ok(!readme.includes(route.path), `README mentions ${route.path}, which answers 404`);
-    }
-  });
-
   it('has a section per served route with every request field, query parameter and a curl example', () => {
-    for (const route of allRoutes().filter(isServed)) {
+    for (const route of allRoutes()) {
       const key = `${route.method} ${route.path}`;
       const text = sectionOf(`#### \`${key}\``);
       const rowNames = new Set([...text.matchAll(/^\| ([^|]+) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([^`]+)`/g)].map((n) => n[1]!)));
