@@ -19,12 +19,12 @@ export type DeliveryDecision =
 /**
  * `attempts` counts the attempt just made. 2xx is success; 410 ends the delivery and disables the webhook; anything
  * else (3xx included: redirects are not followed) retries on the back-off schedule until it runs out.
- * `retries` is false for webhook.test deliveries, which are a one-shot check.
+ * `retries` is false for webhook.test deliveries, which are a one-shot check; `delayScale` see nextAttemptAt.
  */
-export function decideAfterAttempt(result: AttemptResult, attempts: number, nowMs: number, random: number, retries = true): DeliveryDecision {
+export function decideAfterAttempt(result: AttemptResult, attempts: number, nowMs: number, random: number, retries = true, delayScale = 1): DeliveryDecision {
   const code = result.statusCode;
   if (code !== null && code >= 200 && code < 300) return { status: 'delivered' };
   if (code === 410) return { status: 'failed', disableWebhook: true };
-  const next = retries ? nextAttemptAt(attempts, nowMs, random) : null;
+  const next = retries ? nextAttemptAt(attempts, nowMs, random, delayScale) : null;
   return next === null ? { status: 'failed', disableWebhook: false } : { status: 'pending', nextAttemptMs: next };
 }

@@ -75,10 +75,10 @@ describe('outbox', () => {
 });
 
 describe('delivery worker', () => {
-  it('retries with back-off on the clock, then succeeds and records each attempt', async () => {
+  it('a receiver failing its first three attempts gets the event on the fourth, each after its back-off step', async () => {
     const clock = new ManualClock();
     const { t, key } = await app({ clock });
-    const rx = track(await startReceiver((_r, i) => (i < 2 ? { status: 503, body: 'busy ' + 'x'.repeat(2000) } : { status: 200 })));
+    const rx = track(await startReceiver((_r, i) => (i < 3 ? { status: 503, body: 'busy ' + 'x'.repeat(2000) } : { status: 200 })));
     const hook = await createHook(t, key, rx.url);
     await t.deps.events.recordNow('material.low', { id: 'mat_1' });
     await eventually(async () => (await deliveries(t, hook))[0]?.attempts === 1, 'the first attempt');
@@ -99,12 +99,18 @@ describe('delivery worker', () => {
     assert.equal(d!.next_attempt_ms, clock.now() + 60_000, 'then 60 s');
     clock.advance(60_000);
     t.deps.events.worker.wake();
-    await eventually(async () => (await deliveries(t, hook))[0]?.status === 'delivered', 'delivered on the third attempt');
-    assert.equal(rx.received.length, 3);
+    await eventually(async () => (await deliveries(t, hook))[0]?.attempts === 3, 'the third attempt');
+    [d] = await deliveries(t, hook);
+    assert.equal(d!.status, 'pending', 'still pending after three failures');
+    assert.equal(d!.next_attempt_ms, clock.now() + 300_000, 'then 5 min');
+    clock.advance(300_000);
+    t.deps.events.worker.wake();
+    await eventually(async () => (await deliveries(t, hook))[0]?.status === 'delivered', 'delivered on the fourth attempt');
+    assert.equal(rx.received.length, 4);
     assert.equal(new Set(rx.received.map((r) => r.headers['x-event-id'])).size, 1, 'the same event id every time');
 
     const list = (await (await t.request(`/v1/webhooks/${hook}/deliveries`, { headers: bearer(key) })).json() as Obj) as { data: Array<Record<string, unknown>> };
-    assert.equal(list.data[0]!.attempts, 3);
+    assert.equal(list.data[0]!.attempts, 4);
     assert.equal(list.data[0]!.status_code, 200);
     assert.equal(list.data[0]!.event_type, 'material.low');
     assert.equal(typeof list.data[0]!.duration_ms, 'number');

@@ -38,6 +38,8 @@ describe('retry schedule and attempt outcomes', () => {
     assert.ok((nextAttemptAt(1, 0, 0.999999) as number) <= 33_000);
     assert.equal(nextAttemptAt(2, 1000, 0.5), 61_000);
     assert.equal(nextAttemptAt(MAX_ATTEMPTS, 0, 0.5), null);
+    assert.equal(nextAttemptAt(1, 0, 0.5, 0.001), 30, 'the benchmark scale shrinks the schedule, same shape');
+    assert.equal(nextAttemptAt(MAX_ATTEMPTS, 0, 0.5, 0.001), null);
     for (let i = 1; i < RETRY_DELAYS_S.length; i++) assert.ok((RETRY_DELAYS_S[i] as number) >= (RETRY_DELAYS_S[i - 1] as number));
   });
   const result = (statusCode: number | null) => ({ statusCode, durationMs: 1, error: null, excerpt: null });
