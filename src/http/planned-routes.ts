@@ -1,8 +1,6 @@
 // Every spec endpoint not built yet, as planned RouteDefs: documented in OpenAPI (x-planned), never mounted, so they answer 404/405.
 import { listResponseSchema } from './list-query.js';
 import {
-  fleetAnalyticsQuery,
-  fleetAnalyticsRecord,
   jobAnalyticsQuery,
   materialAnalyticsQuery,
   materialCreateBody,
@@ -57,15 +55,6 @@ const materials: RouteDef[] = [
 ];
 
 const analytics: RouteDef[] = [
-  planned({
-    method: 'GET',
-    path: '/v1/analytics/fleet',
-    summary: 'Fleet metrics',
-    tag: 'Analytics',
-    auth: { scope: 'analytics:read' },
-    query: fleetAnalyticsQuery,
-    responses: { 200: ok('Fleet analytics', fleetAnalyticsRecord) },
-  }),
   planned({
     method: 'GET',
     path: '/v1/analytics/printers/:id',

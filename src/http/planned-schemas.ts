@@ -95,11 +95,6 @@ const periodQuery = {
   to: dateQuery('End of the period (default: now); a date alone means the whole day (UTC).'),
 };
 
-export const fleetAnalyticsQuery: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { ...periodQuery, group: str(1, 100, 'Only printers of this group.') },
-};
 export const printerAnalyticsQuery: JsonSchema = { type: 'object', additionalProperties: false, properties: { ...periodQuery } };
 export const jobAnalyticsQuery: JsonSchema = {
   type: 'object',
@@ -113,28 +108,6 @@ export const materialAnalyticsQuery: JsonSchema = {
 };
 
 const period: JsonSchema = { type: 'object', properties: { from: timestamp, to: timestamp } };
-
-export const fleetAnalyticsRecord: JsonSchema = {
-  type: 'object',
-  properties: {
-    period,
-    metrics: {
-      type: 'object',
-      properties: Object.fromEntries(
-        [
-          'total_printers',
-          'active_printers',
-          'utilization_rate',
-          'jobs_completed',
-          'success_rate',
-          'total_print_time',
-          'material_consumed',
-          'estimated_cost',
-        ].map((k) => [k, { type: 'number' }]),
-      ),
-    },
-  },
-};
 
 export const statsRecord = (what: string): JsonSchema => ({
   type: 'object',
