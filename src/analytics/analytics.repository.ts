@@ -3,7 +3,7 @@ import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } fro
 import type { Database } from '../storage/schema.js';
 
 type Q = Kysely<Database>;
-type JobsFrom = Database & { j: Database['jobs']; p: Database['printers'] };
+export type JobsFrom = Database & { j: Database['jobs']; p: Database['printers'] };
 
 /** Which jobs a report covers: the period as ISO instants [from, to), and optional equality filters. */
 export interface AnalyticsFilter {
@@ -14,12 +14,12 @@ export interface AnalyticsFilter {
 }
 
 /** Grams a job used: its per-tool usage rows, else the job's own total (older rows, single-tool bookkeeping). */
-const gramsOf = sql<number>`COALESCE((SELECT SUM(u.grams) FROM job_material_usage u WHERE u.job_id = j.id), j.material_used_g, 0)`;
+export const gramsOf = sql<number>`COALESCE((SELECT SUM(u.grams) FROM job_material_usage u WHERE u.job_id = j.id), j.material_used_g, 0)`;
 /** Filament cost of a job: its usage rows' cost, else the job's recorded cost. */
-const filamentCostOf = sql<number>`COALESCE((SELECT SUM(u.cost) FROM job_material_usage u WHERE u.job_id = j.id), j.cost, 0)`;
+export const filamentCostOf = sql<number>`COALESCE((SELECT SUM(u.cost) FROM job_material_usage u WHERE u.job_id = j.id), j.cost, 0)`;
 
 /** jobs j LEFT JOIN printers p, narrowed by group and printer. A job keeps counting after its printer was deleted (no group). */
-function jobsScope(db: Q, f: AnalyticsFilter): SelectQueryBuilder<JobsFrom, 'j' | 'p', {}> {
+export function jobsScope(db: Q, f: AnalyticsFilter): SelectQueryBuilder<JobsFrom, 'j' | 'p', {}> {
   let q = db.selectFrom('jobs as j').leftJoin('printers as p', 'p.id', 'j.printer_id') as unknown as SelectQueryBuilder<JobsFrom, 'j' | 'p', {}>;
   if (f.group !== undefined) q = q.where('p.group_name', '=', f.group);
   if (f.printerId !== undefined) q = q.where('j.printer_id', '=', f.printerId);
@@ -27,7 +27,7 @@ function jobsScope(db: Q, f: AnalyticsFilter): SelectQueryBuilder<JobsFrom, 'j' 
 }
 
 /** Jobs that printed in the period and lie wholly inside it: their printing time is elapsed_time exactly. */
-const interior = (f: AnalyticsFilter) => (eb: ExpressionBuilder<JobsFrom, 'j' | 'p'>) =>
+export const interior = (f: AnalyticsFilter) => (eb: ExpressionBuilder<JobsFrom, 'j' | 'p'>) =>
   eb.and([eb('j.started_at', '>=', f.from), eb('j.completed_at', 'is not', null), eb('j.completed_at', '<=', f.to)]);
 
 export interface PrinterPower {
@@ -88,30 +88,29 @@ export interface BoundaryJob {
  * Few by nature (at most a handful per printer), so they are read and cut in TypeScript.
  */
 export function boundaryJobs(db: Q, f: AnalyticsFilter): AsyncIterable<BoundaryJob> {
-  return jobsScope(db, f)
+  return overlapping(db, f)
+    .where((eb) => eb.not(interior(f)(eb)))
+    .select(['j.id', 'j.status', 'j.started_at', 'j.completed_at', 'j.elapsed_time', 'p.power_watts', gramsOf.as('grams'), filamentCostOf.as('filament_cost')])
+    .stream(200) as AsyncIterable<BoundaryJob>;
+}
+
+/** Jobs whose printing overlaps the period (started before its end, not finished before its start). */
+export const overlapping = (db: Q, f: AnalyticsFilter) =>
+  jobsScope(db, f)
     .where('j.started_at', 'is not', null)
     .where('j.started_at', '<', f.to)
-    .where((eb) => eb.or([eb('j.completed_at', 'is', null), eb('j.completed_at', '>', f.from)]))
-    .where((eb) => eb.not(interior(f)(eb)))
-    .select([
-      'j.id',
-      'j.status',
-      'j.started_at',
-      'j.completed_at',
-      'j.elapsed_time',
-      'p.power_watts',
-      gramsOf.as('grams'),
-      filamentCostOf.as('filament_cost'),
-    ])
-    .stream(200) as AsyncIterable<BoundaryJob>;
+    .where((eb) => eb.or([eb('j.completed_at', 'is', null), eb('j.completed_at', '>', f.from)]));
+
+/** Every job overlapping the period with its timing and filament, streamed (time series cut it into buckets). */
+export function overlappingJobs(db: Q, f: AnalyticsFilter): AsyncIterable<BoundaryJob> {
+  return overlapping(db, f)
+    .select(['j.id', 'j.status', 'j.started_at', 'j.completed_at', 'j.elapsed_time', 'p.power_watts', gramsOf.as('grams'), filamentCostOf.as('filament_cost')])
+    .stream(500) as AsyncIterable<BoundaryJob>;
 }
 
 /** Printers that printed at some moment of the period. */
 export async function activePrinterCount(db: Q, f: AnalyticsFilter): Promise<number> {
-  const row = await jobsScope(db, f)
-    .where('j.started_at', 'is not', null)
-    .where('j.started_at', '<', f.to)
-    .where((eb) => eb.or([eb('j.completed_at', 'is', null), eb('j.completed_at', '>', f.from)]))
+  const row = await overlapping(db, f)
     .where('j.printer_id', 'is not', null)
     .select(sql<number>`COUNT(DISTINCT j.printer_id)`.as('n'))
     .executeTakeFirstOrThrow();

@@ -2,12 +2,37 @@
 import { defineRoute } from '../http/route.js';
 import { errorDocs } from '../auth/route-docs.js';
 import { getOrganization } from '../auth/organization.service.js';
-import { resolvePeriod } from './analytics-period.js';
-import { FleetQuery, FleetRecord } from './analytics.schemas.js';
+import { notFound } from '../errors.js';
+import type { AppDeps } from '../http/app-deps.js';
+import { findPrinterById } from '../printers/printers.repository.js';
+import { resolvePeriod, resolveZone } from './analytics-period.js';
+import { FleetQuery, FleetRecord, JobStatsQuery, MaterialStatsQuery, PrinterStatsQuery, reportRecord } from './analytics.schemas.js';
 import { fleetMetrics } from './fleet-metrics.service.js';
+import { jobReport, materialReport, printerReport, type ReportContext } from './reports.service.js';
 
 const TAG = 'Analytics';
 const AUTH = { scope: 'analytics:read' } as const;
+
+const SERIES_DOC =
+  'The period defaults to the 30 days up to now; `series` has one point per `interval` bucket of the `tz` calendar, clipped to the period.';
+
+/** Period, zone and filters of a report request, checked (400 naming the parameter). */
+async function reportContext(
+  deps: AppDeps,
+  query: { from?: string; to?: string; group?: string; printer_id?: string; interval?: ReportContext['series']['interval']; tz?: string },
+  printerId?: string,
+) {
+  const nowMs = deps.clock.now();
+  const period = resolvePeriod(query, nowMs);
+  const org = await getOrganization(deps.db);
+  const ctx: ReportContext = {
+    db: deps.db,
+    filter: { from: period.from, to: period.to, group: query.group, printerId: printerId ?? query.printer_id },
+    nowMs,
+    series: { interval: query.interval ?? 'day', tz: resolveZone(query.tz, org.timezone) },
+  };
+  return { ctx, org };
+}
 
 export const analyticsRoutes = [
   defineRoute<unknown, FleetQuery>({
@@ -24,6 +49,49 @@ export const analyticsRoutes = [
       const org = await getOrganization(deps.db);
       const metrics = await fleetMetrics(deps.db, { from: period.from, to: period.to, group: query.group }, org, deps.clock.now());
       ctx.body = { period: { from: period.from, to: period.to }, metrics, currency: org.currency };
+    },
+  }),
+  defineRoute<unknown, PrinterStatsQuery>({
+    method: 'GET',
+    path: '/v1/analytics/printers/:id',
+    summary: 'Statistics of one printer',
+    description: `Utilization, print time, filament and cost of the printer plus its job report. ${SERIES_DOC}`,
+    tag: TAG,
+    auth: AUTH,
+    query: PrinterStatsQuery,
+    responses: { 200: { description: 'Printer statistics', schema: reportRecord('Printer statistics') }, ...errorDocs(400, 403, 404) },
+    async handle(ctx, { query, params }, deps) {
+      const { ctx: report, org } = await reportContext(deps, query, params.id);
+      const printer = await findPrinterById(deps.db, params.id as string);
+      if (!printer) throw notFound('printer', params.id);
+      ctx.body = { ...(await printerReport(report, org, printer)), currency: org.currency };
+    },
+  }),
+  defineRoute<unknown, JobStatsQuery>({
+    method: 'GET',
+    path: '/v1/analytics/jobs',
+    summary: 'Job statistics',
+    description: `Counts by status, durations, queue wait, failure reasons. ${SERIES_DOC}`,
+    tag: TAG,
+    auth: AUTH,
+    query: JobStatsQuery,
+    responses: { 200: { description: 'Job statistics', schema: reportRecord('Job statistics') }, ...errorDocs(400, 403) },
+    async handle(ctx, { query }, deps) {
+      ctx.body = await jobReport((await reportContext(deps, query)).ctx);
+    },
+  }),
+  defineRoute<unknown, MaterialStatsQuery>({
+    method: 'GET',
+    path: '/v1/analytics/materials',
+    summary: 'Material usage',
+    description: `Filament by type, colour and spool, cost per part. ${SERIES_DOC}`,
+    tag: TAG,
+    auth: AUTH,
+    query: MaterialStatsQuery,
+    responses: { 200: { description: 'Material usage', schema: reportRecord('Material usage') }, ...errorDocs(400, 403) },
+    async handle(ctx, { query }, deps) {
+      const { ctx: report, org } = await reportContext(deps, query);
+      ctx.body = await materialReport({ ...report, type: query.type }, org, org.currency);
     },
   }),
 ];

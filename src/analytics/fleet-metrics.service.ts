@@ -1,6 +1,7 @@
 // Fleet metrics over a period: SQL sums for jobs wholly inside it, plus the cut parts of jobs that straddle its edges.
 import type { Db } from '../storage/db.js';
 import { jobOverlap } from './job-overlap.js';
+import { spanOf } from './job-span.js';
 import {
   activePrinterCount,
   boundaryJobs,
@@ -35,7 +36,7 @@ export interface PrintingTotals {
   filamentCost: number;
 }
 
-const round = (n: number, digits: number): number => {
+export const round = (n: number, digits: number): number => {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
 };
@@ -51,11 +52,7 @@ export async function printingTotals(db: Db, f: AnalyticsFilter, nowMs: number):
   const fromMs = Date.parse(f.from);
   const toMs = Date.parse(f.to);
   for await (const job of boundaryJobs(db, f)) {
-    const startedMs = Date.parse(job.started_at);
-    const running = job.status === 'printing' || job.status === 'paused';
-    // A final job without a completion time (should not exist) is taken as zero-length rather than running forever.
-    const completedMs = job.completed_at !== null ? Date.parse(job.completed_at) : running ? null : startedMs;
-    const o = jobOverlap({ startedMs, completedMs, elapsedSeconds: Number(job.elapsed_time) }, fromMs, toMs, nowMs);
+    const o = jobOverlap(spanOf(job), fromMs, toMs, nowMs);
     totals.seconds += o.seconds;
     totals.wattSeconds += o.seconds * Number(job.power_watts ?? 0);
     totals.grams += Number(job.grams) * o.share;

@@ -1,4 +1,4 @@
-// Request schemas, record schemas and list specs of the endpoints not built yet (jobs, materials, analytics), per spec + api-decisions.
+// Request schemas, record schemas and list specs of the endpoints not built yet (materials), per spec + api-decisions.
 import type { ListSpec } from './list-query.js';
 import type { JsonSchema } from './validation.js';
 
@@ -21,13 +21,6 @@ const tags: JsonSchema = {
 };
 const printerRef: JsonSchema = { type: 'string', pattern: '^prt_[A-Za-z0-9]+$', maxLength: 64, description: 'A printer id (prt_...).' };
 const grams = (description: string): JsonSchema => ({ type: 'number', minimum: 0, maximum: 100000, description });
-
-/** A date (the whole UTC day) or a date-time with zone, as query value. */
-const dateQuery = (description: string): JsonSchema => ({
-  type: 'string',
-  pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$',
-  description,
-});
 
 // ---- materials -----------------------------------------------------------------------------------------------------
 
@@ -87,30 +80,3 @@ export const materialsListSpec: ListSpec = {
     printer_id: { column: 'printer_id', type: 'string' },
   },
 };
-
-// ---- analytics -----------------------------------------------------------------------------------------------------
-
-const periodQuery = {
-  from: dateQuery('Start of the period (default: 30 days before to); a date alone means its first instant (UTC).'),
-  to: dateQuery('End of the period (default: now); a date alone means the whole day (UTC).'),
-};
-
-export const printerAnalyticsQuery: JsonSchema = { type: 'object', additionalProperties: false, properties: { ...periodQuery } };
-export const jobAnalyticsQuery: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { ...periodQuery, printer_id: printerRef, group: str(1, 100) },
-};
-export const materialAnalyticsQuery: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { ...periodQuery, type: str(1, 50, 'Only this material type.') },
-};
-
-const period: JsonSchema = { type: 'object', properties: { from: timestamp, to: timestamp } };
-
-export const statsRecord = (what: string): JsonSchema => ({
-  type: 'object',
-  description: `${what} over the period.`,
-  properties: { period, metrics: { type: 'object', additionalProperties: { type: 'number' } } },
-});

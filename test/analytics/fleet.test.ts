@@ -3,35 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { ManualClock } from '../../src/clock.js';
-import { seedJob, seedPrinter, setRates, usage } from './analytics-fixtures.js';
-
-// Farm: A (east, 200 W), B (east, 100 W), C (west, no power rating). Now: 2026-03-10 12:00 UTC.
-// Period from=2026-03-01&to=2026-03-02 is [03-01T00:00Z, 03-03T00:00Z): 172800 s.
-export async function seedFarm(t: TestApp): Promise<void> {
-  const db = t.deps.db;
-  await setRates(db, { hourly_rate: 2, energy_cost_per_kwh: 0.3, currency: 'EUR' });
-  await seedPrinter(db, 'prt_A', 'east', 200);
-  await seedPrinter(db, 'prt_B', 'east', 100);
-  await seedPrinter(db, 'prt_C', 'west', null);
-  // J1 inside: 7200 s, 120 g over two tools, filament 3.00.
-  await seedJob(db, { id: 'job_1', status: 'completed', printer_id: 'prt_A', started_at: '2026-03-01T10:00:00.000Z', completed_at: '2026-03-01T12:00:00.000Z', elapsed_time: 7200 }, [usage(0, 100, 2.5), usage(1, 20, 0.5, { color: 'white' })]);
-  // J2 straddles the start: wall 2 h, half inside; 5400 s printed (30 min paused) -> 2700 s inside; 40 g / 1.00 -> 20 g / 0.50.
-  await seedJob(db, { id: 'job_2', status: 'completed', printer_id: 'prt_A', started_at: '2026-02-28T23:00:00.000Z', completed_at: '2026-03-01T01:00:00.000Z', elapsed_time: 5400, material_used_g: 40, cost: 1, material_type: 'PETG', material_color: 'red' });
-  // J3 inside, failed: 3600 s, 10 g / 0.20.
-  await seedJob(db, { id: 'job_3', status: 'failed', printer_id: 'prt_B', started_at: '2026-03-02T10:00:00.000Z', completed_at: '2026-03-02T11:00:00.000Z', elapsed_time: 3600, error_code: 'thermal_runaway' }, [usage(0, 10, 0.2)]);
-  // J4 inside, cancelled: 1800 s printed, no filament; not in success_rate.
-  await seedJob(db, { id: 'job_4', status: 'cancelled', printer_id: 'prt_B', started_at: '2026-03-02T20:00:00.000Z', completed_at: '2026-03-02T20:30:00.000Z', elapsed_time: 1800 });
-  // J5 inside on the west printer: 18000 s, 50 g / 1.00.
-  await seedJob(db, { id: 'job_5', status: 'completed', printer_id: 'prt_C', started_at: '2026-03-01T00:00:00.000Z', completed_at: '2026-03-01T05:00:00.000Z', elapsed_time: 18000 }, [usage(0, 50, 1, { type: 'PETG', color: 'red' })]);
-  // J6 long before the period: never counted.
-  await seedJob(db, { id: 'job_6', status: 'completed', printer_id: 'prt_A', started_at: '2026-02-20T00:00:00.000Z', completed_at: '2026-02-20T05:00:00.000Z', elapsed_time: 18000 }, [usage(0, 999, 99)]);
-  // J7 straddles the end: half inside -> 3600 s, 15 g / 0.30; completes after the period, so not in jobs_completed.
-  await seedJob(db, { id: 'job_7', status: 'completed', printer_id: 'prt_B', started_at: '2026-03-02T23:00:00.000Z', completed_at: '2026-03-03T01:00:00.000Z', elapsed_time: 7200 }, [usage(0, 30, 0.6)]);
-  // J8 cancelled while queued (never printed).
-  await seedJob(db, { id: 'job_8', status: 'cancelled', started_at: null, completed_at: '2026-03-01T08:00:00.000Z', created_at: '2026-03-01T07:00:00.000Z' });
-  // J9 printing now on C since 10:00 (2 h wall, 7200 s live elapsed).
-  await seedJob(db, { id: 'job_9', status: 'printing', printer_id: 'prt_C', started_at: '2026-03-10T10:00:00.000Z', completed_at: null, elapsed_time: 7200 });
-}
+import { seedFarm } from './analytics-fixtures.js';
 
 describe('GET /v1/analytics/fleet', () => {
   let t: TestApp;
