@@ -2,11 +2,13 @@
 import { defineRoute } from '../http/route.js';
 import { errorDocs } from '../auth/route-docs.js';
 import { getOrganization } from '../auth/organization.service.js';
+import { Readable } from 'node:stream';
 import { notFound } from '../errors.js';
 import type { AppDeps } from '../http/app-deps.js';
 import { findPrinterById } from '../printers/printers.repository.js';
 import { resolvePeriod, resolveZone } from './analytics-period.js';
-import { FleetQuery, FleetRecord, JobStatsQuery, MaterialStatsQuery, PrinterStatsQuery, reportRecord } from './analytics.schemas.js';
+import { ExportQuery, FleetQuery, FleetRecord, JobStatsQuery, MaterialStatsQuery, PrinterStatsQuery, reportRecord } from './analytics.schemas.js';
+import { encodeExport, exportRows } from './export.service.js';
 import { fleetMetrics } from './fleet-metrics.service.js';
 import { jobReport, materialReport, printerReport, type ReportContext } from './reports.service.js';
 
@@ -92,6 +94,33 @@ export const analyticsRoutes = [
     async handle(ctx, { query }, deps) {
       const { ctx: report, org } = await reportContext(deps, query);
       ctx.body = await materialReport({ ...report, type: query.type }, org, org.currency);
+    },
+  }),
+  defineRoute<unknown, ExportQuery>({
+    method: 'GET',
+    path: '/v1/analytics/export',
+    summary: 'Export jobs, material usage or printer metrics of a period (CSV or JSON, streamed)',
+    description:
+      'jobs: jobs created in the period; materials: per-tool usage rows of jobs that ended in the period; printers: each ' +
+      "printer's metrics over the period. CSV is RFC 4180 with a header row and CRLF line ends; a text cell starting with " +
+      '= + - @, tab or CR gets a leading single quote so spreadsheets do not run it. Streamed page by page.',
+    tag: TAG,
+    auth: AUTH,
+    query: ExportQuery,
+    responses: {
+      200: { description: 'text/csv or application/json attachment' },
+      ...errorDocs(400, 403),
+    },
+    async handle(ctx, { query }, deps) {
+      const nowMs = deps.clock.now();
+      const period = resolvePeriod(query, nowMs);
+      const org = await getOrganization(deps.db);
+      const format = query.format ?? 'csv';
+      const rows = exportRows(query.dataset, { db: deps.db, filter: { from: period.from, to: period.to }, rates: org, nowMs });
+      const stamp = (iso: string): string => iso.replace(/[-:]/g, '').slice(0, 15);
+      ctx.set('Content-Disposition', `attachment; filename="${query.dataset}-${stamp(period.from)}-${stamp(period.to)}.${format}"`);
+      ctx.type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';
+      ctx.body = Readable.from(encodeExport(query.dataset, format, rows));
     },
   }),
 ];
