@@ -94,12 +94,21 @@ export function boundaryJobs(db: Q, f: AnalyticsFilter): AsyncIterable<BoundaryJ
     .stream(200) as AsyncIterable<BoundaryJob>;
 }
 
-/** Jobs whose printing overlaps the period (started before its end, not finished before its start). */
-export const overlapping = (db: Q, f: AnalyticsFilter) =>
-  jobsScope(db, f)
-    .where('j.started_at', 'is not', null)
-    .where('j.started_at', '<', f.to)
-    .where((eb) => eb.or([eb('j.completed_at', 'is', null), eb('j.completed_at', '>', f.from)]));
+/**
+ * Jobs whose printing overlaps the period (started before its end, not finished before its start), written as three
+ * disjoint terms each bounded by an index so the database can answer it as a union of index ranges instead of scanning
+ * every job that ever started before the period's end: started inside it (jobs_started), started before it and
+ * finished after its start (jobs_completed), or started before it and still running (jobs_completed IS NULL).
+ */
+/** The overlap condition on `j` alone, so queries joining more tables (usage lines) can use it too. */
+export const overlapsPeriod = (f: AnalyticsFilter) => (eb: ExpressionBuilder<any, any>) =>
+  eb.or([
+    eb.and([eb('j.started_at', '>=', f.from), eb('j.started_at', '<', f.to)]),
+    eb.and([eb('j.completed_at', '>', f.from), eb('j.started_at', '<', f.from)]),
+    eb.and([eb('j.completed_at', 'is', null), eb('j.started_at', '<', f.from)]),
+  ]);
+
+export const overlapping = (db: Q, f: AnalyticsFilter) => jobsScope(db, f).where(overlapsPeriod(f));
 
 /** Every job overlapping the period with its timing and filament, streamed (time series cut it into buckets). */
 export function overlappingJobs(db: Q, f: AnalyticsFilter): AsyncIterable<BoundaryJob> {

@@ -1,7 +1,7 @@
 // SQL of the job, printer and material reports: counts, durations, failure reasons and filament breakdowns per period.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import { filamentCostOf, interior, jobsScope, type AnalyticsFilter } from './analytics.repository.js';
+import { filamentCostOf, interior, jobsScope, overlapsPeriod, type AnalyticsFilter } from './analytics.repository.js';
 
 type Q = Kysely<Database>;
 
@@ -149,10 +149,7 @@ export async function interiorUsage(db: Q, f: AnalyticsFilter & { type?: string 
  * its edges (`boundaryOnly`, few: the rest is summed by interiorUsage) or all of them (time series).
  */
 export function overlappingUsage(db: Q, f: AnalyticsFilter & { type?: string }, boundaryOnly: boolean): AsyncIterable<BoundaryUsageLine> {
-  let q = usageLines(db, f)
-    .where('j.started_at', 'is not', null)
-    .where('j.started_at', '<', f.to)
-    .where((eb) => eb.or([eb('j.completed_at', 'is', null), eb('j.completed_at', '>', f.from)]));
+  let q = usageLines(db, f).where(overlapsPeriod(f));
   if (boundaryOnly) q = q.where((eb) => eb.not(interior(f)(eb)));
   return q
     .select([
