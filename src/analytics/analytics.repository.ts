@@ -83,6 +83,12 @@ export interface BoundaryJob {
   filament_cost: number;
 }
 
+// About .stream() here and in reports.repository: kysely holds the one SQLite connection for the whole iteration, and
+// better-sqlite3 refuses other statements while a cursor is open. That is safe only because every consumer of these
+// streams folds rows into sums without awaiting anything else (the iteration finishes within one macrotask, so no other
+// request or raw deps.sqlite call runs in between). Anything that waits on a client while reading (the export) pages
+// with short keyset queries instead (export.repository.ts). On PostgreSQL, .stream() needs the dialect's `cursor`.
+
 /**
  * Jobs that overlap the period without lying wholly inside it: started before it, ended after it, or still running.
  * Few by nature (at most a handful per printer), so they are read and cut in TypeScript.
