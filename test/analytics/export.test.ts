@@ -1,5 +1,7 @@
 // GET /v1/analytics/export over HTTP: CSV (header, RFC 4180 quoting, formula injection neutralised) and JSON, keyset paging.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { ManualClock } from '../../src/clock.js';
@@ -104,6 +106,33 @@ describe('GET /v1/analytics/export', () => {
       assert.ok(all.length > 2, dataset);
       assert.deepEqual(small, all, dataset);
     }
+  });
+
+  it('a stalled export client holds no database connection: other requests answer while it is half read', async () => {
+    const insert = t.handle.sqlite.prepare(
+      `INSERT INTO jobs (id, name, status, priority, priority_rank, file_id, created_at, updated_at, elapsed_time)
+       VALUES (?, ?, 'cancelled', 'normal', 1, 'file_x', ?, ?, 0)`,
+    );
+    const N = 60_000; // about 9 MB of CSV: more than the socket buffers hold, so the server has to wait for the client
+    t.handle.sqlite.transaction(() => {
+      for (let i = 0; i < N; i++) insert.run(`job_bulk${String(i).padStart(5, '0')}`, `bulk ${i}`, '2026-04-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z');
+    })();
+    const url = new URL(`${t.baseUrl}/v1/analytics/export?dataset=jobs&from=2026-04-01&to=2026-04-01`);
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get(url, { headers: bearer(key) }, resolve).on('error', reject),
+    );
+    const chunks: Buffer[] = [];
+    await new Promise<void>((resolve) => res.once('data', (c: Buffer) => (chunks.push(c), res.pause(), resolve())));
+    // The client stopped reading. Queries through the shared connection (a report) and a write still go through.
+    const fleet = await t.request('/v1/analytics/fleet', { headers: bearer(key), signal: AbortSignal.timeout(10_000) });
+    assert.equal(fleet.status, 200);
+    t.handle.sqlite.prepare("UPDATE organization SET name = 'still writable'").run();
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.resume();
+    await once(res, 'end');
+    const lines = Buffer.concat(chunks).toString('utf8').split('\r\n').filter((l) => l.length > 0);
+    assert.equal(lines.length, N + 1);
+    assert.ok(lines[N]!.startsWith(`job_bulk${N - 1},`));
   });
 
   it('refuses bad parameters with a 400 naming them', async () => {
