@@ -51,6 +51,19 @@ describe('analytics reports', () => {
       ],
     );
     assert.equal(body.series[0].start, '2026-02-28T23:00:00.000Z');
+    // Without tz the organization's zone is used.
+    await t.deps.db.updateTable('organization').set({ timezone: 'Europe/Berlin' }).execute();
+    try {
+      const byOrg = (await get(`/v1/analytics/jobs?${P}&interval=week`)).body;
+      assert.equal(byOrg.timezone, 'Europe/Berlin');
+      // Sunday 1 March belongs to the week of Monday 23 February; Monday 2 March opens the next.
+      assert.deepEqual(byOrg.series.map((p: any) => [p.label, p.completed, p.failed, p.print_time]), [
+        ['2026-02-23', 3, 0, 27900],
+        ['2026-03-02', 0, 1, 9000],
+      ]);
+    } finally {
+      await t.deps.db.updateTable('organization').set({ timezone: 'UTC' }).execute();
+    }
   });
 
   it('group and printer filters narrow the job report', async () => {
