@@ -60,9 +60,7 @@ export function wallToInstant(y: number, mo: number, d: number, h: number, tz: s
     const w = wallClock(ms, tz);
     return Date.UTC(w.y, w.mo - 1, w.d, w.h) === asUtc;
   };
-  if (reads(earlier)) return earlier;
-  if (reads(Math.max(first, second))) return Math.max(first, second);
-  return Math.max(first, second);
+  return reads(earlier) ? earlier : Math.max(first, second);
 }
 
 /** Start (UTC ms) of the bucket of `interval` in `tz` holding instant `ms`. Weeks start on Monday (ISO 8601). */
