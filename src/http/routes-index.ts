@@ -12,7 +12,8 @@ import { healthRoutes } from './health.routes.js';
 import { openApiRoutes } from './openapi.routes.js';
 import { eventRoutes } from '../events/events.routes.js';
 import { webhookRoutes } from '../webhooks/webhooks.routes.js';
+import { analyticsRoutes } from '../analytics/analytics.routes.js';
 
 export function allRoutes(): RouteDef<any, any>[] {
-  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...fileRoutes, ...printerRoutes, ...jobRoutes, ...queueRoutes, ...webhookRoutes, ...eventRoutes, ...openApiRoutes(allRoutes)];
+  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...fileRoutes, ...printerRoutes, ...jobRoutes, ...queueRoutes, ...webhookRoutes, ...eventRoutes, ...analyticsRoutes, ...openApiRoutes(allRoutes)];
 }

@@ -57,10 +57,11 @@ describe('OpenAPI document', () => {
     for (const key of ['GET /v1/openapi.json', 'POST /v1/api-keys', 'GET /v1/printers', 'POST /v1/jobs', 'GET /v1/webhooks']) assert.ok(documented.includes(key), key);
   });
 
-  it('no documented operation is an unknown route to an admin key; every parameterless GET answers 2xx', async () => {
+  it('no documented operation is an unknown route to an admin key; every GET without path or required query parameters answers 2xx', async () => {
     const admin = await mintTestKey(t);
-    for (const { path, method } of operations()) {
+    for (const { path, method, op } of operations()) {
       const where = `${method.toUpperCase()} ${path}`;
+      const needsQuery = ((op.parameters ?? []) as Obj[]).some((p) => p.in === 'query' && p.required === true);
       const withBody = method !== 'get' && method !== 'delete';
       const res = await t.request(path.replace(/\{\w+\}/g, 'x_1'), {
         method: method.toUpperCase(),
@@ -71,7 +72,7 @@ describe('OpenAPI document', () => {
       const body = (res.headers.get('content-type') ?? '').includes('application/json') ? ((await res.json()) as Obj) : (await res.body?.cancel(), {});
       assert.notEqual(res.status, 405, `${where} answered 405`);
       assert.ok(!(res.status === 404 && /^no route for/.test(body.error?.message ?? '')), `${where} is not routed`);
-      if (method === 'get' && !path.includes('{')) assert.ok(res.status >= 200 && res.status < 300, `${where} answered ${res.status}`);
+      if (method === 'get' && !path.includes('{') && !needsQuery) assert.ok(res.status >= 200 && res.status < 300, `${where} answered ${res.status}`);
     }
   });
 

@@ -1,0 +1,90 @@
+// Fleet metrics over a period: SQL sums for jobs wholly inside it, plus the cut parts of jobs that straddle its edges.
+import type { Db } from '../storage/db.js';
+import { jobOverlap } from './job-overlap.js';
+import { spanOf } from './job-span.js';
+import {
+  activePrinterCount,
+  boundaryJobs,
+  finishedCounts,
+  interiorTotals,
+  printersInScope,
+  type AnalyticsFilter,
+} from './analytics.repository.js';
+
+/** What a cost estimate needs from the organization's settings. */
+export interface CostRates {
+  hourly_rate: number;
+  energy_cost_per_kwh: number;
+}
+
+export interface FleetMetrics {
+  total_printers: number;
+  active_printers: number;
+  utilization_rate: number;
+  jobs_completed: number;
+  success_rate: number;
+  total_print_time: number;
+  material_consumed: number;
+  estimated_cost: number;
+}
+
+/** Printing inside the period summed over jobs: seconds, energy, filament and filament cost (all cut to the period). */
+export interface PrintingTotals {
+  seconds: number;
+  wattSeconds: number;
+  grams: number;
+  filamentCost: number;
+}
+
+export const round = (n: number, digits: number): number => {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+};
+
+export async function printingTotals(db: Db, f: AnalyticsFilter, nowMs: number): Promise<PrintingTotals> {
+  const inner = await interiorTotals(db, f);
+  const totals: PrintingTotals = {
+    seconds: inner.seconds,
+    wattSeconds: inner.watt_seconds,
+    grams: inner.grams,
+    filamentCost: inner.filament_cost,
+  };
+  const fromMs = Date.parse(f.from);
+  const toMs = Date.parse(f.to);
+  for await (const job of boundaryJobs(db, f)) {
+    const o = jobOverlap(spanOf(job), fromMs, toMs, nowMs);
+    totals.seconds += o.seconds;
+    totals.wattSeconds += o.seconds * Number(job.power_watts ?? 0);
+    totals.grams += Number(job.grams) * o.share;
+    totals.filamentCost += Number(job.filament_cost) * o.share;
+  }
+  return totals;
+}
+
+/** Filament + machine time at the hourly rate + energy (watts × hours / 1000 × price per kWh). */
+export const costOf = (t: PrintingTotals, rates: CostRates): number =>
+  t.filamentCost + (t.seconds / 3600) * rates.hourly_rate + (t.wattSeconds / 3_600_000) * rates.energy_cost_per_kwh;
+
+/** success_rate: completed / (completed + failed); cancellations are left out; 0 when nothing finished. */
+export const successRate = (c: { completed: number; failed: number }): number =>
+  c.completed + c.failed === 0 ? 0 : round(c.completed / (c.completed + c.failed), 4);
+
+export async function fleetMetrics(db: Db, f: AnalyticsFilter, rates: CostRates, nowMs: number): Promise<FleetMetrics> {
+  const [printers, active, counts, totals] = await Promise.all([
+    printersInScope(db, f),
+    activePrinterCount(db, f),
+    finishedCounts(db, f),
+    printingTotals(db, f, nowMs),
+  ]);
+  const periodSeconds = (Date.parse(f.to) - Date.parse(f.from)) / 1000;
+  return {
+    total_printers: printers.length,
+    active_printers: active,
+    utilization_rate: printers.length === 0 ? 0 : round(totals.seconds / (printers.length * periodSeconds), 4),
+    jobs_completed: counts.completed,
+    success_rate: successRate(counts),
+    total_print_time: Math.round(totals.seconds),
+    material_consumed: round(totals.grams, 2),
+    estimated_cost: round(costOf(totals, rates), 2),
+  };
+}
