@@ -5,10 +5,6 @@ import {
   fleetAnalyticsRecord,
   jobAnalyticsQuery,
   materialAnalyticsQuery,
-  materialCreateBody,
-  materialRecord,
-  materialsListSpec,
-  materialUpdateBody,
   printerAnalyticsQuery,
   statsRecord,
 } from './planned-schemas.js';
@@ -16,45 +12,6 @@ import { defineRoute, type RouteDef } from './route.js';
 
 const planned = (route: Omit<RouteDef, 'planned' | 'handle'>): RouteDef => defineRoute({ ...route, planned: true });
 const ok = (description: string, schema?: RouteDef['responses'][number]['schema']) => ({ description, ...(schema ? { schema } : {}) });
-
-const materials: RouteDef[] = [
-  planned({
-    method: 'GET',
-    path: '/v1/materials',
-    summary: 'List materials',
-    tag: 'Materials',
-    auth: { scope: 'materials:read' },
-    list: materialsListSpec,
-    responses: { 200: ok('A page of materials', listResponseSchema(materialRecord)) },
-  }),
-  planned({
-    method: 'GET',
-    path: '/v1/materials/:id',
-    summary: 'Get a material',
-    tag: 'Materials',
-    auth: { scope: 'materials:read' },
-    responses: { 200: ok('The material', materialRecord) },
-  }),
-  planned({
-    method: 'POST',
-    path: '/v1/materials',
-    summary: 'Add a material (spool)',
-    tag: 'Materials',
-    auth: { scope: 'materials:write' },
-    body: materialCreateBody,
-    idempotent: true,
-    responses: { 201: ok('The created material', materialRecord) },
-  }),
-  planned({
-    method: 'PATCH',
-    path: '/v1/materials/:id',
-    summary: 'Update a material',
-    tag: 'Materials',
-    auth: { scope: 'materials:write' },
-    body: materialUpdateBody,
-    responses: { 200: ok('The whole updated material', materialRecord) },
-  }),
-];
 
 const analytics: RouteDef[] = [
   planned({
@@ -96,4 +53,4 @@ const analytics: RouteDef[] = [
 ];
 
 /** Planned endpoints; a feature that builds one removes it here (openapi also lets a built route win over a planned one). */
-export const plannedRoutes: RouteDef[] = [...materials, ...analytics];
+export const plannedRoutes: RouteDef[] = [...analytics];

@@ -13,7 +13,8 @@ import { openApiRoutes } from './openapi.routes.js';
 import { plannedRoutes } from './planned-routes.js';
 import { eventRoutes } from '../events/events.routes.js';
 import { webhookRoutes } from '../webhooks/webhooks.routes.js';
+import { materialRoutes } from '../materials/materials.routes.js';
 
 export function allRoutes(): RouteDef<any, any>[] {
-  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...fileRoutes, ...printerRoutes, ...jobRoutes, ...queueRoutes, ...webhookRoutes, ...eventRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
+  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...fileRoutes, ...printerRoutes, ...jobRoutes, ...queueRoutes, ...webhookRoutes, ...materialRoutes, ...eventRoutes, ...openApiRoutes(allRoutes), ...plannedRoutes];
 }
