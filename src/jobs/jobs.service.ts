@@ -132,6 +132,7 @@ export class JobsService {
       completed_at: null,
       updated_at: now,
       material_used_g: null,
+      material_used: null,
       cost: null,
     }));
     await this.d.db.transaction().execute(async (trx) => {

@@ -18,6 +18,8 @@ export interface MaterialsDeps {
   events: Pick<EventsRuntime, 'record'>;
   /** Only asked whether a printer exists (404 from get means no). */
   printers: { get(id: string): Promise<unknown> };
+  /** A spool changed (loaded, refilled, archived): queued jobs may fit a printer now. */
+  scheduler?: { wake(): void };
 }
 
 /** A spool as the API shows it: the row without the internal material.low latch. */
@@ -97,6 +99,7 @@ export async function createMaterial(deps: MaterialsDeps, input: MaterialCreate)
     if (row.printer_id) await unloadTool(trx, row.printer_id, row.tool, row.id, now);
     await insertMaterial(trx, row);
   });
+  deps.scheduler?.wake();
   return toMaterialRecord(row);
 }
 
@@ -130,7 +133,7 @@ export async function patchMaterial(deps: MaterialsDeps, id: string, patch: Mate
   }
   if (patch.printer_id !== undefined) set.printer_id = patch.printer_id;
   if (archiving) set.printer_id = null;
-  return deps.db.transaction().execute(async (trx) => {
+  const after = await deps.db.transaction().execute(async (trx) => {
     const printerId = set.printer_id !== undefined ? set.printer_id : current.printer_id;
     const tool = set.tool ?? current.tool;
     if (printerId && (printerId !== current.printer_id || tool !== current.tool)) await unloadTool(trx, printerId, tool, id, now);
@@ -144,6 +147,8 @@ export async function patchMaterial(deps: MaterialsDeps, id: string, patch: Mate
     await setLevel(deps, trx, id, (row) => remaining ?? row.remaining_weight, threshold);
     return toMaterialRecord((await findMaterial(trx, id))!);
   });
+  deps.scheduler?.wake();
+  return after;
 }
 
 /** DELETE: archives (history keeps pointing at the spool) and unloads it. Archiving twice is fine. */
@@ -151,6 +156,7 @@ export async function archiveMaterial(deps: MaterialsDeps, id: string): Promise<
   const current = await getMaterial(deps.db, id);
   if (current.status === 'archived' && current.printer_id === null) return;
   await updateMaterial(deps.db, id, { status: 'archived', printer_id: null, updated_at: isoTime(deps.clock.now()) });
+  deps.scheduler?.wake();
 }
 
 /**
