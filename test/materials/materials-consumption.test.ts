@@ -69,6 +69,12 @@ describe('consumption measured on the wire', () => {
     const startedMs = Date.now();
     await untilStatus(app, job.id, 'printing');
     await app.until('some filament acknowledged', () => (app.t.deps.sessions.get(p.id)?.snapshot().job?.extruded_mm[0] ?? 0) >= 20);
+    // Live: once the write interval passed, the spool loses weight while the job still prints.
+    app.t.clock.advance(3000);
+    await app.until('the spool to lose weight live', async () => (await getSpool(app, spool.id)).remaining_weight < 1000);
+    assert.equal(app.t.deps.sessions.get(p.id)?.snapshot().job?.id, job.id, 'still printing');
+    const live = await getJob(app, job.id);
+    assert.ok(live.material.used!['0']! > 0, 'the job shows what it used so far');
     assert.equal((await app.call('DELETE', `/v1/jobs/${job.id}`)).status, 200);
     const ended = await untilJob(app, job.id, (j) => j.status === 'cancelled' && j.cost !== null, 'cancelled with a cost');
     // Full precision from the usage row (the record rounds to 1 mg).

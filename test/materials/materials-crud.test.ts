@@ -65,7 +65,11 @@ describe('materials API', () => {
     assert.equal((await getSpool(app, t1.id)).printer_id, printer.id, 'tool 1 keeps its spool');
     const list = await app.call('GET', `/v1/materials?printer_id=${printer.id}`);
     assert.deepEqual(list.body.data.map((m: { id: string }) => m.id).sort(), [t1.id, b.id].sort());
+    const shown = (await app.get(printer.id)).materials;
+    assert.deepEqual(shown.map((m) => [m.tool, m.id, m.type]), [[0, b.id, 'PETG'], [1, t1.id, 'PLA']], 'the printer shows its spools by tool');
     assert.equal((await patchSpool(app, b.id, { printer_id: null })).printer_id, null);
+    assert.equal((await app.call('DELETE', `/v1/printers/${printer.id}`)).status, 204);
+    assert.equal((await getSpool(app, t1.id)).printer_id, null, 'deleting the printer unloads its spools');
   });
 
   it('weigh-in: measured_gross_weight minus empty_spool_weight becomes remaining_weight', async () => {
