@@ -51,6 +51,7 @@ export function createFarm(base: FarmBase): Farm {
   const jobFiles = jobFilesFrom(files);
   // The scheduler is built after the jobs service, which wakes it: the late binding keeps construction one-way.
   let scheduler: SchedulerLoop | null = null;
+  let runnerRef: JobRunner | null = null;
   const jobs = new JobsService({
     db: base.db,
     clock: base.clock,
@@ -62,6 +63,7 @@ export function createFarm(base: FarmBase): Farm {
       () => false,
     ),
     wakeScheduler: () => scheduler?.wake(),
+    runnerSettled: () => runnerRef?.settled() ?? Promise.resolve(),
   });
   const meter = new MaterialMeter({
     db: base.db,
@@ -92,6 +94,7 @@ export function createFarm(base: FarmBase): Farm {
         .finally(() => scheduler?.wake());
     },
   });
+  runnerRef = runner;
   scheduler = new SchedulerLoop({
     db: base.db,
     clock: base.clock,

@@ -75,8 +75,13 @@ describe('consumption measured on the wire', () => {
     assert.equal(app.t.deps.sessions.get(p.id)?.snapshot().job?.id, job.id, 'still printing');
     const live = await getJob(app, job.id);
     assert.ok(live.material.used!['0']! > 0, 'the job shows what it used so far');
-    assert.equal((await app.call('DELETE', `/v1/jobs/${job.id}`)).status, 200);
-    const ended = await untilJob(app, job.id, (j) => j.status === 'cancelled' && j.cost !== null, 'cancelled with a cost');
+    const cancel = await app.call('DELETE', `/v1/jobs/${job.id}`);
+    assert.equal(cancel.status, 200);
+    assert.equal(cancel.body.status, 'cancelled');
+    assert.notEqual(cancel.body.cost, null, 'the answer carries the cost');
+    const ended = await getJob(app, job.id);
+    const event = app.t.handle.sqlite.prepare("SELECT body FROM events WHERE type = 'job.cancelled' ORDER BY seq DESC LIMIT 1").get() as { body: string };
+    assert.equal(JSON.parse(event.body).data.object.cost, ended.cost, 'the job.cancelled event carries the cost');
     // Full precision from the usage row (the record rounds to 1 mg).
     const used = (app.t.handle.sqlite.prepare('SELECT grams FROM job_material_usage WHERE job_id = ?').get(job.id) as { grams: number }).grams;
     close(ended.material.used!['0']!, used, 'material.used[0]', 0.0005);
