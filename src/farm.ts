@@ -9,6 +9,8 @@ import { findOrganization } from './auth/organization.repository.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { jobFilesFrom, type JobFiles } from './jobs/job-files.js';
 import { JobsService, type PublishJobEvent } from './jobs/jobs.service.js';
+import { MaterialMeter } from './materials/material-meter.js';
+import { spoolsByPrinter } from './materials/loaded-spools.js';
 import type { Logger } from './logger.js';
 import type { PrintersService } from './printers/printers.service.js';
 import type { SessionRegistry } from './printers/session-registry.js';
@@ -32,6 +34,8 @@ export interface Farm {
   jobs: JobsService;
   runner: JobRunner;
   scheduler: SchedulerLoop;
+  /** Charges what each job really extruded to the spools it printed from. */
+  meter: MaterialMeter;
   /** Fails jobs cut off by the last stop and runs the first scheduling pass; call before the printers connect. */
   start(): Promise<void>;
   /** Stops scheduling: nothing new starts. Call before the printer sessions close. */
@@ -47,6 +51,7 @@ export function createFarm(base: FarmBase): Farm {
   const jobFiles = jobFilesFrom(files);
   // The scheduler is built after the jobs service, which wakes it: the late binding keeps construction one-way.
   let scheduler: SchedulerLoop | null = null;
+  let runnerRef: JobRunner | null = null;
   const jobs = new JobsService({
     db: base.db,
     clock: base.clock,
@@ -58,8 +63,21 @@ export function createFarm(base: FarmBase): Farm {
       () => false,
     ),
     wakeScheduler: () => scheduler?.wake(),
+    runnerSettled: () => runnerRef?.settled() ?? Promise.resolve(),
+  });
+  const meter = new MaterialMeter({
+    db: base.db,
+    clock: base.clock,
+    events: base.events,
+    logger: base.logger,
+    rates: async (printerId) => {
+      const org = await findOrganization(base.db);
+      const printer = printerId ? await base.printers.get(printerId).catch(() => null) : null;
+      return { hourly_rate: org?.hourly_rate ?? 0, energy_cost_per_kwh: org?.energy_cost_per_kwh ?? 0, power_watts: printer?.power_watts ?? null };
+    },
   });
   const runner = new JobRunner({
+    meter,
     jobs,
     sessions: base.sessions,
     bus: base.bus,
@@ -76,6 +94,7 @@ export function createFarm(base: FarmBase): Farm {
         .finally(() => scheduler?.wake());
     },
   });
+  runnerRef = runner;
   scheduler = new SchedulerLoop({
     db: base.db,
     clock: base.clock,
@@ -83,8 +102,9 @@ export function createFarm(base: FarmBase): Farm {
     bus: base.bus,
     sessions: base.sessions,
     runner,
-    printers: async () =>
-      (await base.printers.listAll()).map((p) => ({
+    printers: async () => {
+      const spools = await spoolsByPrinter(base.db);
+      return (await base.printers.listAll()).map((p) => ({
         id: p.id,
         group: p.group,
         tags: p.tags,
@@ -95,7 +115,9 @@ export function createFarm(base: FarmBase): Farm {
         heatup_watts: p.heatup_watts,
         material_type: p.material_type,
         material_color: p.material_color,
-      })),
+        spools: spools.get(p.id) ?? [],
+      }));
+    },
     org: async () => {
       const org = await findOrganization(base.db);
       return { auto_start: org ? org.auto_start === 1 : true, power_budget_watts: org?.power_budget_watts ?? null };
@@ -114,6 +136,7 @@ export function createFarm(base: FarmBase): Farm {
     jobs,
     runner,
     scheduler: loop,
+    meter,
     async start() {
       const failed = await runner.failInterrupted();
       if (failed > 0) base.logger.warn('jobs cut off by the last stop were marked failed (host_restart)', { jobs: failed });

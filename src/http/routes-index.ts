@@ -13,7 +13,23 @@ import { openApiRoutes } from './openapi.routes.js';
 import { eventRoutes } from '../events/events.routes.js';
 import { webhookRoutes } from '../webhooks/webhooks.routes.js';
 import { analyticsRoutes } from '../analytics/analytics.routes.js';
+import { materialRoutes } from '../materials/materials.routes.js';
 
 export function allRoutes(): RouteDef<any, any>[] {
-  return [...healthRoutes, ...apiKeyRoutes, ...organizationRoutes, ...userRoutes, ...invitationRoutes, ...fileRoutes, ...printerRoutes, ...jobRoutes, ...queueRoutes, ...webhookRoutes, ...eventRoutes, ...analyticsRoutes, ...openApiRoutes(allRoutes)];
+  return [
+    ...healthRoutes,
+    ...apiKeyRoutes,
+    ...organizationRoutes,
+    ...userRoutes,
+    ...invitationRoutes,
+    ...fileRoutes,
+    ...printerRoutes,
+    ...jobRoutes,
+    ...queueRoutes,
+    ...materialRoutes,
+    ...webhookRoutes,
+    ...eventRoutes,
+    ...analyticsRoutes,
+    ...openApiRoutes(allRoutes),
+  ];
 }

@@ -20,7 +20,10 @@ export interface JobRecord {
   estimated_duration: number | null;
   elapsed_time: number;
   estimated_remaining: number | null;
-  material: { type: string | null; color: string | null; estimated_usage: number | null };
+  /** `used`: grams per tool measured on the wire ({"0": 12.3}), updated live every few seconds; null before it ran. */
+  material: { type: string | null; color: string | null; estimated_usage: number | null; used: Record<string, number> | null };
+  /** Filament + machine time + energy in the organization currency, set when the job ended; null before. */
+  cost: number | null;
   nozzle_diameter: number | null;
   group: string | null;
   tags: string[];
@@ -52,7 +55,13 @@ export function toJobRecord(row: JobRow, live?: LiveJobCounters | null): JobReco
     estimated_duration: row.estimated_duration,
     elapsed_time: Math.round(elapsed),
     estimated_remaining: running || row.status === 'queued' ? estimateRemaining(row.estimated_duration, progress, elapsed) : null,
-    material: { type: row.material_type, color: row.material_color, estimated_usage: row.material_estimated_usage },
+    material: {
+      type: row.material_type,
+      color: row.material_color,
+      estimated_usage: row.material_estimated_usage,
+      used: row.material_used ? (JSON.parse(row.material_used) as Record<string, number>) : null,
+    },
+    cost: row.cost,
     nozzle_diameter: row.nozzle_diameter,
     group: row.group_name,
     tags: JSON.parse(row.tags) as string[],

@@ -5,7 +5,7 @@ import { isoTime } from '../clock.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
 import type { JobHandle } from '../printers/printer-session.js';
-import type { JobOutcome } from '../printers/printer-state.js';
+import type { JobOutcome, JobSnapshot } from '../printers/printer-state.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { JobRecord } from './job-record.js';
 import type { JobTrigger } from './job-state.js';
@@ -30,6 +30,17 @@ export interface JobRunnerDeps {
   publishProgress(job: JobRecord): void;
   /** A job ended on this printer (the scheduler looks again; the printer may need its bed cleared). */
   onJobEnded(printerId: string, outcome: JobOutcome): Promise<unknown>;
+  /** Charges the filament each job really used (the materials feature's MaterialMeter); none: nothing is charged. */
+  meter?: JobMeter;
+}
+
+/** What the runner tells the filament meter about a job's life. */
+export interface JobMeter {
+  begin(jobId: string, printerId: string): void;
+  progress(jobId: string, snap: JobSnapshot): Promise<void>;
+  /** Before the job's final state is written: its event then carries the grams and the cost. */
+  finish(jobId: string, snap: JobSnapshot): Promise<void>;
+  interrupted(jobId: string, printerId: string | null, printingSeconds: number): Promise<void>;
 }
 
 const outcomeTrigger = (o: JobOutcome): JobTrigger =>
@@ -58,6 +69,9 @@ export class JobRunner {
   async failInterrupted(): Promise<number> {
     const stale = await activeJobs(this.d.jobs.db);
     for (const row of stale) {
+      await this.d.meter
+        ?.interrupted(row.id, row.printer_id, row.elapsed_time)
+        .catch((err: Error) => this.d.logger.error('could not settle the filament of an interrupted job', { job_id: row.id, error: err }));
       await this.d.jobs.applyTrigger(row.id, {
         type: 'fail',
         error: { code: 'host_restart', message: 'the server stopped while the job was printing' },
@@ -92,6 +106,7 @@ export class JobRunner {
       return false;
     }
     this.running.set(jobId, handle);
+    this.d.meter?.begin(jobId, printerId);
     void handle.finished.then((outcome) => this.ended(jobId, printerId, handle, outcome));
     return true;
   }
@@ -115,12 +130,13 @@ export class JobRunner {
     this.lastEvent.delete(jobId);
     const snap = handle.snapshot();
     const elapsedMs = (snap as { elapsed_ms?: number }).elapsed_ms ?? this.d.clock.now() - snap.started_at;
+    const charged = this.d.meter?.finish(jobId, snap) ?? Promise.resolve();
     this.track(
-      this.d.jobs
-        .applyTrigger(jobId, outcomeTrigger(outcome), {
+      charged
+        .then(() => this.d.jobs.applyTrigger(jobId, outcomeTrigger(outcome), {
           quietIfFinal: true,
           counters: { progress: snap.progress, elapsedSeconds: elapsedMs / 1000 },
-        })
+        }))
         .then(() => this.d.onJobEnded(printerId, outcome)),
       jobId,
     );
@@ -136,6 +152,7 @@ export class JobRunner {
     const handle = this.running.get(jobId);
     if (!handle) return;
     const now = this.d.clock.now();
+    if (this.d.meter) this.track(this.d.meter.progress(jobId, handle.snapshot()), jobId);
     this.maybePublishProgress(jobId, handle, now);
     if (now - (this.lastWrite.get(jobId) ?? 0) < PROGRESS_WRITE_INTERVAL_MS) return;
     this.lastWrite.set(jobId, now);

@@ -38,6 +38,11 @@ export interface JobsServiceDeps {
   printerExists(id: string): Promise<boolean>;
   /** Something changed that the scheduler should look at (a job was created, re-prioritised, cancelled...). */
   wakeScheduler(): void;
+  /**
+   * Resolves once what the sessions reported so far is written (the job runner's settled()): a cancel then finds the
+   * job ended by the runner, with the filament it used and its cost in the row and in its job.cancelled event.
+   */
+  runnerSettled?(): Promise<void>;
 }
 
 /** The create fields once both JSON and multipart forms were normalised. */
@@ -132,6 +137,7 @@ export class JobsService {
       completed_at: null,
       updated_at: now,
       material_used_g: null,
+      material_used: null,
       cost: null,
     }));
     await this.d.db.transaction().execute(async (trx) => {
@@ -185,7 +191,10 @@ export class JobsService {
     if ((row.status === 'printing' || row.status === 'paused') && row.printer_id) {
       const session = this.d.sessions.get(row.printer_id);
       const snap = session?.snapshot().job;
-      if (session && snap?.id === id) await session.cancel();
+      if (session && snap?.id === id) {
+        await session.cancel();
+        await this.d.runnerSettled?.();
+      }
     }
     const after = await this.applyTrigger(id, { type: 'cancel' }, { quietIfFinal: true });
     this.d.wakeScheduler();

@@ -1,5 +1,6 @@
 // One running job on a session: pulls lines from the file, strips and checks them, pushes them into the protocol, counts
 // acks, and owns its phase (the one place phase changes and the printing time is kept).
+import { ExtrusionTracker } from '../protocol/extrusion-tracker.js';
 import { GcodeFileSource } from './gcode-file-source.js';
 import type { JobFailureCode, JobOutcome, JobSnapshot } from './printer-state.js';
 import { sentBytes, type GcodeTotal } from './session-gcode-total.js';
@@ -44,8 +45,8 @@ export class JobStream {
   gcodeBytesAcked = 0;
   /** The same measure over the whole file, once the pre-pass finished (null until then). */
   gcodeTotal: GcodeTotal | null = null;
-  /** Sent bytes of each pushed, not yet acknowledged line, oldest first (acks come in order). */
-  private readonly unackedGcodeBytes: number[] = [];
+  /** Each pushed, not yet acknowledged line, oldest first (acks come in order): its bytes and its extrusion count on ack. */
+  private readonly unackedLines: string[] = [];
   private unackedHead = 0;
   /** Printing time accumulated before `printingSince`. */
   private printedMs = 0;
@@ -67,6 +68,8 @@ export class JobStream {
     readonly startedAt: number,
     onReadable: () => void,
     onError: (message: string) => void,
+    /** Counts the filament of every acknowledged line (what the firmware ran, not what was sent). */
+    readonly extrusion: ExtrusionTracker = new ExtrusionTracker(),
   ) {
     this.source = new GcodeFileSource(filePath, { onReadable, onError: (err) => onError(err.message) });
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
@@ -124,7 +127,7 @@ export class JobStream {
       }
       this.skippedBytes = 0;
       rules.observe?.(text);
-      this.unackedGcodeBytes.push(sentBytes(text));
+      this.unackedLines.push(text);
       sink.pushJobLine(text, bytes, now);
       this.linesPushed += 1;
       room -= 1;
@@ -137,9 +140,13 @@ export class JobStream {
   acked(bytes: number, now: number): boolean {
     this.linesAcked += 1;
     this.bytesAcked += bytes;
-    this.gcodeBytesAcked += this.unackedGcodeBytes[this.unackedHead++] ?? 0;
+    const line = this.unackedLines[this.unackedHead++];
+    if (line !== undefined) {
+      this.gcodeBytesAcked += sentBytes(line);
+      this.extrusion.update(line);
+    }
     // Drop the consumed head now and then, so the queue holds only what is in flight.
-    if (this.unackedHead >= 1024) this.unackedGcodeBytes.splice(0, this.unackedHead), (this.unackedHead = 0);
+    if (this.unackedHead >= 1024) this.unackedLines.splice(0, this.unackedHead), (this.unackedHead = 0);
     const pct = this.progressPct();
     if (pct !== this.lastProgressPct && (Math.floor(pct) !== Math.floor(this.lastProgressPct) || now - this.lastProgressAt >= 1000)) {
       this.lastProgressPct = pct;
@@ -197,6 +204,17 @@ export class JobStream {
       phase: this.phase,
       started_at: this.startedAt,
       elapsed_ms: Math.round(this.elapsedMs(now)),
+      extruded_mm: this.extrudedMm(),
     };
+  }
+
+  /** Net filament per tool (index = tool) of the acknowledged lines: retractions subtracted, never below 0. */
+  extrudedMm(): number[] {
+    const out: number[] = [];
+    for (const t of this.extrusion.report().tools) {
+      while (out.length < t.tool) out.push(0);
+      out[t.tool] = Math.max(0, t.net_mm);
+    }
+    return out;
   }
 }

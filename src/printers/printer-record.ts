@@ -4,7 +4,8 @@ import type { Selectable } from 'kysely';
 import type { PrinterTable } from '../storage/schema.js';
 import type { PrinterSnapshot, PrinterStatus } from './printer-state.js';
 
-export type PrinterRow = Selectable<PrinterTable>;
+/** A printers row; reads also carry `loaded_spools` (JSON array of the spools on its tools, from the materials table). */
+export type PrinterRow = Selectable<PrinterTable> & { loaded_spools?: string | null };
 
 /** API statuses: the spec's idle, printing, offline plus the extensions paused and error. */
 export const PRINTER_STATUSES = ['idle', 'printing', 'offline', 'paused', 'error'] as const;
@@ -47,8 +48,18 @@ export const PrinterRecordSchema = Type.Object({
       { description: 'Why the printer is in error, or why the last connection attempt failed or the link was lost.' },
     ),
   ),
-  material_type: nullableString('Loaded material type.'),
-  material_color: nullableString('Loaded material colour.'),
+  material_type: nullableString('Loaded material type (stop-gap: the scheduler uses it only while no spool is loaded).'),
+  material_color: nullableString('Loaded material colour (stop-gap, as material_type).'),
+  materials: Type.Array(
+    Type.Object({
+      id: Type.String({ description: 'mat_...' }),
+      tool: Type.Integer(),
+      type: Type.String(),
+      color: nullable(Type.String()),
+      remaining_weight: Type.Number({ description: 'grams' }),
+    }),
+    { description: 'Extension: the spools loaded on its tools, by tool (PATCH /v1/materials/:id with printer_id and tool loads one).' },
+  ),
   nozzle_diameter: nullableNumber('mm'),
   heatup_watts: nullableNumber('W'),
   power_watts: nullableNumber('W'),
@@ -100,6 +111,7 @@ export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null): 
     error: snap?.error ? { code: snap.error.code, message: snap.error.message } : null,
     material_type: row.material_type,
     material_color: row.material_color,
+    materials: row.loaded_spools ? (JSON.parse(row.loaded_spools) as PrinterRecord['materials']) : [],
     nozzle_diameter: row.nozzle_diameter,
     heatup_watts: row.heatup_watts,
     power_watts: row.power_watts,

@@ -42,6 +42,11 @@ export interface JobSnapshot {
   started_at: number;
   /** Milliseconds printing so far: pauses (and the scripts that park and return) excluded. */
   elapsed_ms: number;
+  /**
+   * Filament (mm) each tool pushed for the acknowledged lines, index = tool number, retractions subtracted and never
+   * below 0 (src/protocol/extrusion-tracker.ts): what the firmware really ran, not what the slicer estimated.
+   */
+  extruded_mm: number[];
 }
 
 export interface PrinterSnapshot {

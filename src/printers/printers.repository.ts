@@ -1,20 +1,25 @@
 // Rows of the printers table.
-import type { Kysely, Updateable } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Database, PrinterTable } from '../storage/schema.js';
 import type { PrinterRow } from './printer-record.js';
 
 type Q = Kysely<Database>;
+
+/** The spools loaded on the printer's tools (the materials table), as a JSON array ordered by tool, for the record. */
+const loadedSpools = sql<string>`(select json_group_array(json_object('id', m.id, 'tool', m.tool, 'type', m.type, 'color', m.color, 'remaining_weight', round(m.remaining_weight, 2))) from (select * from materials where materials.printer_id = printers.id order by tool) m)`.as(
+  'loaded_spools',
+);
 
 export async function insertPrinter(db: Q, row: PrinterRow): Promise<void> {
   await db.insertInto('printers').values(row).execute();
 }
 
 export async function findPrinterById(db: Q, id: string): Promise<PrinterRow | undefined> {
-  return db.selectFrom('printers').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('printers').selectAll().select(loadedSpools).where('id', '=', id).executeTakeFirst();
 }
 
 export async function allPrinters(db: Q): Promise<PrinterRow[]> {
-  return db.selectFrom('printers').selectAll().orderBy('created_at').orderBy('id').execute();
+  return db.selectFrom('printers').selectAll().select(loadedSpools).orderBy('created_at').orderBy('id').execute();
 }
 
 export async function updatePrinter(db: Q, id: string, patch: Updateable<PrinterTable>): Promise<void> {
@@ -22,9 +27,11 @@ export async function updatePrinter(db: Q, id: string, patch: Updateable<Printer
 }
 
 export async function deletePrinter(db: Q, id: string): Promise<boolean> {
+  // Its spools stay in the inventory, unloaded.
+  await db.updateTable('materials').set({ printer_id: null }).where('printer_id', '=', id).execute();
   const res = await db.deleteFrom('printers').where('id', '=', id).executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }
 
 /** The base select for lists: the list-query helper adds filters, order and paging. */
-export const selectPrinters = (db: Q) => db.selectFrom('printers').selectAll();
+export const selectPrinters = (db: Q) => db.selectFrom('printers').selectAll().select(loadedSpools);

@@ -1,5 +1,6 @@
 // The job side of a printer session: start, feed, acknowledge, pause/park, resume, cancel, finish, and the job events.
 import { AppError } from '../errors.js';
+import { ExtrusionTracker, extrusionDialectFor } from '../protocol/extrusion-tracker.js';
 import { stripGcodeLine, checkLine } from '../protocol/framing.js';
 import type { HostProtocol } from '../protocol/host-protocol.js';
 import { JobStream } from './job-stream.js';
@@ -44,6 +45,7 @@ export class SessionJobControl {
       ctx.clock.now(),
       () => this.onReadable(job),
       (message) => this.onFileError(job, message),
+      new ExtrusionTracker(extrusionDialectFor(ctx.profile().name)),
     );
     this.job = job;
     ctx.setStatus('printing');

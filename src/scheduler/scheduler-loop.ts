@@ -11,7 +11,7 @@ import type { SessionRegistry } from '../printers/session-registry.js';
 import type { PrinterSnapshot } from '../printers/printer-state.js';
 import { decide } from './decide.js';
 import { forecast } from './forecast.js';
-import type { Decisions, Forecast, SchedulerInput, SchedulerJob, SchedulerOrg, SchedulerPrinter } from './scheduler-types.js';
+import type { Decisions, Forecast, LoadedMaterial, SchedulerInput, SchedulerJob, SchedulerOrg, SchedulerPrinter } from './scheduler-types.js';
 
 /** What the loop needs to know of a stored printer (the printers feature's row, reduced). */
 export interface PrinterSchedulingInfo {
@@ -24,8 +24,11 @@ export interface PrinterSchedulingInfo {
   clear_bed_temperature: number | null;
   nozzle_diameter: number | null;
   heatup_watts: number | null;
+  /** Stop-gap fields of a printer without spools: the material it holds, remaining unknown. */
   material_type: string | null;
   material_color: string | null;
+  /** The spools loaded on the printer's tools (materials feature); when there are any, they replace the two fields above. */
+  spools?: readonly LoadedMaterial[];
 }
 
 export interface SchedulerLoopDeps {
@@ -206,7 +209,12 @@ export class SchedulerLoop {
       nozzle_diameter: p.nozzle_diameter,
       heatup_watts: p.heatup_watts,
       heating: this.isHeating(p.id, snap),
-      loaded_materials: p.material_type ? [{ tool: 0, type: p.material_type, color: p.material_color, remaining_g: null }] : [],
+      loaded_materials:
+        p.spools && p.spools.length > 0
+          ? p.spools
+          : p.material_type
+            ? [{ tool: 0, type: p.material_type, color: p.material_color, remaining_g: null }]
+            : [],
       current_job_remaining_s: null,
     };
   }

@@ -5,8 +5,8 @@ export type JobPriority = 'urgent' | 'high' | 'normal' | 'low';
 
 export type PrinterStatus = 'idle' | 'printing' | 'paused' | 'offline' | 'error' | 'connecting';
 
-/** One spool on one tool. Until the materials feature exists the loop builds a single tool-0 entry from the printer's
- *  `material_type` / `material_color` fields, with `remaining_g: null`. */
+/** One spool on one tool (the materials feature's loaded spools). A printer without spools gets a single tool-0 entry
+ *  from its stop-gap `material_type` / `material_color` fields, with `remaining_g: null`. */
 export interface LoadedMaterial {
   tool: number;
   type: string;

@@ -115,6 +115,8 @@ export interface JobTable {
   updated_at: string;
   /** Grams of filament the job really used (all tools), measured on the wire; null until it ran. */
   material_used_g: number | null;
+  /** JSON object {"<tool>": grams} of the same measure; null until it ran. */
+  material_used: string | null;
   /** Filament + machine time + energy, in the organization's currency; null until it ran. */
   cost: number | null;
 }

@@ -40,6 +40,9 @@ describe('built list endpoints use the list-query helper', () => {
     });
     webhookId = ((await hook.json()) as { id: string }).id;
     await t.request(`/v1/webhooks/${webhookId}/test`, { method: 'POST', headers: bearer(admin) });
+    // ...and the materials list a spool.
+    const spool = await t.request('/v1/materials', { method: 'POST', headers: bearer(admin, true), body: JSON.stringify({ type: 'PLA', spool_weight: 1000 }) });
+    assert.equal(spool.status, 201);
   });
   after(async () => {
     await t.close();

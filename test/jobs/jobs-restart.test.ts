@@ -8,6 +8,7 @@ import { after, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { silentLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { callServer as call, pollUntil as until } from '../helpers/running-server.js';
 import { longJobSim } from '../printers/printers-api-harness.js';
 import { gcode } from './jobs-harness.js';
 
@@ -15,15 +16,6 @@ const dirs: string[] = [];
 after(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
-
-async function call(server: RunningServer, key: string, method: string, p: string, body?: unknown) {
-  const res = await fetch(server.url + p, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
 
 async function upload(server: RunningServer, key: string, content: string, fields: Record<string, string>) {
   const form = new FormData();
@@ -34,13 +26,6 @@ async function upload(server: RunningServer, key: string, content: string, field
   return ((await res.json()) as { data: { id: string } }).data.id;
 }
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 it('restart: crash mid-print → host_restart; clean stop → failed; queued jobs survive and run', async () => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pf-jobs-restart-'));

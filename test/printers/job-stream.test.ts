@@ -89,3 +89,18 @@ test('the phase table refuses a move it does not list', async () => {
     await done();
   }
 });
+
+test('filament counts per tool on acknowledgement, not on send: what the firmware ran', async () => {
+  const text = ['M83', 'G1 X1 E2.5', 'G1 E-0.8', 'G1 E0.8', 'T1', 'G1 X2 E4', 'T0', 'G1 X3 E1.5'].join('\n');
+  const { job, pushed, done } = await openJob(text);
+  try {
+    assert.equal(pushed.length, 8);
+    assert.deepEqual(job.snapshot(1000).extruded_mm, [0], 'nothing acknowledged yet');
+    for (let i = 0; i < 4; i++) job.acked(10, 1000);
+    assert.deepEqual(job.snapshot(1000).extruded_mm, [2.5], 'a retraction and its recovery net zero');
+    for (let i = 0; i < 4; i++) job.acked(10, 1000);
+    assert.deepEqual(job.snapshot(1000).extruded_mm, [4, 4]);
+  } finally {
+    await done();
+  }
+});

@@ -46,6 +46,8 @@ export const migration007Materials: Migration = {
     CREATE INDEX job_material_usage_material ON job_material_usage (material_id);
 
     ALTER TABLE jobs ADD COLUMN material_used_g REAL;
+    -- The same per tool as the API shows it: a JSON object {"<tool>": grams}.
+    ALTER TABLE jobs ADD COLUMN material_used TEXT;
     ALTER TABLE jobs ADD COLUMN cost REAL;
     CREATE INDEX jobs_started ON jobs (started_at);
     CREATE INDEX jobs_completed ON jobs (completed_at);
