@@ -4,19 +4,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app.js';
-import { createAuthRuntime } from './auth/auth-runtime.js';
+import { buildAppDeps } from './build-deps.js';
 import { ensureInitialAdmin, INITIAL_ADMIN_KEY_FILE } from './auth/bootstrap.js';
 import { systemClock, type Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
-import { EventBus } from './events/event-bus.js';
-import { createEventsRuntime } from './events/events-runtime.js';
 import type { AppDeps } from './http/app-deps.js';
 import { createLogger, type Logger } from './logger.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
-import { createFarm } from './farm.js';
-import { PrintersService } from './printers/printers.service.js';
 import { loadSecretBox } from './printers/secret-box.js';
-import { SessionRegistry } from './printers/session-registry.js';
 import { DATABASE_FILE, openDatabase, type DbHandle } from './storage/db.js';
 import { SchemaTooNewError } from './storage/migrate.js';
 
@@ -119,36 +114,24 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     lock.release();
     throw err;
   }
-  const bus = new EventBus();
-  const sessions = new SessionRegistry();
-  let printers: PrintersService;
+  let built: ReturnType<typeof buildAppDeps>;
   try {
-    printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: loadSecretBox(config.dataDir) });
+    built = buildAppDeps({
+      handle,
+      clock,
+      logger,
+      env: config.env,
+      dataDir: config.dataDir,
+      trustProxy: config.trustProxy ?? false,
+      secrets: loadSecretBox(config.dataDir),
+    });
   } catch (err) {
     await handle.close();
     lock.release();
     throw new StartupError(`cannot read the secret key in ${config.dataDir}: ${(err as Error).message}`);
   }
-  const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger });
-  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: config.dataDir, sessions, printers });
-  const deps: AppDeps = {
-    db: handle.db,
-    sqlite: handle.sqlite,
-    clock,
-    env: config.env,
-    bus,
-    logger,
-    trustProxy: config.trustProxy ?? false,
-    dataDir: config.dataDir,
-    sessions,
-    printers,
-    events,
-    files: farm.files,
-    jobFiles: farm.jobFiles,
-    jobs: farm.jobs,
-    scheduler: farm.scheduler,
-    auth: createAuthRuntime({ db: handle.db, clock, env: config.env, logger }),
-  };
+  const { deps, farm } = built;
+  const { events, printers } = deps;
 
   const server = http.createServer(createApp(deps).callback());
   // Requests being answered, so a shutdown can tell their connections to close once the response is out.

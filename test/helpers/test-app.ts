@@ -5,21 +5,18 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../src/app.js';
-import { createAuthRuntime } from '../../src/auth/auth-runtime.js';
 import { mintKeyOffline } from '../../src/auth/bootstrap.js';
 import { ManualClock } from '../../src/clock.js';
 import type { RunEnvironment } from '../../src/config.js';
-import { EventBus } from '../../src/events/event-bus.js';
-import { createEventsRuntime, type EventsOptions } from '../../src/events/events-runtime.js';
+import type { EventsOptions } from '../../src/events/events-runtime.js';
+import { buildAppDeps } from '../../src/build-deps.js';
 import type { AppDeps } from '../../src/http/app-deps.js';
 import type { RouteDef } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes-index.js';
 import { silentLogger } from '../../src/logger.js';
-import { PrintersService, type PrintersServiceDeps } from '../../src/printers/printers.service.js';
+import type { PrintersServiceDeps } from '../../src/printers/printers.service.js';
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
-import { SessionRegistry } from '../../src/printers/session-registry.js';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
-import { createFarm } from '../../src/farm.js';
 
 export interface TestApp {
   deps: AppDeps;
@@ -58,39 +55,19 @@ export async function startTestApp(
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'printfarm-test-'));
   const handle = openDatabase(options.file ?? ':memory:', new Date(clock.now()).toISOString());
-  const bus = new EventBus();
-  const sessions = new SessionRegistry();
   const secrets = options.dataDir ? loadSecretBox(options.dataDir) : SecretBox.ephemeral();
-  const printers = new PrintersService({
-    db: handle.db,
-    bus,
+  const { deps, farm } = buildAppDeps({
+    handle,
     clock,
     logger: silentLogger,
-    sessions,
-    secrets,
-    sessionOptions: FAST_SESSIONS,
-    ...options.printers,
-  });
-  const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger: silentLogger }, options.events);
-  const farm = createFarm({ events, db: handle.db, clock, logger: silentLogger, bus, dataDir, sessions, printers });
-  const deps: AppDeps = {
-    db: handle.db,
-    sqlite: handle.sqlite,
-    clock,
     env: options.env ?? 'live',
-    bus,
-    logger: silentLogger,
     dataDir,
     trustProxy: options.trustProxy ?? false,
-    sessions,
-    printers,
-    events,
-    files: farm.files,
-    jobFiles: farm.jobFiles,
-    jobs: farm.jobs,
-    scheduler: farm.scheduler,
-    auth: createAuthRuntime({ db: handle.db, clock, env: options.env ?? 'live', logger: silentLogger }),
-  };
+    secrets,
+    printers: { sessionOptions: FAST_SESSIONS, ...options.printers },
+    ...(options.events ? { events: options.events } : {}),
+  });
+  const { printers } = deps;
   deps.events.start();
   await farm.start();
   // As at a real start: stored printers (a file database) reconnect by themselves.

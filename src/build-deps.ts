@@ -1,0 +1,57 @@
+// Builds the one deps object of a running app (bus, sessions, printers, event log, the farm's services, access
+// control) from an open database: the server and the test app call this, so the wiring exists once.
+import { createAuthRuntime } from './auth/auth-runtime.js';
+import type { Clock } from './clock.js';
+import type { RunEnvironment } from './config.js';
+import { EventBus } from './events/event-bus.js';
+import { createEventsRuntime, type EventsOptions } from './events/events-runtime.js';
+import { createFarm, type Farm } from './farm.js';
+import type { AppDeps } from './http/app-deps.js';
+import type { Logger } from './logger.js';
+import { PrintersService, type PrintersServiceDeps } from './printers/printers.service.js';
+import type { SecretBox } from './printers/secret-box.js';
+import { SessionRegistry } from './printers/session-registry.js';
+import type { DbHandle } from './storage/db.js';
+
+export interface DepsSettings {
+  handle: DbHandle;
+  clock: Clock;
+  logger: Logger;
+  env: RunEnvironment;
+  dataDir: string;
+  trustProxy: boolean;
+  /** Seals printer credentials; its key file lives in the data directory. */
+  secrets: SecretBox;
+  /** Session tuning, discovery roots, command timeout (tests shorten them). */
+  printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'discovery' | 'commandTimeoutMs'>>;
+  events?: EventsOptions;
+}
+
+/** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
+export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
+  const { handle, clock, logger } = s;
+  const bus = new EventBus();
+  const sessions = new SessionRegistry();
+  const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, ...s.printers });
+  const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger }, s.events);
+  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers });
+  const deps: AppDeps = {
+    db: handle.db,
+    sqlite: handle.sqlite,
+    clock,
+    env: s.env,
+    bus,
+    logger,
+    dataDir: s.dataDir,
+    trustProxy: s.trustProxy,
+    sessions,
+    printers,
+    events,
+    files: farm.files,
+    jobFiles: farm.jobFiles,
+    jobs: farm.jobs,
+    scheduler: farm.scheduler,
+    auth: createAuthRuntime({ db: handle.db, clock, env: s.env, logger }),
+  };
+  return { deps, farm };
+}
