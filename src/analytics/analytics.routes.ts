@@ -3,9 +3,7 @@ import { defineRoute } from '../http/route.js';
 import { errorDocs } from '../auth/route-docs.js';
 import { getOrganization } from '../auth/organization.service.js';
 import { Readable } from 'node:stream';
-import { notFound } from '../errors.js';
 import type { AppDeps } from '../http/app-deps.js';
-import { findPrinterById } from '../printers/printers.repository.js';
 import { resolvePeriod, resolveZone } from './analytics-period.js';
 import { ExportQuery, FleetQuery, FleetRecord, JobStatsQuery, MaterialStatsQuery, PrinterStatsQuery, reportRecord } from './analytics.schemas.js';
 import { encodeExport, exportRows } from './export.service.js';
@@ -64,9 +62,9 @@ export const analyticsRoutes = [
     responses: { 200: { description: 'Printer statistics', schema: reportRecord('Printer statistics') }, ...errorDocs(400, 403, 404) },
     async handle(ctx, { query, params }, deps) {
       const { ctx: report, org } = await reportContext(deps, query, params.id);
-      const printer = await findPrinterById(deps.db, params.id as string);
-      if (!printer) throw notFound('printer', params.id);
-      ctx.body = { ...(await printerReport(report, org, printer)), currency: org.currency };
+      // 404 for an unknown printer, through the printers service (routes do not read storage).
+      const printer = await deps.printers.get(params.id as string);
+      ctx.body = { ...(await printerReport(report, org, { id: printer.id, name: printer.name, group_name: printer.group })), currency: org.currency };
     },
   }),
   defineRoute<unknown, JobStatsQuery>({

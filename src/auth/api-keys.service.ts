@@ -8,7 +8,7 @@ import type { ListSpec } from '../http/list-query.js';
 import { runListQuery, type ListCondition, type ListPage, type ListQuery } from '../storage/list-page.js';
 import type { Db } from '../storage/db.js';
 import { displayPrefix, hashKey, hashesEqual, keyEnvironment, mintKeyString } from './api-key-format.js';
-import { toApiKeyRecord } from './api-key-record.js';
+import { apiKeyStatus, toApiKeyRecord } from './api-key-record.js';
 import { API_KEY_STATUSES, type ApiKeyRecord, type ApiKeyStatus, type CreateKeyBody } from './api-keys.schemas.js';
 import { findApiKeyByHash, findApiKeyById, insertApiKey, selectApiKeys, updateApiKey, type ApiKeyRow } from './api-keys.repository.js';
 import type { AuthContext } from '../http/middleware/auth-context.js';
@@ -91,6 +91,12 @@ export async function verifyApiKey(deps: KeyServiceDeps, presented: string): Pro
 }
 
 /** A key of this server's environment by id; other environments' keys are invisible here. */
+/** Whether the key with this id still works now (not revoked, not past a roll's overlap): a long-lived stream asks. */
+export async function apiKeyStillValid(db: KeyServiceDeps['db'], keyId: string, nowMs: number): Promise<boolean> {
+  const key = await findApiKeyById(db, keyId);
+  return key !== undefined && ['active', 'expiring'].includes(apiKeyStatus(key, nowMs));
+}
+
 export async function getApiKey(deps: KeyServiceDeps, id: string): Promise<ApiKeyRow> {
   const row = await findApiKeyById(deps.db, id);
   if (!row || row.env !== deps.env) throw notFound('API key', id);

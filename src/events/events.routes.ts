@@ -1,11 +1,10 @@
 // GET /v1/events (extension): the live stream as Server-Sent Events, filtered by type and by what the key may read.
-import { apiKeyStatus } from '../auth/api-key-record.js';
-import { findApiKeyById } from '../auth/api-keys.repository.js';
+import { apiKeyStillValid } from '../auth/api-keys.service.js';
 import { requireAuth } from '../http/middleware/auth-context.js';
 import { errorDocs } from '../auth/route-docs.js';
 import { badRequest } from '../errors.js';
 import { defineRoute } from '../http/route.js';
-import { eventSeqById, oldestEventSeq } from './event-log.repository.js';
+import { resumePoint } from './stream-resume.js';
 import { anyPatternMatches, mayReadEvent, STREAM_EVENT_PATTERNS } from './event-names.js';
 import { serveSse } from './sse-connection.js';
 
@@ -50,16 +49,7 @@ export const eventRoutes = [
       const caller = requireAuth(ctx);
       const patterns = parseTypes(query.types);
       const lastId = ctx.get('Last-Event-ID') || query.last_event_id;
-      const notes: string[] = [];
-      let resumeAfterSeq: number | null = null;
-      if (lastId) {
-        const seq = await eventSeqById(deps.db, lastId);
-        if (seq !== undefined) resumeAfterSeq = seq;
-        else {
-          resumeAfterSeq = Math.max(0, (await oldestEventSeq(deps.db)) - 1);
-          notes.push(`Last-Event-ID ${JSON.stringify(lastId)} is not in the retained log: replaying from the oldest retained event`);
-        }
-      }
+      const resume = await resumePoint(deps.db, lastId);
       // HEAD (which Koa routes here) asks whether the stream would open: answer the headers, never start it.
       if (ctx.method === 'HEAD') {
         ctx.status = 200;
@@ -76,12 +66,9 @@ export const eventRoutes = [
         deps.events.stream,
         {
           accepts: (type) => anyPatternMatches(patterns, type) && mayReadEvent(caller.scopes, type),
-          stillAuthorized: async () => {
-            const key = await findApiKeyById(deps.db, caller.keyId);
-            return key !== undefined && ['active', 'expiring'].includes(apiKeyStatus(key, deps.clock.now()));
-          },
-          resumeAfterSeq,
-          notes,
+          stillAuthorized: () => apiKeyStillValid(deps.db, caller.keyId, deps.clock.now()),
+          resumeAfterSeq: resume.afterSeq,
+          notes: resume.notes,
           headers,
         },
         deps.events.sse,

@@ -1,7 +1,7 @@
 // /v1/webhooks: manage receivers, send a test delivery, read delivery history and retry a delivery (all webhooks:write).
 import { errorDocs } from '../auth/route-docs.js';
 import { listResponseSchema } from '../http/list-query.js';
-import { runListQuery, type ListQuery } from '../storage/list-page.js';
+import type { ListQuery } from '../storage/list-page.js';
 import { defineRoute } from '../http/route.js';
 import { deliveryRecordSchema } from './delivery-record.js';
 import {
@@ -20,13 +20,13 @@ import {
   getDeliveryRecord,
   getWebhook,
   listDeliveries,
+  listWebhooks,
   patchWebhook,
   removeWebhook,
   retryDelivery,
   testWebhook,
   toWebhookRecord,
 } from './webhooks.service.js';
-import { selectWebhooks } from './webhooks.repository.js';
 
 const TAG = 'Webhooks';
 const auth = { scope: 'webhooks:write' };
@@ -41,8 +41,7 @@ export const webhookRoutes = [
     list: WEBHOOK_LIST,
     responses: { 200: { description: 'A page of webhooks', schema: listResponseSchema(webhookRecordSchema) }, ...errorDocs(400, 403) },
     async handle(ctx, { query }, deps) {
-      const now = deps.clock.now();
-      ctx.body = await runListQuery(selectWebhooks(deps.db), query, (row) => toWebhookRecord(row, now));
+      ctx.body = await listWebhooks(deps.db, query, deps.clock.now());
     },
   }),
   defineRoute<WebhookCreate>({

@@ -64,6 +64,11 @@ async function checkUrl(db: Db, url: string): Promise<string> {
   return parsed.href;
 }
 
+/** A page of webhooks as the API shows them. */
+export async function listWebhooks(db: Db, query: ListQuery, nowMs: number) {
+  return runListQuery(selectWebhooks(db), query, (row) => toWebhookRecord(row, nowMs));
+}
+
 export async function getWebhook(db: Db, id: string): Promise<WebhookRow> {
   const row = await findWebhook(db, id);
   if (!row) throw notFound(`webhook ${id}`);
