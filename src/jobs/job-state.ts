@@ -5,7 +5,6 @@ export const JOB_STATUSES = ['queued', 'printing', 'paused', 'completed', 'faile
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const FINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
-export const ACTIVE_STATUSES: readonly JobStatus[] = ['printing', 'paused'];
 
 /** What happened to a job; `fail` carries the error the job will show. */
 export type JobTrigger =
@@ -76,6 +75,3 @@ export function transition(jobId: string, from: JobStatus, trigger: JobTrigger):
     },
   };
 }
-
-/** Whether `trigger` is allowed from `from`, without throwing (for callers that only need to know). */
-export const canTransition = (from: JobStatus, trigger: JobTrigger['type']): boolean => TABLE[trigger].from.includes(from);

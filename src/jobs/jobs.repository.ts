@@ -66,15 +66,6 @@ export async function activeJobs(db: Q): Promise<JobRow[]> {
   return db.selectFrom('jobs').selectAll().where('status', 'in', ['printing', 'paused']).execute();
 }
 
-export async function activeJobOnPrinter(db: Q, printerId: string): Promise<JobRow | undefined> {
-  return db
-    .selectFrom('jobs')
-    .selectAll()
-    .where('printer_id', '=', printerId)
-    .where('status', 'in', ['printing', 'paused'])
-    .executeTakeFirst();
-}
-
 /** Records the scheduler's reason for each queued job that changed (one statement per change; few change per pass). */
 export async function setWaitingReason(db: Q, id: string, reason: string | null): Promise<void> {
   await db
@@ -83,10 +74,6 @@ export async function setWaitingReason(db: Q, id: string, reason: string | null)
     .where('id', '=', id)
     .where('status', '=', 'queued')
     .execute();
-}
-
-export async function jobsOfBatch(db: Q, batchId: string): Promise<JobRow[]> {
-  return db.selectFrom('jobs').selectAll().where('batch_id', '=', batchId).orderBy('created_at').orderBy('id').execute();
 }
 
 export async function updateJobProgress(db: Q, id: string, progress: number, elapsed: number, at: string): Promise<void> {

@@ -11,7 +11,7 @@ import type { SessionRegistry } from '../printers/session-registry.js';
 import type { Database, JobTable } from '../storage/schema.js';
 import { toJobRecord, type JobRecord, type LiveJobCounters } from './job-record.js';
 import { transition, type JobEventType, type JobTrigger } from './job-state.js';
-import { claimJob, findJob, insertJobs, jobsOfBatch, PRIORITY_RANK, selectJobs, updateJobIf, type JobRow } from './jobs.repository.js';
+import { claimJob, findJob, insertJobs, PRIORITY_RANK, selectJobs, updateJobIf, type JobRow } from './jobs.repository.js';
 import type { JobPriority } from './jobs.schemas.js';
 
 /** What a stored file tells the job about itself (from the files feature's slicer metadata). */
@@ -149,7 +149,7 @@ export class JobsService {
   }
 
   /** PATCH: name and tags any time; priority, printer, group and material only while queued. */
-  async update(id: string, patch: JobPatch): Promise<JobRecord> {
+  async update(id: string, patch: JobPatch, attempt = 0): Promise<JobRecord> {
     const row = await findJob(this.d.db, id);
     if (!row) throw notFound(`job ${id}`);
     const queuedOnly = QUEUED_ONLY.filter((k) => patch[k] !== undefined);
@@ -177,7 +177,8 @@ export class JobsService {
     }
     if (!(await updateJobIf(this.d.db, id, row.status, set))) {
       // The scheduler started it (or someone cancelled it) between the read and the write: answer from the new state.
-      return this.update(id, patch);
+      if (attempt >= 4) throw new AppError(409, 'invalid_state', `job ${id} changed too often while being updated; try again`);
+      return this.update(id, patch, attempt + 1);
     }
     if (queuedOnly.length > 0) this.d.wakeScheduler();
     return this.get(id);
@@ -252,7 +253,4 @@ export class JobsService {
     throw new AppError(409, 'invalid_state', `job ${id} changed too often while being updated; try again`);
   }
 
-  async batch(batchId: string): Promise<JobRecord[]> {
-    return (await jobsOfBatch(this.d.db, batchId)).map((r) => this.record(r));
-  }
 }
