@@ -1,0 +1,36 @@
+// Who is signed in (GET /v1/sessions/current), what they may do, and sign-out; provided to every page by app.ts.
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+
+/** The session object of POST /v1/sessions and GET /v1/sessions/current. */
+export interface Session {
+  id: string;
+  user: { id: string; email: string; name: string; role: string } | null;
+  key: { id: string; name: string } | null;
+  scopes: string[];
+  created_at: string;
+  expires_at: string;
+  idle_expires_at: string;
+}
+
+/** Whether granted scopes cover `scope`: exact, admin:* (everything), or a group wildcard (printers:* covers printers:read). */
+export function covers(granted: readonly string[], scope: string): boolean {
+  return granted.some((g) => g === scope || g === 'admin:*' || (g.endsWith(':*') && scope.startsWith(g.slice(0, -1))));
+}
+
+export interface SessionApi {
+  session: Session;
+  can: (scope: string) => boolean;
+  signOut: () => Promise<void>;
+  /** The organization's currency for money on screen (loaded once after sign-in; 'EUR' until then). */
+  currency: string;
+}
+
+export const SessionContext = createContext<SessionApi | null>(null);
+
+/** The signed-in session; pages render only inside the signed-in app, so it is always there. */
+export function useSession(): SessionApi {
+  const s = useContext(SessionContext);
+  if (!s) throw new Error('useSession outside the signed-in app');
+  return s;
+}
