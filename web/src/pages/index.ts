@@ -1,6 +1,9 @@
 // The signed-in pages by their first hash segment (#/queue -> 'queue'): the app's router and its navigation read this list.
 import type { VNode } from 'preact';
 import type { Route } from '../lib/router.js';
+import { materialsPage } from './materials.js';
+import { analyticsPage } from './analytics.js';
+import { settingsPage } from './settings.js';
 
 export interface PageDef {
   /** First hash segment; '' is the home page (the farm grid). */
@@ -16,4 +19,8 @@ export interface PageDef {
 }
 
 // Each page module adds its entry here, in navigation order.
-export const PAGES: PageDef[] = [];
+export const PAGES: PageDef[] = [
+  materialsPage,
+  analyticsPage,
+  settingsPage,
+];
