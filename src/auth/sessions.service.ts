@@ -21,7 +21,7 @@ import {
   trimSessions,
   type SessionRow,
 } from './sessions.repository.js';
-import { checkSignIn, type SessionPrincipal } from './sign-in-credentials.js';
+import { checkSignIn, type SessionPrincipal, type SignInCheckDeps } from './sign-in-credentials.js';
 import { findUserById } from './users.repository.js';
 
 export interface SessionServiceDeps {
@@ -53,7 +53,7 @@ const sessionRefused = (why: string): AppError =>
 
 const unknownSession = (): AppError => sessionRefused('not signed in: this session is unknown or was signed out');
 
-export async function signIn(deps: SessionServiceDeps, input: SignInBody): Promise<{ token: string; live: LiveSession }> {
+export async function signIn(deps: SignInCheckDeps, input: SignInBody): Promise<{ token: string; live: LiveSession }> {
   const principal = await checkSignIn(deps, input);
   const now = deps.clock.now();
   const policy = sessionPolicy(await findOrganization(deps.db));

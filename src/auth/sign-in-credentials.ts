@@ -6,6 +6,7 @@ import type { Db } from '../storage/db.js';
 import { findApiKeyById, type ApiKeyRow } from './api-keys.repository.js';
 import { verifyApiKey } from './api-keys.service.js';
 import { findPasswordHash } from './invitations.repository.js';
+import type { PasswordCheckGate } from './password-check-gate.js';
 import { verifyPassword } from './password-hash.js';
 import type { SignInBody } from './sessions.schemas.js';
 import { findUserByEmail, type UserRow } from './users.repository.js';
@@ -45,7 +46,14 @@ function formOf(input: SignInBody): { kind: 'password'; email: string; password:
   return { kind: 'password', email, password };
 }
 
-export async function checkSignIn(deps: { db: Db; clock: Clock; env: RunEnvironment }, input: SignInBody): Promise<SessionPrincipal> {
+export interface SignInCheckDeps {
+  db: Db;
+  clock: Clock;
+  env: RunEnvironment;
+  passwordChecks: PasswordCheckGate;
+}
+
+export async function checkSignIn(deps: SignInCheckDeps, input: SignInBody): Promise<SessionPrincipal> {
   const form = formOf(input);
   if (form.kind === 'key') {
     let keyId: string | null;
@@ -62,7 +70,7 @@ export async function checkSignIn(deps: { db: Db; clock: Clock; env: RunEnvironm
   }
   const user = await findUserByEmail(deps.db, form.email.trim());
   const stored = user?.status === 'active' ? await findPasswordHash(deps.db, user.id) : undefined;
-  const matches = await verifyPassword(form.password, stored ?? UNMATCHABLE_HASH);
+  const matches = await deps.passwordChecks.run(() => verifyPassword(form.password, stored ?? UNMATCHABLE_HASH));
   if (!user || stored === undefined || !matches) throw invalidCredentials();
   return { kind: 'user', user };
 }

@@ -1,7 +1,9 @@
 // Pure parts of browser sessions: the role -> scopes table, the cookie header reader and writer, the request-origin verdict, the deadlines.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { PasswordCheckGate } from '../../src/auth/password-check-gate.js';
 import { READ_SCOPES, ROLE_SCOPES, scopesForRole } from '../../src/auth/role-scopes.js';
+import { AppError } from '../../src/errors.js';
 import { CONCRETE_SCOPES, covers, isKnownScope } from '../../src/auth/scopes.js';
 import { endedBy, sessionDeadlines, sessionPolicy } from '../../src/auth/session-expiry.js';
 import { requestOrigin } from '../../src/http/middleware/request-origin.js';
@@ -80,5 +82,27 @@ describe('session deadlines', () => {
     assert.equal(endedBy(d, 7_199_999), null);
     assert.equal(endedBy(d, 7_200_000), 'lifetime');
     assert.equal(endedBy(sessionDeadlines(0, 0, policy), 1_800_000), 'idle');
+  });
+});
+
+describe('password check gate', () => {
+  it('runs at most `max` checks at once, refuses the next with 429 at once, and frees a slot when one ends (even by throwing)', async () => {
+    const gate = new PasswordCheckGate(2);
+    const releases: (() => void)[] = [];
+    const held = () => gate.run(() => new Promise<string>((resolve) => releases.push(() => resolve('done'))));
+    const first = held();
+    const second = held();
+    await assert.rejects(gate.run(async () => 'third'), (err: unknown) => {
+      assert.ok(err instanceof AppError);
+      assert.deepEqual([err.status, err.code, err.headers['Retry-After']], [429, 'rate_limit_exceeded', '1']);
+      assert.match(err.message, /^too many sign-ins at once/);
+      return true;
+    });
+    releases[0]!();
+    assert.equal(await first, 'done');
+    await assert.rejects(gate.run(async () => Promise.reject(new Error('scrypt failed'))), /scrypt failed/);
+    assert.equal(await gate.run(async () => 'fits again'), 'fits again');
+    releases[1]!();
+    assert.equal(await second, 'done');
   });
 });
