@@ -65,7 +65,12 @@ export const eventRoutes = [
         deps.events.stream,
         {
           accepts: (type) => anyPatternMatches(patterns, type) && mayReadEvent(caller.scopes, type),
-          stillAuthorized: () => deps.auth.stillValid(caller),
+          // An open dashboard tab (a wall screen) is in use: each heartbeat that finds its session valid moves the idle deadline.
+          stillAuthorized: async () => {
+            const valid = await deps.auth.stillValid(caller);
+            if (valid && caller.sessionId !== null) await deps.auth.recordSessionUse(caller.sessionId, deps.clock.now());
+            return valid;
+          },
           resumeAfterSeq: resume.afterSeq,
           notes: resume.notes,
           headers,

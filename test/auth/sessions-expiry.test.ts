@@ -129,6 +129,29 @@ describe('sessions: lifetime and idle timeout', () => {
     assert.ok(ids.includes(live.session.id), 'the one used 2 minutes ago stays');
   });
 
+  it('an open event stream (a wall screen) keeps its session from going idle', async () => {
+    const s = await startTestApp({ events: { sse: { heartbeatMs: 20 } } });
+    try {
+      const key = await mintTestKey(s);
+      await activeUser(s, key, ada.email, 'viewer');
+      const { cookie } = await signIn(s, ada);
+      const stream = await openStream(s.baseUrl, '/v1/events', { Cookie: cookie });
+      try {
+        // Three times 11 idle hours with no request, only the stream's heartbeats (every 20 ms): 33 hours, never 12 without use.
+        for (let i = 0; i < 3; i++) {
+          s.clock.advance(11 * HOUR);
+          await new Promise((r) => setTimeout(r, 150));
+        }
+        assert.equal(stream.messages.length, 0, 'the stream is still open');
+        assert.equal((await s.request('/v1/jobs', { headers: { Cookie: cookie } })).status, 200);
+      } finally {
+        await stream.close();
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
   it('the event stream takes the cookie and ends when the session is signed out', async () => {
     const s = await startTestApp({ events: { sse: { heartbeatMs: 30 } } });
     try {
