@@ -1,34 +1,12 @@
 // The signed-in frame: top bar (brand, navigation, live indicator, who is signed in, sign-out), skip link, and the page itself.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
-import { liveState, onLiveState, type LiveState } from '../lib/live.js';
 import { href, type Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
 import type { PageDef } from '../pages/index.js';
 import { PAGES } from '../pages/index.js';
 import { Button } from './ui.js';
-
-const LIVE_WORDS: Record<LiveState, { word: string; title: string }> = {
-  open: { word: 'Live', title: 'Live updates are on' },
-  connecting: { word: 'Connecting…', title: 'Connecting to live updates; the page may lag behind' },
-  closed: { word: 'Not live', title: 'Live updates are off; reload the page to reconnect' },
-};
-
-/** The tab's live-connection state, re-rendered on every change. */
-export function useLiveState(): LiveState {
-  const [state, setState] = useState<LiveState>(liveState());
-  useEffect(() => onLiveState(setState), []);
-  return state;
-}
-
-/** Dot + word, so the state is never told by colour alone. */
-export function LiveIndicator() {
-  const state = useLiveState();
-  const { word, title } = LIVE_WORDS[state];
-  return html`<span class=${`live ${state}`} role="status" title=${title} aria-label=${title}>
-    <span class="live-dot" aria-hidden="true"></span><span class="live-word" aria-hidden="true">${word}</span>
-  </span>`;
-}
+import { LiveIndicator } from './live-indicator.js';
 
 function focusMain(e: Event): void {
   // A plain #main link would change the hash route; move focus instead.
