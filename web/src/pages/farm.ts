@@ -48,6 +48,7 @@ export function FarmPage({ route }: { route: Route }) {
   const shown = farm.printers ? applyFilters(farm.printers, filters) : [];
   return html`<section class="farm">
     <${PageHeader} title="Farm">
+      ${can('printers:write') ? html`<a class="btn secondary" href="#/add-printer">Add printer</a>` : null}
       <a class="btn secondary" href=${`#/wall${filterQuery(filters)}`}>Wall mode</a>
     <//>
     <${ErrorNote} error=${farm.error} />
@@ -56,7 +57,7 @@ export function FarmPage({ route }: { route: Route }) {
         ? null
         : html`<p class="muted" aria-busy="true">Loading the printers…</p>`
       : farm.printers.length === 0
-        ? html`<${Empty}>No printers yet. Add one on the Printers page or with <code>POST /v1/printers</code>; it shows here as soon as it is added.<//>`
+        ? html`<${Empty}>No printers yet. ${can('printers:write') ? html`<a href="#/add-printer">Add a printer</a>` : 'An admin can add printers'}; it shows here as soon as it is added.<//>`
         : html`
           <${SummaryLine} printers=${farm.printers} />
           <${Filters} printers=${farm.printers} filters=${filters} />

@@ -3,6 +3,7 @@ import type { VNode } from 'preact';
 import type { Route } from '../lib/router.js';
 import { farmPage } from './farm.js';
 import { wallPage } from './wall.js';
+import { addPrinterPage, printerSettingsPage } from './printer-setup.js';
 
 export interface PageDef {
   /** First hash segment; '' is the home page (the farm grid). */
@@ -21,4 +22,6 @@ export interface PageDef {
 export const PAGES: PageDef[] = [
   farmPage,
   wallPage,
+  addPrinterPage,
+  printerSettingsPage,
 ];
