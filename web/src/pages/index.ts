@@ -1,6 +1,8 @@
 // The signed-in pages by their first hash segment (#/queue -> 'queue'): the app's router and its navigation read this list.
 import type { VNode } from 'preact';
 import type { Route } from '../lib/router.js';
+import { QueuePage } from './queue.js';
+import { PrinterPage } from './printer.js';
 
 export interface PageDef {
   /** First hash segment; '' is the home page (the farm grid). */
@@ -16,4 +18,7 @@ export interface PageDef {
 }
 
 // Each page module adds its entry here, in navigation order.
-export const PAGES: PageDef[] = [];
+export const PAGES: PageDef[] = [
+  { path: 'queue', title: 'Queue', nav: true, scope: 'jobs:read', component: QueuePage },
+  { path: 'printers', title: 'Printer', nav: false, scope: 'printers:read', component: PrinterPage },
+];
