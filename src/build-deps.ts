@@ -51,6 +51,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     jobFiles: farm.jobFiles,
     jobs: farm.jobs,
     scheduler: farm.scheduler,
+    temperatures: farm.temperatures,
     auth: createAuthRuntime({ db: handle.db, clock, env: s.env, logger }),
   };
   return { deps, farm };

@@ -15,6 +15,7 @@ import type { Logger } from './logger.js';
 import type { PrintersService } from './printers/printers.service.js';
 import type { SessionRegistry } from './printers/session-registry.js';
 import { SchedulerLoop } from './scheduler/scheduler-loop.js';
+import { TemperatureHistory } from './printers/temperature-history.js';
 import type { Db } from './storage/db.js';
 
 export interface FarmBase {
@@ -36,6 +37,8 @@ export interface Farm {
   scheduler: SchedulerLoop;
   /** Charges what each job really extruded to the spools it printed from. */
   meter: MaterialMeter;
+  /** The last hour of each connected printer's temperatures (sampled from start() until settled()). */
+  temperatures: TemperatureHistory;
   /** Fails jobs cut off by the last stop and runs the first scheduling pass; call before the printers connect. */
   start(): Promise<void>;
   /** Stops scheduling: nothing new starts. Call before the printer sessions close. */
@@ -129,6 +132,7 @@ export function createFarm(base: FarmBase): Farm {
     },
   });
   const loop = scheduler;
+  const temperatures = new TemperatureHistory({ sessions: base.sessions, clock: base.clock, bus: base.bus });
   let stopBridge: (() => Promise<void>) | null = null;
   return {
     files,
@@ -137,10 +141,12 @@ export function createFarm(base: FarmBase): Farm {
     runner,
     scheduler: loop,
     meter,
+    temperatures,
     async start() {
       const failed = await runner.failInterrupted();
       if (failed > 0) base.logger.warn('jobs cut off by the last stop were marked failed (host_restart)', { jobs: failed });
       stopBridge = bridgePrinterEvents(base);
+      temperatures.start();
       loop.wake();
     },
     async stop() {
@@ -150,6 +156,7 @@ export function createFarm(base: FarmBase): Farm {
       runner.stop();
       await runner.settled();
       await stopBridge?.();
+      temperatures.stop();
     },
   };
 }

@@ -30,6 +30,9 @@ export interface DomainEvents {
   // printer.updated: stored settings changed (created, or a PATCH; `reason` lists the changed fields).
   'printer.ready': PrinterEventPayload;
   'printer.updated': PrinterEventPayload;
+  // printer.removed (bus only): the printer was deleted; what is kept in memory per printer (temperature history,
+  // telemetry throttle) lets go of it.
+  'printer.removed': PrinterEventPayload;
   'job.started': JobEndPayload;
   'job.progress': JobProgressPayload;
   'job.paused': JobEndPayload;

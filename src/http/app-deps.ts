@@ -10,6 +10,7 @@ import type { JobsService } from '../jobs/jobs.service.js';
 import type { Logger } from '../logger.js';
 import type { PrintersService } from '../printers/printers.service.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
+import type { TemperatureHistory } from '../printers/temperature-history.js';
 import type { SchedulerLoop } from '../scheduler/scheduler-loop.js';
 import type { Db } from '../storage/db.js';
 import type { AccessControl } from './middleware/access-control.js';
@@ -35,6 +36,8 @@ export interface AppDeps {
   jobFiles: JobFiles;
   jobs: JobsService;
   scheduler: SchedulerLoop;
+  /** The last hour of each connected printer's temperatures, in memory (GET /v1/printers/:id/temperatures). */
+  temperatures: TemperatureHistory;
   /** Keys, scopes and limits for the auth middleware; built once with the deps (auth/auth-runtime.ts). */
   auth: AccessControl;
 }

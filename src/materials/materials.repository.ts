@@ -1,5 +1,5 @@
 // The materials and job_material_usage tables: spool rows, loading on a printer tool, and what each job drew per tool.
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, JobMaterialUsageTable, MaterialTable } from '../storage/schema.js';
 
 export type MaterialRow = Selectable<MaterialTable>;
@@ -51,4 +51,27 @@ export async function upsertUsage(db: Q, row: Insertable<JobMaterialUsageTable>)
       oc.columns(['job_id', 'tool']).doUpdateSet({ grams: row.grams, cost: row.cost ?? null, material_id: row.material_id ?? null, type: row.type ?? null, color: row.color ?? null }),
     )
     .execute();
+}
+
+/**
+ * The usage lines of one spool joined with their jobs, as a plain select for runListQuery: `at` is when the job ended
+ * (or started, while it still prints), `usage_key` the unique job/tool pair for ties.
+ */
+export function selectSpoolUsage(db: Q, materialId: string) {
+  const lines = db
+    .selectFrom('job_material_usage as u')
+    .innerJoin('jobs as j', 'j.id', 'u.job_id')
+    .where('u.material_id', '=', materialId)
+    .select([
+      'u.job_id',
+      'j.name as job_name',
+      'j.status as job_status',
+      'j.printer_id',
+      'u.tool',
+      'u.grams',
+      'u.cost',
+      sql<string>`coalesce(j.completed_at, j.started_at, j.created_at)`.as('at'),
+      sql<string>`u.job_id || '/' || u.tool`.as('usage_key'),
+    ]);
+  return db.selectFrom(lines.as('usage')).selectAll();
 }

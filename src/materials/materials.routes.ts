@@ -3,8 +3,17 @@ import { errorDocs } from '../auth/route-docs.js';
 import { listResponseSchema } from '../http/list-query.js';
 import { defineRoute } from '../http/route.js';
 import type { ListQuery } from '../storage/list-page.js';
-import { MATERIAL_LIST, MaterialCreateBody, materialRecordSchema, MaterialUpdateBody, type MaterialCreate, type MaterialUpdate } from './materials.schemas.js';
-import { archiveMaterial, createMaterial, getMaterial, listMaterials, patchMaterial, toMaterialRecord } from './materials.service.js';
+import {
+  MATERIAL_LIST,
+  MaterialCreateBody,
+  materialRecordSchema,
+  MaterialUpdateBody,
+  SPOOL_USAGE_LIST,
+  spoolUsageRecordSchema,
+  type MaterialCreate,
+  type MaterialUpdate,
+} from './materials.schemas.js';
+import { archiveMaterial, createMaterial, getMaterial, listMaterials, patchMaterial, spoolUsage, toMaterialRecord } from './materials.service.js';
 
 const TAG = 'Materials';
 const read = { scope: 'materials:read' };
@@ -47,6 +56,19 @@ export const materialRoutes = [
     responses: { 200: { description: 'The material', schema: materialRecordSchema }, ...errorDocs(403, 404) },
     async handle(ctx, { params }, deps) {
       ctx.body = toMaterialRecord(await getMaterial(deps.db, params.id as string));
+    },
+  }),
+  defineRoute<unknown, ListQuery>({
+    method: 'GET',
+    path: '/v1/materials/:id/usage',
+    summary: 'Usage history of a spool (extension): what each job drew from it',
+    description: 'One line per job and tool, newest first (by when the job ended; a job still printing counts from its start and its grams grow).',
+    tag: TAG,
+    auth: read,
+    list: SPOOL_USAGE_LIST,
+    responses: { 200: { description: 'A page of usage lines', schema: listResponseSchema(spoolUsageRecordSchema) }, ...errorDocs(400, 403, 404) },
+    async handle(ctx, { params, query }, deps) {
+      ctx.body = await spoolUsage(deps.db, params.id as string, query);
     },
   }),
   defineRoute<MaterialUpdate>({

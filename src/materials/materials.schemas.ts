@@ -113,3 +113,28 @@ export const MATERIAL_LIST: ListSpec = {
     },
   },
 };
+
+const JOB_STATUSES_SHOWN = ['queued', 'printing', 'paused', 'completed', 'failed', 'cancelled'];
+
+/** One line of a spool's usage history: what one job drew from it on one tool. */
+export const spoolUsageRecordSchema = {
+  type: 'object',
+  properties: {
+    job_id: { type: 'string', description: 'job_…' },
+    job_name: { type: 'string' },
+    job_status: { type: 'string', enum: JOB_STATUSES_SHOWN, description: 'printing or paused: grams still grow' },
+    printer_id: { type: ['string', 'null'], description: 'The printer the job ran on' },
+    tool: { type: 'integer', description: 'The tool the spool fed' },
+    grams: { type: 'number', description: 'Filament the job drew from this spool on this tool, measured on the wire (0.001 g)' },
+    cost: { type: ['number', 'null'], description: 'What that filament cost at the spool\'s cost_per_kg; null without a price' },
+    at: { ...time, description: 'When the job ended; while it still prints, when it started' },
+  },
+};
+
+export const SPOOL_USAGE_LIST: ListSpec = {
+  fields: Object.keys(spoolUsageRecordSchema.properties),
+  sortable: { at: 'at', grams: 'grams' },
+  defaultSort: '-at',
+  // A usage line is one job and one tool: this key makes every order total.
+  idColumn: 'usage_key',
+};

@@ -9,7 +9,7 @@ import { runListQuery, type ListPage, type ListQuery } from '../storage/list-pag
 import type { Database, MaterialTable } from '../storage/schema.js';
 import { DEFAULT_DIAMETER_MM, defaultDensity } from './material-defaults.js';
 import { initialLevel, nextLevel } from './material-levels.js';
-import { findMaterial, insertMaterial, selectMaterials, unloadTool, updateMaterial, type MaterialRow } from './materials.repository.js';
+import { findMaterial, insertMaterial, selectMaterials, selectSpoolUsage, unloadTool, updateMaterial, type MaterialRow } from './materials.repository.js';
 import type { MaterialCreate, MaterialUpdate } from './materials.schemas.js';
 
 export interface MaterialsDeps {
@@ -59,6 +59,34 @@ export async function getMaterial(db: Kysely<Database>, id: string): Promise<Mat
 
 export function listMaterials(db: Kysely<Database>, q: ListQuery): Promise<ListPage<Partial<MaterialRecord>>> {
   return runListQuery(selectMaterials(db), q, toMaterialRecord);
+}
+
+/** One line of a spool's usage history as the API shows it. */
+export interface SpoolUsageRecord {
+  job_id: string;
+  job_name: string;
+  job_status: string;
+  printer_id: string | null;
+  tool: number;
+  grams: number;
+  cost: number | null;
+  at: string;
+}
+
+/** What jobs drew from a spool, newest first by default; 404 for an unknown spool. */
+export async function spoolUsage(db: Kysely<Database>, id: string, q: ListQuery): Promise<ListPage<Partial<SpoolUsageRecord>>> {
+  await getMaterial(db, id);
+  return runListQuery(selectSpoolUsage(db, id), q, (row) => ({
+    job_id: row.job_id,
+    job_name: row.job_name,
+    job_status: row.job_status,
+    printer_id: row.printer_id,
+    tool: row.tool,
+    // As the job's material.used: the row keeps full precision so many small live draws add up exactly.
+    grams: Math.round(row.grams * 1000) / 1000,
+    cost: row.cost,
+    at: row.at,
+  }));
 }
 
 async function checkPrinter(deps: MaterialsDeps, printerId: string): Promise<void> {

@@ -34,6 +34,8 @@ export function bridgePrinterEvents(d: PrinterEventsDeps): () => Promise<void> {
     d.bus.on('printer.online', (p) => record('printer.online', p.printer_id)),
     d.bus.on('printer.offline', (p) => record('printer.offline', p.printer_id)),
     d.bus.on('printer.error', (p) => record('printer.error', p.printer_id)),
+    // A deleted printer's telemetry throttle slot would otherwise stay for the life of the process.
+    d.bus.on('printer.removed', (p) => d.events.forgetPrinter(p.printer_id)),
   ];
   // Telemetry only while someone watches the live stream: a quiet farm does no work for it.
   const timer = setInterval(() => {

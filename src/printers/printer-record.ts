@@ -3,6 +3,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import type { PrinterTable } from '../storage/schema.js';
 import type { PrinterSnapshot, PrinterStatus } from './printer-state.js';
+import { SerialStatsSchema, type SerialStats } from './serial-stats.js';
 
 /** A printers row; reads also carry `loaded_spools` (JSON array of the spools on its tools, from the materials table). */
 export type PrinterRow = Selectable<PrinterTable> & { loaded_spools?: string | null };
@@ -65,6 +66,7 @@ export const PrinterRecordSchema = Type.Object({
   power_watts: nullableNumber('W'),
   clear_bed_gcode: nullableString('G-code that clears the bed after a print.'),
   clear_bed_temperature: nullableNumber('°C'),
+  serial: nullable(SerialStatsSchema),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time', description: 'Last change through the API (create, PATCH).' }),
 });
@@ -84,7 +86,7 @@ const orNull = (n: number | undefined): number | null => (typeof n === 'number' 
  * `ready` is stored (a restart must remember an uncleared bed) and also tracked by the session (it turns false when a
  * job that printed something ends): the printer is ready only when both say so.
  */
-export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null): PrinterRecord {
+export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null, serial: SerialStats | null = null): PrinterRecord {
   const status = apiStatus(snap?.status);
   const online = status !== 'offline';
   const t = snap?.temperatures ?? {};
@@ -117,6 +119,7 @@ export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null): 
     power_watts: row.power_watts,
     clear_bed_gcode: row.clear_bed_gcode,
     clear_bed_temperature: row.clear_bed_temperature,
+    serial,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -80,6 +80,10 @@ export class PrinterSession {
   private protocol: HostProtocol | null = null;
   /** The protocol of the last link, kept for stats() after the link is gone. */
   private lastProtocol: HostProtocol | null = null;
+  /** When the current link was identified (clock ms); null while not connected. */
+  private connectedAt: number | null = null;
+  /** The line rate of the last identified link, kept while offline; null when it has none or it is unknown. */
+  private baudRate: number | null = null;
   /** Bumped on every open and every loss: callbacks of an older link are ignored. */
   private linkGen = 0;
   private connecting: Promise<void> | null = null;
@@ -173,6 +177,11 @@ export class PrinterSession {
   stats(): ProtocolStats | null {
     const p = this.protocol ?? this.lastProtocol;
     return p ? { ...p.stats } : null;
+  }
+
+  /** When the current link was identified and its line rate, for a connection panel (the printer record's `serial`). */
+  linkInfo(): { connectedAt: number | null; baudRate: number | null } {
+    return { connectedAt: this.connectedAt, baudRate: this.baudRate };
   }
 
   /** Sent and unsolicited lines, for a console. Returns the unsubscribe function. */
@@ -362,6 +371,8 @@ export class PrinterSession {
       await this.keepAlive.start(found);
     });
     this.error = null;
+    this.connectedAt = this.clock.now();
+    this.baudRate = transport.baudRate ?? null;
     this.setStatus('idle');
     this.bus.emit('printer.online', { printer_id: this.printerId, firmware: info.name });
   }
@@ -625,6 +636,8 @@ export class PrinterSession {
 
   private setStatus(status: PrinterStatus): void {
     this.status = status;
+    // Identified links go idle in identify(); every way down passes through offline or connecting (a firmware reset).
+    if (status === 'offline' || status === 'connecting') this.connectedAt = null;
   }
 
   private emitConsole(direction: ConsoleEntry['direction'], kind: ConsoleEntry['kind'], text: string): void {

@@ -13,12 +13,16 @@ import {
   PrinterCommandsBody,
   PrinterCreateBody,
   PrinterUpdateBody,
+  TemperatureHistoryRecord,
+  TemperaturesQuery,
   type PrinterActionInput,
   type PrinterCommandsInput,
   type PrinterCreateInput,
   type PrinterUpdateInput,
+  type TemperaturesQueryInput,
 } from './printers.schemas.js';
 import { PRINTER_LIST_SPEC } from './printers.service.js';
+import { temperatureHistory } from './printer-temperatures.js';
 
 const TAG = 'Printers';
 const read = { scope: 'printers:read' };
@@ -103,6 +107,21 @@ export const printerRoutes = [
     responses: { 200: { description: 'The printer', schema: record }, ...errorDocs(403, 404) },
     async handle(ctx, { params }, deps) {
       ctx.body = await deps.printers.get(params.id as string);
+    },
+  }),
+
+  defineRoute<unknown, TemperaturesQueryInput>({
+    method: 'GET',
+    path: '/v1/printers/:id/temperatures',
+    summary: 'Temperature history of the last hour (extension)',
+    description:
+      'Sampled in memory every 5 s while the printer is connected; kept for an hour, lost at a restart and when the printer is deleted.',
+    tag: TAG,
+    auth: read,
+    query: TemperaturesQuery as unknown as JsonSchema,
+    responses: { 200: { description: 'The samples, oldest first', schema: TemperatureHistoryRecord as unknown as JsonSchema }, ...errorDocs(400, 403, 404) },
+    async handle(ctx, { params, query }, deps) {
+      ctx.body = await temperatureHistory(deps, params.id as string, query.minutes);
     },
   }),
 

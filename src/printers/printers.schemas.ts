@@ -1,5 +1,6 @@
 // Request bodies of the printers API (TypeBox: schema and type from one definition) and the documented length caps.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { badRequest } from '../errors.js';
 import { TextField } from '../http/text-field.js';
 import { CONNECTION_URL_MAX } from './connection-url.js';
 
@@ -104,3 +105,43 @@ export const PrinterCommandsBody = Type.Object(
   { additionalProperties: false },
 );
 export type PrinterCommandsInput = Static<typeof PrinterCommandsBody>;
+
+/** GET /v1/printers/:id/temperatures: `minutes` is text on the wire, checked to 1..60 by parseMinutes. */
+export const TemperaturesQuery = Type.Object(
+  {
+    minutes: Type.Optional(
+      TextField({ minLength: 1, maxLength: 10, description: 'How far back, in minutes: an integer from 1 to 60 (default 60).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TemperaturesQueryInput = Static<typeof TemperaturesQuery>;
+
+export const TEMPERATURE_MINUTES_MAX = 60;
+
+/** The `minutes` parameter as a number; a clear 400 naming it otherwise. */
+export function parseMinutes(text: string | undefined): number {
+  if (text === undefined) return TEMPERATURE_MINUTES_MAX;
+  const n = /^\d{1,2}$/.test(text) ? Number(text) : NaN;
+  if (!(n >= 1 && n <= TEMPERATURE_MINUTES_MAX)) {
+    throw badRequest(`query parameter minutes: must be an integer from 1 to ${TEMPERATURE_MINUTES_MAX}`);
+  }
+  return n;
+}
+
+const reading = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
+
+export const TemperatureHistoryRecord = Type.Object({
+  printer_id: Type.String(),
+  interval_seconds: Type.Integer({ description: 'Seconds between two samples (5).' }),
+  samples: Type.Array(
+    Type.Object({
+      at: Type.String({ format: 'date-time' }),
+      hotend: reading('°C; null when not reported'),
+      hotend_target: reading('°C'),
+      bed: reading('°C'),
+      bed_target: reading('°C'),
+    }),
+    { description: 'Oldest first; only while the printer was connected (gaps while offline).' },
+  ),
+});

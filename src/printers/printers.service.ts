@@ -19,6 +19,7 @@ import { printerBusy } from './printer-state.js';
 import type { PrinterCreateInput, PrinterUpdateInput } from './printers.schemas.js';
 import { allPrinters, deletePrinter, findPrinterById, insertPrinter, selectPrinters, updatePrinter } from './printers.repository.js';
 import type { SecretBox } from './secret-box.js';
+import { serialStatsOf } from './serial-stats.js';
 import type { SessionRegistry } from './session-registry.js';
 
 /** Session options the service passes to every session it opens (tests: short drain and handshake timings). */
@@ -128,7 +129,8 @@ export class PrintersService {
   }
 
   record(row: PrinterRow): PrinterRecord {
-    return toPrinterRecord(row, this.session(row.id)?.snapshot() ?? null);
+    const session = this.session(row.id);
+    return toPrinterRecord(row, session?.snapshot() ?? null, serialStatsOf(session));
   }
 
   async requireRow(id: string): Promise<PrinterRow> {
@@ -235,6 +237,7 @@ export class PrintersService {
     this.refuseWhileBusy(id, 'delete the printer');
     await this.deps.sessions.remove(id);
     await deletePrinter(this.deps.db, id);
+    this.deps.bus.emit('printer.removed', { printer_id: id });
   }
 
   /**

@@ -84,6 +84,7 @@ export class HostProtocol {
     linesResent: 0,
     timeouts: 0,
     spuriousOks: 0,
+    firmwareErrors: 0,
   };
   /** Position and extrusion of what was sent (first sends only, replays do not move twice). */
   readonly motion = new MotionTracker();
@@ -365,10 +366,12 @@ export class HostProtocol {
         this.actions.push({ type: 'host-action', name: reply.name, argument: reply.argument });
         return;
       case 'fatal':
+        this.stats.firmwareErrors++;
         this.attach(reply.text, true);
         this.actions.push({ type: 'firmware-fatal', text: reply.text });
         return;
       case 'warning':
+        this.stats.firmwareErrors++;
         this.attach(reply.text, true);
         this.actions.push({ type: 'firmware-warning', text: reply.text });
         return;

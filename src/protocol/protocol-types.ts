@@ -61,6 +61,11 @@ export interface ProtocolStats {
   timeouts: number;
   /** Extra `ok`s that matched nothing in flight (ignored, credits capped). */
   spuriousOks: number;
+  /**
+   * Error lines about a command or the firmware itself (unknown command, halted, thermal runaway); the line-number and
+   * checksum complaints that come with a resend request are not counted here (they show in `resends`).
+   */
+  firmwareErrors: number;
 }
 
 export interface HostProtocolOptions {

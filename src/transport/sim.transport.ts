@@ -10,6 +10,8 @@ export class SimTransport implements Transport {
   readonly name: string;
   /** The firmware model: tests read `executed` and `stats` and trigger faults on it. */
   readonly printer: VirtualPrinter;
+  /** The simulated line rate; undefined for a simulated native-USB link (baud=0), which has none. */
+  readonly baudRate: number | undefined;
   private handlers: TransportHandlers | null = null;
   private pending = '';
   private detach: Array<() => void> = [];
@@ -21,6 +23,7 @@ export class SimTransport implements Transport {
     // Throws naming the unknown option or the bad value.
     const options = parseSimulatorOptions(url.searchParams);
     this.description = url.href;
+    this.baudRate = options.baud > 0 ? options.baud : undefined;
     this.printer = new VirtualPrinter(options, { ...deps, start: false });
   }
 

@@ -35,6 +35,8 @@ export interface Transport {
    * board is not reset). A session that gets no answer to its handshake calls this with the next candidate.
    */
   setBaudRate?(baud: number): Promise<void>;
+  /** Links with a line rate (serial, a simulated serial line): the rate in use now, bit/s. Absent otherwise. */
+  readonly baudRate?: number | undefined;
 }
 
 /** Options every transport factory understands, beside what its URL says. */

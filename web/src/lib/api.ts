@@ -75,10 +75,10 @@ export const api = {
   del: <T = any>(path: string) => request<T>('DELETE', path),
 };
 
-/** A list page as the API returns it. */
+/** A list page as the API returns it (`?page=1&per_page=20`, per_page at most 100). */
 export interface Page<T> {
   data: T[];
-  pagination: { next_cursor: string | null; has_more: boolean; limit?: number; [k: string]: unknown };
+  pagination: { page: number; per_page: number; total: number; total_pages: number };
 }
 
 /**
