@@ -35,12 +35,12 @@ function SerialTable({ serial }: { serial: SerialStats }) {
   const rate = sent > 0 ? (resends / sent) * 100 : null;
   return html`<table class="data serial-stats">
     <caption>Serial statistics${serial.connected_since ? ' of the current link' : ' of the last link'}</caption>
-    <thead><tr><th scope="col">Counter</th><th scope="col" class="num">Value</th><th scope="col">Meaning</th></tr></thead>
+    <thead><tr><th scope="col">Counter</th><th scope="col" class="num">Value</th></tr></thead>
     <tbody>
-      ${known.map(([k, label, hint]) => html`<tr key=${k}><th scope="row">${label}</th><td class="num">${(serial[k] as number).toLocaleString()}</td><td>${hint}</td></tr>`)}
-      ${others.map(([k, v]) => html`<tr key=${k}><th scope="row">${human(k)}</th><td class="num">${(v as number).toLocaleString()}</td><td></td></tr>`)}
+      ${known.map(([k, label, hint]) => html`<tr key=${k}><th scope="row">${label}<small class="hint">${hint}</small></th><td class="num">${(serial[k] as number).toLocaleString()}</td></tr>`)}
+      ${others.map(([k, v]) => html`<tr key=${k}><th scope="row">${human(k)}</th><td class="num">${(v as number).toLocaleString()}</td></tr>`)}
       ${rate !== null
-        ? html`<tr><th scope="row">Resend rate</th><td class="num">${rate.toFixed(rate < 1 ? 2 : 1)} %</td><td>${rate > 1 ? 'High: check the USB cable, its length and the power supply.' : 'Healthy (under 1 %).'}</td></tr>`
+        ? html`<tr><th scope="row">Resend rate<small class="hint">${rate > 1 ? 'high: check the USB cable, its length and the power supply' : 'healthy (under 1 %)'}</small></th><td class="num">${rate.toFixed(rate < 1 ? 2 : 1)} %</td></tr>`
         : null}
     </tbody>
   </table>`;
@@ -51,6 +51,7 @@ export function PrinterConnection({ printer }: { printer: Printer }) {
   const since = serial?.connected_since ?? null;
   return html`<section class="card printer-connection" aria-labelledby="conn-title">
     <h2 id="conn-title">Connection</h2>
+    <div class="conn-grid">
     <dl class="facts">
       <div><dt>Connection URL</dt><dd><code class="wrap">${printer.connection_url}</code></dd></div>
       <div><dt>Firmware</dt><dd>${printer.firmware ?? 'not known until the first connection'}</dd></div>
@@ -61,5 +62,6 @@ export function PrinterConnection({ printer }: { printer: Printer }) {
     ${serial
       ? html`<div class="table-wrap"><${SerialTable} serial=${serial} /></div>`
       : html`<p class="empty">${printer.serial === undefined ? 'This server does not report serial statistics yet.' : 'No serial statistics yet: the printer has not been connected since the server started.'}</p>`}
+    </div>
   </section>`;
 }

@@ -1,5 +1,5 @@
 // The printer's control buttons: each action enabled only when it makes sense now, else disabled with the reason in words.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
@@ -42,6 +42,9 @@ export function PrinterControls({ printer, canWrite, onChanged }: Props) {
     }
   });
 
+  // The confirmation of the last action is stale once the printer's state moved on.
+  useEffect(() => setDone(null), [printer.status]);
+
   const reason = (name: PrinterAction): string | null =>
     canWrite ? actionBlocked(name, printer) : 'Your sign-in may only look at printers (it lacks printers:write).';
 
@@ -77,7 +80,7 @@ export function PrinterControls({ printer, canWrite, onChanged }: Props) {
     <div class="estop">
       ${confirmed(
         'emergency_stop',
-        'Emergency stop?',
+        '⚠ Emergency stop?',
         'Sends M112: the printer halts at once, heaters off, mid-move. The running job fails and cannot be resumed. The printer stays in error until you reconnect it (Connect), and may need homing afterwards. Use it only when something is going wrong.',
         'Stop the printer now',
       )}

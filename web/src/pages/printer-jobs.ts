@@ -1,12 +1,12 @@
 // This printer's jobs (GET /v1/jobs?printer_id=…), newest first, a page at a time; reloaded when a job event names the printer.
 import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
-import { api } from '../lib/api.js';
+import { api, type Page } from '../lib/api.js';
 import { dateTime, duration } from '../lib/format.js';
 import { href } from '../lib/router.js';
 import { useReloadOn, useResource } from '../lib/hooks.js';
 import { Button, Empty, ErrorNote, StatusBadge } from '../components/ui.js';
-import type { Job, NumberedPage } from './queue-types.js';
+import type { Job } from './queue-types.js';
 
 const PER_PAGE = 10;
 
@@ -20,7 +20,7 @@ function outcome(j: Job): string {
 export function PrinterJobs({ printerId }: { printerId: string }) {
   const [page, setPage] = useState(1);
   const jobs = useResource(
-    () => api.get<NumberedPage<Job>>('/v1/jobs', { printer_id: printerId, sort: '-created_at', per_page: PER_PAGE, page }),
+    () => api.get<Page<Job>>('/v1/jobs', { printer_id: printerId, sort: '-created_at', per_page: PER_PAGE, page }),
     [printerId, page],
   );
   useReloadOn(['job.*'], jobs, 1000);

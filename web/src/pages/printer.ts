@@ -96,8 +96,8 @@ function PrinterView({ id }: { id: string }) {
     </div>
     <p class="printer-sub">
       ${p.model ?? 'Unknown model'} · ${p.firmware ?? 'firmware not reported yet'}
-      ${p.group ? html` · group <strong>${p.group}</strong>` : null}
-      · hotend ${tempWithTarget(t.hotend, t.hotend_target)} · bed ${tempWithTarget(t.bed, t.bed_target)}
+      ${p.group ? html`${' · group '}<strong>${p.group}</strong>` : null}
+      ${' · '}hotend ${tempWithTarget(t.hotend, t.hotend_target)} · bed ${tempWithTarget(t.bed, t.bed_target)}
     </p>
     ${p.error ? html`<${Notice} kind="warning"><strong>${p.status === 'error' ? 'The printer is in error' : 'Last connection problem'}:</strong> ${p.error.message}${p.status === 'error' ? ' Check the printer, then press Connect to reconnect it.' : ''}<//>` : null}
     ${!p.ready && p.status === 'idle' ? html`<${Notice} kind="info">The last print is still on the bed. Remove it, then press <strong>Bed cleared</strong> so the printer can take the next job.<//>` : null}

@@ -19,7 +19,7 @@ interface Block {
   status?: string;
 }
 
-const STEPS_MIN = [15, 30, 60, 120, 180, 360, 720, 1440];
+const STEPS_MIN = [5, 10, 15, 30, 60, 120, 180, 360, 720, 1440];
 const MAX_TICKS = 6;
 const HOUR = 3600_000;
 
@@ -29,9 +29,9 @@ function clock(ms: number, now: number): string {
   return new Date(now).toDateString() === d.toDateString() ? t : `${d.toLocaleDateString(undefined, { weekday: 'short' })} ${t}`;
 }
 
-/** The axis: from now to the last end (at least two hours), with round ticks. */
+/** The axis: from now to a little after the last end (at least half an hour), with round ticks. */
 function axis(now: number, lastEnd: number) {
-  const span = Math.max(2 * HOUR, lastEnd - now);
+  const span = Math.max(HOUR / 2, (lastEnd - now) * 1.05);
   const stepMin = STEPS_MIN.find((m) => span / (m * 60_000) <= MAX_TICKS) ?? 1440;
   const step = stepMin * 60_000;
   const end = now + Math.ceil(span / step) * step;

@@ -3,7 +3,7 @@
 import { html } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
-import { duration, relative } from '../lib/format.js';
+import { duration, grams, relative } from '../lib/format.js';
 import { href } from '../lib/router.js';
 import { Button, ConfirmButton, Empty, ErrorNote, ProgressBar, StatusBadge, Swatch } from '../components/ui.js';
 import { PRIORITIES, PRIORITY_WORDS, priorityStep, type Job, type Priority } from './queue-types.js';
@@ -33,7 +33,7 @@ function Target({ job, printers }: { job: Job; printers: Map<string, Printer> })
 function Material({ job }: { job: Job }) {
   const m = job.material;
   if (!m.type && !m.color) return html`<span>Any material</span>`;
-  return html`<span>${m.color ? html`<${Swatch} color=${m.color} label=${`${m.type ?? ''} ${m.color}`.trim()} />` : m.type}${m.estimated_usage ? html` <small class="hint">~${Math.round(m.estimated_usage)} g</small>` : null}</span>`;
+  return html`<span>${m.color ? html`<${Swatch} color=${m.color} label=${`${m.type ?? ''} ${m.color}`.trim()} />` : m.type}${m.estimated_usage ? html` <small class="usage">(about ${grams(m.estimated_usage)})</small>` : null}</span>`;
 }
 
 function JobRow({ job, position, printers, canWrite, focus, onChanged }: { job: Job; position: number | null } & Omit<Props, 'jobs'>) {
@@ -45,7 +45,7 @@ function JobRow({ job, position, printers, canWrite, focus, onChanged }: { job: 
   const selId = `prio-${job.id}`;
   const why = job.waiting_reason ? waitingWords(job.waiting_reason) : null;
   const noWrite = canWrite ? null : 'Your sign-in may only look at the queue.';
-  const prioLocked = noWrite ?? (queued ? null : 'The priority of a job that has started cannot change.');
+  const prioLocked = noWrite;
 
   return html`<li class=${`queue-job status-${job.status}${focus === job.id ? ' focused' : ''}`} id=${`job-${job.id}`} aria-labelledby=${`name-${job.id}`}>
     <div class="job-main">
@@ -74,17 +74,20 @@ function JobRow({ job, position, printers, canWrite, focus, onChanged }: { job: 
         : null}
     </div>
     <div class="job-controls">
-      <div class="prio">
-        <label for=${selId}>Priority</label>
-        <div class="row tight">
-          <${Button} label=${`Raise priority of ${job.name}`} disabled=${!!prioLocked || !up || patch.busy} onClick=${() => up && patch.run(up)}>▲<//>
-          <select id=${selId} value=${job.priority} disabled=${!!prioLocked || patch.busy} title=${prioLocked ?? ''}
-            onChange=${(e: Event) => patch.run((e.target as HTMLSelectElement).value as Priority)}>
-            ${PRIORITIES.map((p) => html`<option value=${p}>${PRIORITY_WORDS[p]}</option>`)}
-          </select>
-          <${Button} label=${`Lower priority of ${job.name}`} disabled=${!!prioLocked || !down || patch.busy} onClick=${() => down && patch.run(down)}>▼<//>
-        </div>
-      </div>
+      ${queued
+        ? html`<div class="prio">
+            <label for=${selId}>Priority</label>
+            <div class="row tight">
+              <${Button} label=${`Raise priority of ${job.name}`} disabled=${!!prioLocked || !up || patch.busy} onClick=${() => up && patch.run(up)}>▲<//>
+              <select id=${selId} value=${job.priority} disabled=${!!prioLocked || patch.busy} aria-describedby=${noWrite ? `${selId}-why` : undefined}
+                onChange=${(e: Event) => patch.run((e.target as HTMLSelectElement).value as Priority)}>
+                ${PRIORITIES.map((p) => html`<option value=${p}>${PRIORITY_WORDS[p]}</option>`)}
+              </select>
+              <${Button} label=${`Lower priority of ${job.name}`} disabled=${!!prioLocked || !down || patch.busy} onClick=${() => down && patch.run(down)}>▼<//>
+            </div>
+            ${noWrite ? html`<small id=${`${selId}-why`} class="hint">${noWrite}</small>` : null}
+          </div>`
+        : html`<p class="prio-text">${PRIORITY_WORDS[job.priority]} priority</p>`}
       <${ConfirmButton} id=${`cancel-${job.id}`} title=${`Cancel “${job.name}”?`} disabled=${!!noWrite}
         message=${queued ? 'The job leaves the queue and will not print. This cannot be undone.' : 'The printer stops this print and runs its cancel script (heaters off, head parked). The part on the bed stays unfinished. This cannot be undone.'}
         confirmText="Cancel the job" busy=${cancel.busy} onConfirm=${() => cancel.run()}>Cancel<//>

@@ -1,12 +1,12 @@
 // Recently finished jobs (the last 20 completed, failed or cancelled), in a collapsible section loaded when first opened.
 import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
-import { api } from '../lib/api.js';
+import { api, type Page } from '../lib/api.js';
 import { dateTime, duration } from '../lib/format.js';
 import { href } from '../lib/router.js';
 import { useReloadOn, useResource } from '../lib/hooks.js';
 import { Empty, ErrorNote, StatusBadge } from '../components/ui.js';
-import { FINISHED_STATUSES, type Job, type NumberedPage } from './queue-types.js';
+import { FINISHED_STATUSES, type Job } from './queue-types.js';
 import type { Printer } from './printer-types.js';
 
 const COUNT = 20;
@@ -14,7 +14,7 @@ const COUNT = 20;
 /** The list filter takes one status: three small reads, merged by end time. */
 async function loadFinished(): Promise<Job[]> {
   const pages = await Promise.all(
-    FINISHED_STATUSES.map((status) => api.get<NumberedPage<Job>>('/v1/jobs', { status, sort: '-completed_at', per_page: COUNT })),
+    FINISHED_STATUSES.map((status) => api.get<Page<Job>>('/v1/jobs', { status, sort: '-completed_at', per_page: COUNT })),
   );
   const when = (j: Job) => Date.parse(j.completed_at ?? j.updated_at);
   return pages.flatMap((p) => p.data).sort((a, b) => when(b) - when(a)).slice(0, COUNT);

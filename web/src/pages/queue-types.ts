@@ -39,12 +39,6 @@ export interface JobCreated {
   data: Job & { job_ids?: string[] };
 }
 
-/** Lists of /v1 answer page numbers (not cursors). */
-export interface NumberedPage<T> {
-  data: T[];
-  pagination: { page: number; per_page: number; total: number; total_pages: number };
-}
-
 export interface ForecastEntry {
   job_id: string;
   job_name: string;

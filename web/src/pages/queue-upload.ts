@@ -263,7 +263,7 @@ export function UploadPanel({ printers, canWrite, onUploaded }: { printers: Prin
     </div>
     ${batches.current.map(
       (b) => html`<div key=${b.id} class="batch">
-        <h3>${b.items.length} file${b.items.length === 1 ? '' : 's'}${b.sent ? html` <small class="hint">· ${b.settings.copies} ${b.settings.copies === '1' ? 'copy' : 'copies'} each · ${PRIORITY_WORDS[b.settings.priority]} priority${b.settings.material ? ` · ${b.settings.material}${b.settings.color ? ` ${b.settings.color}` : ''}` : ''} · ${targetWords(b.settings, printers)}</small>` : null}</h3>
+        <h3>${b.items.length} file${b.items.length === 1 ? '' : 's'}${b.sent ? '' : ' ready to upload'}${b.sent ? html` <small class="hint">· ${b.settings.copies} ${b.settings.copies === '1' ? 'copy' : 'copies'} each · ${PRIORITY_WORDS[b.settings.priority]} priority${b.settings.material ? ` · ${b.settings.material}${b.settings.color ? ` ${b.settings.color}` : ''}` : ''} · ${targetWords(b.settings, printers)}</small>` : null}</h3>
         ${b.skipped.length > 0 ? html`<p class="note warning">Skipped (not G-code): ${b.skipped.join(', ')}. Slice them first and drop the .gcode files.</p>` : null}
         <ul class="upload-list">${b.items.map((i) => itemRow(b, i))}</ul>
         ${b.sent ? null : batchForm(b)}

@@ -2,12 +2,12 @@
 // recently finished jobs. Reloads on job.* / printer.* events (coalesced); progress comes from job.progress and telemetry.
 import { useEffect, useMemo } from 'preact/hooks';
 import { html } from '../lib/html.js';
-import { api } from '../lib/api.js';
+import { api, type Page } from '../lib/api.js';
 import { useLive, useReloadOn, useResource } from '../lib/hooks.js';
 import type { Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
 import { ErrorNote, PageHeader } from '../components/ui.js';
-import { ACTIVE_STATUSES, PRIORITIES, type Forecast, type Job, type NumberedPage } from './queue-types.js';
+import { ACTIVE_STATUSES, PRIORITIES, type Forecast, type Job } from './queue-types.js';
 import type { Printer, Telemetry } from './printer-types.js';
 import { UploadPanel } from './queue-upload.js';
 import { QueueList } from './queue-list.js';
@@ -29,7 +29,7 @@ function queueOrder(a: Job, b: Job): number {
 /** The list filter takes one status: one read per active status (100 each is plenty for a farm's queue). */
 async function loadActive(): Promise<{ jobs: Job[]; more: boolean }> {
   const pages = await Promise.all(
-    ACTIVE_STATUSES.map((status) => api.get<NumberedPage<Job>>('/v1/jobs', { status, sort: '-priority,created_at', per_page: 100 })),
+    ACTIVE_STATUSES.map((status) => api.get<Page<Job>>('/v1/jobs', { status, sort: '-priority,created_at', per_page: 100 })),
   );
   return { jobs: pages.flatMap((p) => p.data).sort(queueOrder), more: pages.some((p) => p.pagination.total_pages > 1) };
 }
@@ -39,7 +39,7 @@ export function QueuePage({ route }: { route: Route }) {
   const canWrite = can('jobs:write');
   const jobs = useResource(loadActive, []);
   const forecast = useResource(() => api.get<Forecast>('/v1/queue/forecast'), []);
-  const printers = useResource(() => api.get<NumberedPage<Printer>>('/v1/printers', { per_page: 100, sort: 'name' }), []);
+  const printers = useResource(() => api.get<Page<Printer>>('/v1/printers', { per_page: 100, sort: 'name' }), []);
   const focus = route.query.get('job');
 
   useReloadOn(['job.created', 'job.started', 'job.paused', 'job.resumed', 'job.completed', 'job.failed', 'job.cancelled', 'printer.online', 'printer.offline', 'printer.error'], jobs);
