@@ -90,7 +90,7 @@ export function PrinterConsole({ printer, canWrite }: { printer: Printer; canWri
   return html`<section class="card printer-console" aria-labelledby="console-title">
     <h2 id="console-title">Console</h2>
     ${printing
-      ? html`<${Notice} kind="warning">A job is ${printer.status} on this printer. To protect the print, the console only passes ${SAFE_WORDS}; other commands are refused and nothing is sent.<//>`
+      ? html`<${Notice} kind="warning"><span>A job is ${printer.status} on this printer. To protect the print, the console only passes ${SAFE_WORDS}; other commands are refused and nothing is sent.</span><//>`
       : null}
     <ol class="console-log" ref=${log} aria-label="Sent commands and replies" aria-live="polite">
       ${entries.length === 0 ? html`<li class="hint">Nothing sent yet. Try M105 to read the temperatures.</li>` : null}

@@ -70,10 +70,11 @@ function PrinterView({ id }: { id: string }) {
     job.set(j);
     setJobReadAt(Date.now());
   });
-  // A state change of this printer or one of its jobs: read the record again (ready flag, error, serial counters).
+  // A state change of this printer or one of its jobs, or a job's progress step (every 10 % or minute): read the record
+  // again for what telemetry does not carry (ready flag, error, serial counters).
   const refresh = useCoalesced(() => void printer.reload(), 400);
   useLive(['printer.*', 'job.*'], (e) => {
-    if (e.type === 'printer.telemetry' || e.type === 'job.progress') return;
+    if (e.type === 'printer.telemetry') return;
     const o = e.data.object as { id?: string; printer_id?: string };
     if ((e.type.startsWith('printer.') && o.id === id) || (e.type.startsWith('job.') && o.printer_id === id)) refresh();
   });
@@ -99,8 +100,8 @@ function PrinterView({ id }: { id: string }) {
       ${p.group ? html`${' · group '}<strong>${p.group}</strong>` : null}
       ${' · '}hotend ${tempWithTarget(t.hotend, t.hotend_target)} · bed ${tempWithTarget(t.bed, t.bed_target)}
     </p>
-    ${p.error ? html`<${Notice} kind="warning"><strong>${p.status === 'error' ? 'The printer is in error' : 'Last connection problem'}:</strong> ${p.error.message}${p.status === 'error' ? ' Check the printer, then press Connect to reconnect it.' : ''}<//>` : null}
-    ${!p.ready && p.status === 'idle' ? html`<${Notice} kind="info">The last print is still on the bed. Remove it, then press <strong>Bed cleared</strong> so the printer can take the next job.<//>` : null}
+    ${p.error ? html`<${Notice} kind="warning"><span><strong>${p.status === 'error' ? 'The printer is in error' : 'Last connection problem'}:</strong> ${p.error.message}${p.status === 'error' ? ' Check the printer, then press Connect to reconnect it.' : ''}</span><//>` : null}
+    ${!p.ready && p.status === 'idle' ? html`<${Notice} kind="info"><span>The last print is still on the bed. Remove it, then press <strong>Bed cleared</strong> so the printer can take the next job.</span><//>` : null}
     <div class="printer-grid">
       <${CurrentJob} job=${jobId ? job.data : undefined} readAt=${jobReadAt} progress=${p.progress} error=${job.error} hasJob=${jobId !== null} />
       <${PrinterControls} printer=${p} canWrite=${canWrite} onChanged=${(next: Printer) => printer.set(next)} />
