@@ -65,7 +65,13 @@ describe('printer page', { skip: browserSkip }, () => {
     // The arrow key recalls it.
     await input.press('ArrowUp');
     assert.equal(await input.inputValue(), 'M105');
-    await input.fill('');
+    // Heat up from the console, so the chart has a curve and targets to show.
+    for (const command of ['M140 S60', 'M104 S200']) {
+      await input.fill(command);
+      await input.press('Enter');
+      await page.locator('.console-entry', { hasText: command }).locator('.console-reply').waitFor();
+    }
+    await d.until('the chart to show the targets', async () => /target 200°C.*target 60°C/.test(await page.locator('#temp-summary').innerText()), 15_000);
   });
 
   it('pauses and resumes a printing job, and explains the console refusal while printing', async () => {
@@ -89,6 +95,7 @@ describe('printer page', { skip: browserSkip }, () => {
     await page.getByLabel('G-code command').fill('');
 
     await d.checkA11y(page, 'printer page while printing');
+    await page.evaluate('window.scrollTo(0, 0)');
     await d.shoot(page, 'printer', { fullPage: true });
 
     await page.getByRole('button', { name: 'Pause' }).click();

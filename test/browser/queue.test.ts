@@ -125,6 +125,8 @@ describe('queue page', { skip: browserSkip }, () => {
       { name: 'hinge.gcode', mimeType: 'text/plain', buffer: Buffer.from(sliced('hinge', 10, 6)) },
     ]);
     const batch = page.locator('.batch').last();
+    assert.equal(await batch.getByLabel('Copies of each file').inputValue(), '2', 'a new batch starts from the last settings');
+    await batch.getByLabel('Copies of each file').fill('1');
     await batch.getByLabel('Material type (optional)').fill('PETG');
     await batch.getByLabel('Colour (optional)').fill('orange');
     await batch.getByRole('button', { name: 'Upload 2 files' }).click();
@@ -202,7 +204,12 @@ describe('queue page', { skip: browserSkip }, () => {
 
   it('is accessible and looks right at desktop and phone sizes', async () => {
     await page.locator('section.recent summary').click(); // folded again for the picture
+    // Both upload lists are finished: clearing them leaves the drop zone, the queue and the forecast in view.
+    const clear = page.getByRole('button', { name: 'Clear this list' });
+    while ((await clear.count()) > 0) await clear.first().click();
+    assert.equal(await page.locator('.batch').count(), 0);
     await d.checkA11y(page, 'queue');
+    await page.evaluate('window.scrollTo(0, 0)');
     await d.shoot(page, 'queue');
     await d.shoot(page, 'queue-full', { fullPage: true });
     const mobile = await d.newPage({ mobile: true });

@@ -12,6 +12,7 @@ import type { Telemetry, Temperatures } from './printer-types.js';
 
 const WINDOW_S = 3600;
 const HEIGHT = 240;
+const MIN_SPAN_S = 180;
 
 interface Sample {
   at: string;
@@ -54,7 +55,18 @@ function chartOptions(width: number): uPlot.Options {
   return {
     width,
     height: HEIGHT,
-    scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min ?? 0), Math.max(50, (max ?? 0) + 10)] } },
+    scales: {
+      // Up to the newest reading, over what the data covers (the hour at most), but never less than a few minutes: a
+      // fresh connection reads as a short line, not as seconds stretched over the width.
+      x: {
+        time: true,
+        range: (_u, min, max) => {
+          const end = max ?? Date.now() / 1000;
+          const span = Math.min(WINDOW_S, Math.max(MIN_SPAN_S, end - (min ?? end)));
+          return [end - span, end];
+        },
+      },
+      y: { range: (_u, min, max) => [Math.min(0, min ?? 0), Math.max(50, (max ?? 0) + 10)] } },
     series: [
       {},
       { label: 'Hotend', stroke: HOT, width: 2, points: { show: false }, value: degrees },

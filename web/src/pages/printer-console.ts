@@ -92,14 +92,14 @@ export function PrinterConsole({ printer, canWrite }: { printer: Printer; canWri
     ${printing
       ? html`<${Notice} kind="warning"><span>A job is ${printer.status} on this printer. To protect the print, the console only passes ${SAFE_WORDS}; other commands are refused and nothing is sent.</span><//>`
       : null}
-    <ol class="console-log" ref=${log} aria-label="Sent commands and replies" aria-live="polite">
+    <ol class="console-log" ref=${log} tabindex="0" aria-label="Sent commands and replies" aria-live="polite">
       ${entries.length === 0 ? html`<li class="hint">Nothing sent yet. Try M105 to read the temperatures.</li>` : null}
       ${entries.map(
         (e) => html`<li key=${e.n} class=${`console-entry ${e.state === 'failed' || (e.result && !e.result.ok) ? 'bad' : ''}`}>
-          <div class="console-cmd"><span aria-hidden="true">&gt; </span><code>${e.command}</code>
+          <div class="console-cmd"><span aria-hidden="true">${'> '}</span><code>${e.command}</code>
             <small class="hint">${e.at.toLocaleTimeString()}${e.state === 'sending' ? ' · sending…' : ''}</small></div>
           ${e.result
-            ? html`<pre class="console-reply">${e.result.response.length ? e.result.response.join('\n') : '(no text before ok)'}${'\n'}${e.result.timed_out ? 'No answer within 30 s: it may still run.' : e.result.ok ? 'ok' : 'The firmware reported an error.'}</pre>`
+            ? html`<pre class="console-reply">${e.result.response.length ? `${e.result.response.join('\n')}\n` : ''}${e.result.timed_out ? 'No answer within 30 s: it may still run.' : e.result.ok ? 'ok' : 'The firmware reported an error.'}</pre>`
             : null}
           ${e.error ? html`<p class="console-error">${e.error}</p>` : null}
         </li>`,

@@ -15,6 +15,16 @@ interface Props {
   onChanged: (p: Printer) => void;
 }
 
+/** The status an action ends in (the answer may still show the one before). */
+const LEADS_TO: Partial<Record<PrinterAction, string>> = {
+  pause: 'paused',
+  resume: 'printing',
+  cancel: 'idle',
+  emergency_stop: 'error',
+  connect: 'idle',
+  disconnect: 'offline',
+};
+
 const LABEL: Record<PrinterAction, string> = {
   pause: 'Pause',
   resume: 'Resume',
@@ -28,7 +38,7 @@ const LABEL: Record<PrinterAction, string> = {
 };
 
 export function PrinterControls({ printer, canWrite, onChanged }: Props) {
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<{ action: PrinterAction; answered: string } | null>(null);
   const [running, setRunning] = useState<PrinterAction | null>(null);
   const action = useAction(async (name: PrinterAction) => {
     setDone(null);
@@ -36,14 +46,16 @@ export function PrinterControls({ printer, canWrite, onChanged }: Props) {
     try {
       const p = await api.post<Printer>(`/v1/printers/${encodeURIComponent(printer.id)}/actions`, { action: name });
       onChanged(p);
-      setDone(ACTION_DONE[name]);
+      setDone({ action: name, answered: p.status });
     } finally {
       setRunning(null);
     }
   });
 
-  // The confirmation of the last action is stale once the printer's state moved on.
-  useEffect(() => setDone(null), [printer.status]);
+  // The confirmation of the last action goes stale once the printer moves to a state the action did not lead to.
+  useEffect(() => {
+    if (done && printer.status !== done.answered && printer.status !== LEADS_TO[done.action]) setDone(null);
+  }, [printer.status]);
 
   const reason = (name: PrinterAction): string | null =>
     canWrite ? actionBlocked(name, printer) : 'Your sign-in may only look at printers (it lacks printers:write).';
@@ -85,7 +97,7 @@ export function PrinterControls({ printer, canWrite, onChanged }: Props) {
         'Stop the printer now',
       )}
     </div>
-    <div aria-live="polite">${done ? html`<${Notice} kind="success">${done}<//>` : null}</div>
+    <div aria-live="polite">${done ? html`<${Notice} kind="success">${ACTION_DONE[done.action]}<//>` : null}</div>
     <${ErrorNote} error=${action.error} onDismiss=${action.clearError} />
   </section>`;
 }

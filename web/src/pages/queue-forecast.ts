@@ -20,12 +20,12 @@ interface Block {
 }
 
 const STEPS_MIN = [5, 10, 15, 30, 60, 120, 180, 360, 720, 1440];
-const MAX_TICKS = 6;
+const MAX_TICKS = 4;
 const HOUR = 3600_000;
 
 function clock(ms: number, now: number): string {
   const d = new Date(ms);
-  const t = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const t = d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
   return new Date(now).toDateString() === d.toDateString() ? t : `${d.toLocaleDateString(undefined, { weekday: 'short' })} ${t}`;
 }
 

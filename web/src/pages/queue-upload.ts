@@ -228,10 +228,10 @@ export function UploadPanel({ printers, canWrite, onUploaded }: { printers: Prin
 
   const itemRow = (b: Batch, item: Item) => {
     const copies = item.created?.job_ids?.length ?? 1;
-    return html`<li key=${item.key} class=${`upload-item state-${item.state}`}>
+    return html`<li key=${item.key} class=${`upload-item state-${item.state}${b.sent ? '' : ' draft'}`}>
       <div class="upload-name"><strong>${item.file.name}</strong> <small class="hint">${size(item.file.size)}</small></div>
       ${b.sent
-        ? html`<${ProgressBar} value=${item.progress * 100} label=${`Upload of ${item.file.name}`} />
+        ? html`${item.state === 'failed' ? null : html`<${ProgressBar} value=${item.progress * 100} label=${`Upload of ${item.file.name}`} />`}
           <div class="upload-state" aria-live="polite">
             ${item.state === 'waiting' ? 'Waiting to upload…' : null}
             ${item.state === 'uploading' ? (item.progress >= 1 ? 'Checking the file…' : 'Uploading…') : null}
