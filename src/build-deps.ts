@@ -1,6 +1,7 @@
 // Builds the one deps object of a running app (bus, sessions, printers, event log, the farm's services, access
 // control) from an open database: the server and the test app call this, so the wiring exists once.
 import { createAuthRuntime } from './auth/auth-runtime.js';
+import { PasswordCheckGate } from './auth/password-check-gate.js';
 import type { Clock } from './clock.js';
 import type { RunEnvironment } from './config.js';
 import { EventBus } from './events/event-bus.js';
@@ -53,6 +54,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     scheduler: farm.scheduler,
     temperatures: farm.temperatures,
     auth: createAuthRuntime({ db: handle.db, clock, env: s.env, logger }),
+    passwordChecks: new PasswordCheckGate(),
   };
   return { deps, farm };
 }

@@ -5,6 +5,9 @@ export type ErrorCode =
   | 'invalid_request'
   | 'invalid_printer'
   | 'invalid_api_key'
+  | 'invalid_credentials'
+  | 'invalid_session'
+  | 'csrf_rejected'
   | 'insufficient_permissions'
   | 'quota_exceeded'
   | 'resource_not_found'
@@ -21,8 +24,11 @@ export class AppError extends Error {
   readonly details: string;
   /** Extra response headers the error must carry (Retry-After, WWW-Authenticate, Allow). */
   readonly headers: Record<string, string>;
-  /** A wrong credential that is not a key (an invite token): counted against the client address like a 401. */
-  readonly failedAuthentication: boolean = false;
+  /**
+   * Whether the failed-auth guard counts this error against the client address. Unset: every 401 counts. true: a wrong
+   * credential that is not a 401 (an invite token). false: a 401 that guessed nothing (no credential was sent at all).
+   */
+  readonly failedAuthentication: boolean | undefined = undefined;
 
   constructor(status: number, code: ErrorCode, message: string, details = '', headers: Record<string, string> = {}) {
     super(message);

@@ -1,4 +1,5 @@
 // /v1/api-keys and /v1/auth/test: create, list, inspect, revoke and roll keys (admin:*), and verify the calling key.
+import { AppError } from '../errors.js';
 import { paginationSchema } from '../http/list-query.js';
 import type { ListQuery } from '../storage/list-page.js';
 import { defineRoute } from '../http/route.js';
@@ -55,11 +56,22 @@ export const apiKeyRoutes = [
     method: 'GET',
     path: '/v1/api-keys/current',
     summary: 'The record of the key making this request',
+    description:
+      'A session made from an API key answers with that key. A session signed in with a password has no key: 404, ' +
+      'and GET /v1/sessions/current describes it.',
     tag: TAG,
     auth: 'key',
-    responses: { 200: { description: 'The calling key', schema: ApiKeyRecord }, ...errorDocs() },
+    responses: { 200: { description: 'The calling key', schema: ApiKeyRecord }, ...errorDocs(404) },
     async handle(ctx, _input, deps) {
       const caller = requireAuth(ctx);
+      if (caller.keyId === null) {
+        throw new AppError(
+          404,
+          'resource_not_found',
+          'no API key: this request was made with a session signed in with a password, not with an API key',
+          'GET /v1/sessions/current describes the session',
+        );
+      }
       const row = await getApiKey(deps, caller.keyId);
       ctx.body = toApiKeyRecord(row, deps.clock.now(), deps.auth.lastUsedAt(row.id));
     },
@@ -112,7 +124,7 @@ export const apiKeyRoutes = [
           type: 'object',
           properties: {
             authenticated: { type: 'boolean', enum: [true] },
-            key_id: { type: 'string' },
+            key_id: { type: ['string', 'null'], description: 'null for a session signed in with a password' },
             organization: { type: 'string', description: 'organization name' },
             environment: { type: 'string', enum: ['live', 'test', 'dev'] },
             scopes: { type: 'array', items: { type: 'string' } },

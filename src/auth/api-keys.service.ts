@@ -87,7 +87,15 @@ export async function verifyApiKey(deps: KeyServiceDeps, presented: string): Pro
   if (row.expires_at && Date.parse(row.expires_at) <= now) {
     throw unauthorized(`this API key expired at ${row.expires_at}${row.rolled_to ? ` (it was rolled to ${row.rolled_to})` : ''}`);
   }
-  return { keyId: row.id, keyName: row.name, scopes: JSON.parse(row.scopes) as string[], env: row.env as RunEnvironment, userId: row.user_id };
+  return {
+    callerId: row.id,
+    keyId: row.id,
+    keyName: row.name,
+    sessionId: null,
+    scopes: JSON.parse(row.scopes) as string[],
+    env: row.env as RunEnvironment,
+    userId: row.user_id,
+  };
 }
 
 /** A key of this server's environment by id; other environments' keys are invisible here. */

@@ -1,14 +1,16 @@
-// The auth feature's side of access control: verifies keys, matches scopes, gives each key its hourly limit, tracks last use.
+// The auth feature's side of access control: verifies keys and session cookies, matches scopes, gives each caller its hourly limit, tracks last use.
 import type { Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
 import type { AccessControl } from '../http/middleware/access-control.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
-import { verifyApiKey } from './api-keys.service.js';
+import { apiKeyStillValid, verifyApiKey } from './api-keys.service.js';
 import { LastUsedTracker } from './last-used.js';
 import { findOrganization } from './organization.repository.js';
 import { keyHourlyLimit } from './organization.service.js';
 import { ADMIN_SCOPE, covers } from './scopes.js';
+import { SessionActivity } from './session-activity.js';
+import { sessionStillValid, verifySessionToken } from './sessions.service.js';
 
 export interface AuthRuntimeDeps {
   db: Db;
@@ -20,14 +22,24 @@ export interface AuthRuntimeDeps {
 /** Built once where the app's deps are built (server.ts, the test app) and passed in as `deps.auth`. */
 export function createAuthRuntime(deps: AuthRuntimeDeps): AccessControl {
   const lastUsed = new LastUsedTracker(deps.db, deps.logger);
+  const activity = new SessionActivity(deps.db, deps.logger);
   return {
     verifyKey: (presented) => verifyApiKey(deps, presented),
+    verifySession: (token) => verifySessionToken(deps, token, (id) => activity.heldBackMs(id)),
+    async stillValid(caller) {
+      if (caller.sessionId !== null) return sessionStillValid(deps, caller.sessionId, activity.heldBackMs(caller.sessionId));
+      return caller.keyId !== null && apiKeyStillValid(deps.db, caller.keyId, deps.clock.now());
+    },
     allows: (caller, scope) => covers(caller.scopes, scope),
     async hourlyLimit(caller, request) {
       return keyHourlyLimit(await findOrganization(deps.db), caller.scopes.includes(ADMIN_SCOPE), request);
     },
     recordUse: (keyId, nowMs) => lastUsed.touch(keyId, nowMs),
+    recordSessionUse: (sessionId, nowMs) => activity.touch(sessionId, nowMs),
     lastUsedAt: (keyId) => lastUsed.latestIso(keyId),
-    flush: () => lastUsed.flush(),
+    async flush() {
+      await lastUsed.flush();
+      await activity.flush();
+    },
   };
 }

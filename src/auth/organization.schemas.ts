@@ -4,6 +4,11 @@ import { StringEnum } from '../http/string-enum.js';
 import { NAME_MAX, TextField } from '../http/text-field.js';
 
 const Plan = StringEnum(['free', 'pro', 'enterprise']);
+
+/** Browser sessions end this many hours after sign-in (default a week, at most a year). */
+export const SESSION_LIFETIME_HOURS = { minimum: 1, maximum: 8760, default: 168 } as const;
+/** ...and after this many minutes without a request (default 12 hours, at least 5 minutes, at most a year). */
+export const SESSION_IDLE_MINUTES = { minimum: 5, maximum: 525_600, default: 720 } as const;
 export type Plan = Static<typeof Plan>;
 
 /** The organization as clients see it. */
@@ -21,6 +26,8 @@ export const OrganizationRecord = Type.Object({
   power_budget_watts: Type.Union([Type.Number(), Type.Null()], {
     description: 'extension: the most the farm may draw for printer heat-ups at once (W); heat-ups are staggered to stay under it; null: no budget',
   }),
+  session_lifetime_hours: Type.Integer({ description: 'a browser session ends this many hours after sign-in' }),
+  session_idle_minutes: Type.Integer({ description: 'a browser session ends after this many minutes without a request' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });
@@ -51,6 +58,20 @@ const settings = {
   power_budget_watts: Type.Optional(
     Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }), Type.Null()], {
       description: 'the most the farm may draw for heat-ups at once (W); null removes the budget',
+    }),
+  ),
+  session_lifetime_hours: Type.Optional(
+    Type.Integer({
+      minimum: SESSION_LIFETIME_HOURS.minimum,
+      maximum: SESSION_LIFETIME_HOURS.maximum,
+      description: `hours a browser session lasts from sign-in (default ${SESSION_LIFETIME_HOURS.default}); applies to existing sessions at once`,
+    }),
+  ),
+  session_idle_minutes: Type.Optional(
+    Type.Integer({
+      minimum: SESSION_IDLE_MINUTES.minimum,
+      maximum: SESSION_IDLE_MINUTES.maximum,
+      description: `minutes without a request after which a browser session ends (default ${SESSION_IDLE_MINUTES.default}); applies to existing sessions at once`,
     }),
   ),
 };

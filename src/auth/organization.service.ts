@@ -52,6 +52,8 @@ export function toOrganizationRecord(row: OrganizationRow): OrganizationRecord {
     auto_start: row.auto_start === 1,
     webhook_allowed_hosts: JSON.parse(row.webhook_allowed_hosts) as string[],
     power_budget_watts: row.power_budget_watts,
+    session_lifetime_hours: row.session_lifetime_hours,
+    session_idle_minutes: row.session_idle_minutes,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

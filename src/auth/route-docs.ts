@@ -16,8 +16,12 @@ const errorSchema: JsonSchema = {
 
 const ERRORS: Record<number, string> = {
   400: 'invalid_request: the message names the field and the rule',
-  401: 'invalid_api_key: missing, unknown, revoked, expired or wrong-environment key (with WWW-Authenticate: Bearer)',
-  403: 'insufficient_permissions: the message names the missing scope',
+  401:
+    'invalid_api_key: missing, unknown, revoked, expired or wrong-environment key (with WWW-Authenticate: Bearer); ' +
+    'invalid_session: the session cookie is unknown or its session ended (sign in again)',
+  403:
+    'insufficient_permissions: the message names the missing scope; csrf_rejected: a session-cookie request that changes ' +
+    'something did not come from this origin',
   404: 'resource_not_found',
   409: 'conflict with the current state',
   429: 'rate_limit_exceeded: with Retry-After; the message says after how many seconds',

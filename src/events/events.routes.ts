@@ -1,5 +1,4 @@
 // GET /v1/events (extension): the live stream as Server-Sent Events, filtered by type and by what the key may read.
-import { apiKeyStillValid } from '../auth/api-keys.service.js';
 import { requireAuth } from '../http/middleware/auth-context.js';
 import { errorDocs } from '../auth/route-docs.js';
 import { badRequest } from '../errors.js';
@@ -66,7 +65,12 @@ export const eventRoutes = [
         deps.events.stream,
         {
           accepts: (type) => anyPatternMatches(patterns, type) && mayReadEvent(caller.scopes, type),
-          stillAuthorized: () => apiKeyStillValid(deps.db, caller.keyId, deps.clock.now()),
+          // An open dashboard tab (a wall screen) is in use: each heartbeat that finds its session valid moves the idle deadline.
+          stillAuthorized: async () => {
+            const valid = await deps.auth.stillValid(caller);
+            if (valid && caller.sessionId !== null) await deps.auth.recordSessionUse(caller.sessionId, deps.clock.now());
+            return valid;
+          },
           resumeAfterSeq: resume.afterSeq,
           notes: resume.notes,
           headers,

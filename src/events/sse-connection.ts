@@ -15,7 +15,7 @@ export interface SseRequest {
   accepts: (type: string) => boolean;
   /** Replay the log after this seq before going live; null for live only. */
   resumeAfterSeq: number | null;
-  /** Checked at every heartbeat: a key revoked or expired meanwhile ends the stream. */
+  /** Checked at every heartbeat: a key revoked or expired, or a session ended, meanwhile ends the stream. */
   stillAuthorized: () => Promise<boolean>;
   /** Comment lines sent first (e.g. why a replay starts at the oldest retained event). */
   notes: string[];
@@ -103,7 +103,7 @@ export async function serveSse(res: http.ServerResponse, db: Db, hub: LiveStream
     res.write(': heartbeat\n\n');
     request.stillAuthorized().then(
       (ok) => {
-        if (!ok) end('unauthorized', 'the API key of this stream was revoked or has expired');
+        if (!ok) end('unauthorized', 'the API key or session of this stream was revoked, signed out or has expired');
       },
       () => undefined,
     );

@@ -1,5 +1,6 @@
 // What the HTTP app needs from the rest of the program, wired by hand in cli/serve.command.ts (and by tests).
 import type BetterSqlite3 from 'better-sqlite3';
+import type { PasswordCheckGate } from '../auth/password-check-gate.js';
 import type { Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -38,6 +39,8 @@ export interface AppDeps {
   scheduler: SchedulerLoop;
   /** The last hour of each connected printer's temperatures, in memory (GET /v1/printers/:id/temperatures). */
   temperatures: TemperatureHistory;
-  /** Keys, scopes and limits for the auth middleware; built once with the deps (auth/auth-runtime.ts). */
+  /** Keys, sessions, scopes and limits for the auth middleware; built once with the deps (auth/auth-runtime.ts). */
   auth: AccessControl;
+  /** Bounds the password checks of sign-ins running at once (auth/password-check-gate.ts). */
+  passwordChecks: PasswordCheckGate;
 }

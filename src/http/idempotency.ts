@@ -3,6 +3,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import type Koa from 'koa';
 import { getAuth } from './middleware/auth-context.js';
 import { presentedKey } from './middleware/credentials.js';
+import { readSessionCookie } from './middleware/session-cookie.js';
 import { AppError, badRequest } from '../errors.js';
 import type { AppDeps } from './app-deps.js';
 import { errorResponseBody } from './error-middleware.js';
@@ -52,11 +53,16 @@ export function requestFingerprint(ctx: Koa.Context): string {
 
 /**
  * Stored responses can hold secrets (POST /v1/api-keys returns the new key once), so with an authenticated caller they
- * are sealed with AES-256-GCM under a key derived from the caller's own API key: the database alone cannot reveal them,
- * and only the same caller can have them replayed.
+ * are sealed with AES-256-GCM under a key derived from the caller's own secret (its API key, or its session cookie's
+ * token): the database alone cannot reveal them, and only the same caller can have them replayed.
  */
 function sealingKey(ctx: Koa.Context, idemKey: string): Buffer | null {
-  const secret = getAuth(ctx) ? presentedKey(ctx.get('Authorization') || undefined) : null;
+  const auth = getAuth(ctx);
+  const secret = !auth
+    ? null
+    : auth.sessionId !== null
+      ? readSessionCookie(ctx.get('Cookie') || undefined)
+      : presentedKey(ctx.get('Authorization') || undefined);
   return secret ? createHash('sha256').update(`printfarm idempotency\0${secret}\0${idemKey}`).digest() : null;
 }
 
@@ -122,8 +128,8 @@ async function withIdempotency(ctx: Koa.Context, deps: AppDeps, busy: Set<string
   if (key === undefined) return run();
 
   const sqlite = deps.sqlite;
-  // Per API key; requests without one (a route open to all) share the client address's namespace.
-  const owner = getAuth(ctx)?.keyId ?? `ip:${ctx.ip}`;
+  // Per API key or session; requests without one (a route open to all) share the client address's namespace.
+  const owner = getAuth(ctx)?.callerId ?? `ip:${ctx.ip}`;
   const fingerprint = requestFingerprint(ctx);
   const sealWith = sealingKey(ctx, key);
   const now = deps.clock.now();

@@ -1,6 +1,7 @@
 // Builds the OpenAPI 3.1 document from the same RouteDefs (and JSON Schemas) that mount and validate the routes.
 import { VERSION } from '../version.js';
 import { listQueryParameters } from './list-query.js';
+import { SESSION_COOKIE } from './middleware/session-cookie.js';
 import { withTextDefaults } from './text-field.js';
 import type { RouteDef } from './route.js';
 import type { JsonSchema } from './validation.js';
@@ -9,8 +10,14 @@ type Obj = Record<string, unknown>;
 
 const ERROR_RESPONSES: Record<string, { status: number; description: string }> = {
   BadRequest: { status: 400, description: 'invalid_request: malformed JSON, schema violation or bad query parameter (the message names the field and the rule)' },
-  Unauthorized: { status: 401, description: 'invalid_api_key: missing, unknown, revoked, expired or wrong-environment key' },
-  Forbidden: { status: 403, description: 'insufficient_permissions (the message names the missing scope) or quota_exceeded' },
+  Unauthorized: {
+    status: 401,
+    description: 'invalid_api_key: missing, unknown, revoked, expired or wrong-environment key; invalid_session: the session cookie is unknown or its session ended (sign in again)',
+  },
+  Forbidden: {
+    status: 403,
+    description: 'insufficient_permissions (the message names the missing scope), quota_exceeded, or csrf_rejected (a session-cookie request that changes something from another origin)',
+  },
   NotFound: { status: 404, description: 'resource_not_found' },
   Conflict: { status: 409, description: 'Idempotency-Key reused with another request, or still in progress (invalid_request)' },
   PayloadTooLarge: { status: 413, description: 'invalid_request: body over 1 MB' },
@@ -34,6 +41,9 @@ const errorSchema: JsonSchema = {
             'invalid_request',
             'invalid_printer',
             'invalid_api_key',
+            'invalid_credentials',
+            'invalid_session',
+            'csrf_rejected',
             'insufficient_permissions',
             'quota_exceeded',
             'resource_not_found',
@@ -145,11 +155,24 @@ function responses(route: RouteDef): Obj {
   return out;
 }
 
+/** Which credentials an operation takes: none, only the session cookie, or a key (header) or the session cookie. */
+function securityOf(route: RouteDef): Obj[] {
+  if (route.auth === 'none') return [];
+  if (route.auth === 'session') return [{ sessionCookie: [] }];
+  return [{ bearerAuth: [] }, { basicAuth: [] }, { sessionCookie: [] }];
+}
+
 function operation(route: RouteDef): Obj {
   const scope = typeof route.auth === 'object' ? route.auth.scope : null;
   const notes = [
     route.description,
-    scope ? `Requires scope \`${scope}\` (or \`${scope.split(':')[0]}:*\`, or \`admin:*\`).` : route.auth === 'key' ? 'Any valid API key.' : 'No authentication.',
+    scope
+      ? `Requires scope \`${scope}\` (or \`${scope.split(':')[0]}:*\`, or \`admin:*\`).`
+      : route.auth === 'key'
+        ? 'Any valid API key (or session cookie).'
+        : route.auth === 'session'
+          ? `Only with a session cookie (\`${SESSION_COOKIE}\`, set by \`POST /v1/sessions\`).`
+          : 'No authentication.',
   ].filter(Boolean);
   const body = requestBody(route);
   return {
@@ -157,7 +180,7 @@ function operation(route: RouteDef): Obj {
     summary: route.summary,
     description: notes.join('\n\n'),
     tags: [route.tag],
-    security: route.auth === 'none' ? [] : [{ bearerAuth: [] }, { basicAuth: [] }],
+    security: securityOf(route),
     parameters: parameters(route),
     ...(body ? { requestBody: body } : {}),
     responses: responses(route),
@@ -196,6 +219,14 @@ export function buildOpenApiDocument(routes: readonly RouteDef[]): Obj {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer svc_<env>_...' },
         basicAuth: { type: 'http', scheme: 'basic', description: 'Legacy: the API key as user name, empty password.' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description:
+            'Browser sign-in: set (HttpOnly, SameSite=Strict) by POST /v1/sessions. Used only when there is no Authorization header; ' +
+            'a POST, PUT, PATCH or DELETE with it must send Sec-Fetch-Site: same-origin or an Origin matching the Host (else 403 csrf_rejected).',
+        },
       },
       schemas: { Error: errorSchema },
       headers: {

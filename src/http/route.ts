@@ -6,8 +6,11 @@ import type { JsonSchema } from './validation.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** 'none': public (healthz); 'key': any valid API key; { scope }: a key whose scopes cover this scope. */
-export type RouteAuth = 'none' | 'key' | { scope: string };
+/**
+ * 'none': public (healthz); 'key': any valid caller (API key or session cookie); 'session': only a caller that came
+ * with a session cookie; { scope }: a caller whose scopes cover this scope.
+ */
+export type RouteAuth = 'none' | 'key' | 'session' | { scope: string };
 
 export interface RouteInput<B, Q> {
   body: B;

@@ -3,6 +3,7 @@ import type { RouteDef } from './route.js';
 import { apiKeyRoutes } from '../auth/api-keys.routes.js';
 import { invitationRoutes } from '../auth/invitations.routes.js';
 import { organizationRoutes } from '../auth/organization.routes.js';
+import { sessionRoutes } from '../auth/sessions.routes.js';
 import { userRoutes } from '../auth/users.routes.js';
 import { fileRoutes } from '../files/files.routes.js';
 import { jobRoutes } from '../jobs/jobs.routes.js';
@@ -22,6 +23,7 @@ export function allRoutes(): RouteDef<any, any>[] {
     ...organizationRoutes,
     ...userRoutes,
     ...invitationRoutes,
+    ...sessionRoutes,
     ...fileRoutes,
     ...printerRoutes,
     ...jobRoutes,

@@ -18,6 +18,10 @@ export interface OrganizationTable {
   updated_at: string;
   /** JSON array of host names or patterns webhook receivers may use; empty allows any. */
   webhook_allowed_hosts: Generated<string>;
+  /** A browser session ends this many hours after sign-in (1..8760). */
+  session_lifetime_hours: Generated<number>;
+  /** A browser session ends after this many minutes without a request (5..525600). */
+  session_idle_minutes: Generated<number>;
 }
 
 export interface UserTable {
@@ -52,6 +56,21 @@ export interface ApiKeyTable {
   revoked_at: string | null;
   /** The key that replaced this one by a roll. */
   rolled_to: string | null;
+}
+
+/** A browser sign-in: the cookie holds a random token, this row only its hash. */
+export interface SessionTable {
+  /** ses_… */
+  id: string;
+  /** Hex SHA-256 of the cookie token. */
+  token_hash: string;
+  /** Set for a password sign-in; null for a session made from an API key. */
+  user_id: string | null;
+  /** Set for a session made from an API key; null for a password sign-in. */
+  api_key_id: string | null;
+  created_at: string;
+  /** Coalesced: at most a minute behind the last request. */
+  last_seen_at: string;
 }
 
 export interface IdempotencyKeyTable {
@@ -268,6 +287,7 @@ export interface Database {
   users: UserTable;
   user_passwords: UserPasswordTable;
   api_keys: ApiKeyTable;
+  sessions: SessionTable;
   idempotency_keys: IdempotencyKeyTable;
   schema_version: SchemaVersionTable;
   jobs: JobTable;

@@ -37,7 +37,8 @@ function sectionOf(heading: string): string {
 const bodyProperties = (route: RouteDef<any, any>): Record<string, unknown> =>
   (route.body as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
 
-const scopeText = (auth: RouteAuth): string => (auth === 'none' ? 'none' : auth === 'key' ? 'any key' : auth.scope);
+const scopeText = (auth: RouteAuth): string =>
+  auth === 'none' ? 'none' : auth === 'key' ? 'any key' : auth === 'session' ? 'session cookie' : auth.scope;
 
 describe('README.md', () => {
   it('starts with exactly the two set-up commands, start then test', () => {
@@ -78,7 +79,8 @@ describe('README.md', () => {
       const pathPattern = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[a-z_]+/g, '[A-Za-z0-9_]+');
       assert.match(example, new RegExp(`http://localhost:8080${pathPattern}\\b`), `${key}: the example calls its path`);
       if (route.method !== 'GET') assert.match(example, new RegExp(`-X ${route.method}\\b`), `${key}: the example uses ${route.method}`);
-      if (route.auth !== 'none') assert.match(example, /Authorization: Bearer \$KEY/, `${key}: the example sends a key`);
+      if (route.auth === 'session') assert.match(example, /printfarm_session=/, `${key}: the example sends the session cookie`);
+      else if (route.auth !== 'none') assert.match(example, /Authorization: Bearer \$KEY/, `${key}: the example sends a key`);
       if (route.body) assert.match(example, / -d '\{/, `${key}: the example sends a body`);
     }
   });

@@ -37,13 +37,14 @@ describe('OpenAPI document', () => {
         .map(([method, op]) => ({ path, method, op: op as Obj })),
     );
 
-  it('is OpenAPI 3.1.0 with info, paths, components and both security schemes', () => {
+  it('is OpenAPI 3.1.0 with info, paths, components and the security schemes', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(typeof doc.info.title, 'string');
     assert.equal(typeof doc.info.version, 'string');
     assert.equal(doc.components.securitySchemes.bearerAuth.type, 'http');
     assert.equal(doc.components.securitySchemes.bearerAuth.scheme, 'bearer');
     assert.equal(doc.components.securitySchemes.basicAuth.scheme, 'basic');
+    assert.deepEqual(doc.components.securitySchemes.sessionCookie, { ...doc.components.securitySchemes.sessionCookie, type: 'apiKey', in: 'cookie', name: 'printfarm_session' });
     assert.deepEqual(doc.components.schemas.Error.required, ['success', 'error']);
   });
 
@@ -59,13 +60,22 @@ describe('OpenAPI document', () => {
 
   it('no documented operation is an unknown route to an admin key; every GET without path or required query parameters answers 2xx', async () => {
     const admin = await mintTestKey(t);
+    // An operation whose only security scheme is the session cookie is called the way it documents: with an admin
+    // session (made from the key), from the same origin.
+    const sessionHeaders = async (json: boolean): Promise<Record<string, string>> => {
+      const res = await t.request('/v1/sessions', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ api_key: admin }) });
+      assert.equal(res.status, 201, 'an admin key signs in');
+      const cookie = (res.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
+      return { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin', ...(json ? { 'Content-Type': 'application/json' } : {}) };
+    };
     for (const { path, method, op } of operations()) {
       const where = `${method.toUpperCase()} ${path}`;
       const needsQuery = ((op.parameters ?? []) as Obj[]).some((p) => p.in === 'query' && p.required === true);
       const withBody = method !== 'get' && method !== 'delete';
+      const sessionOnly = JSON.stringify(op.security) === JSON.stringify([{ sessionCookie: [] }]);
       const res = await t.request(path.replace(/\{\w+\}/g, 'x_1'), {
         method: method.toUpperCase(),
-        headers: bearer(admin, withBody),
+        headers: sessionOnly ? await sessionHeaders(withBody) : bearer(admin, withBody),
         ...(withBody ? { body: '{}' } : {}),
       });
       // A live stream (GET /v1/events) never ends: its status is the answer.

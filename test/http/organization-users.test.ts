@@ -61,6 +61,8 @@ describe('organization', () => {
         auto_start: true,
         webhook_allowed_hosts: [],
         power_budget_watts: null,
+        session_lifetime_hours: 168,
+        session_idle_minutes: 720,
         created_at: undefined,
         updated_at: undefined,
       },

@@ -3,9 +3,10 @@ import type Koa from 'koa';
 import { AppError } from '../../errors.js';
 import type { AppDeps } from '../app-deps.js';
 import { getAuth } from './auth-context.js';
-import { presentedKey } from './credentials.js';
+import { readCredentials } from './credentials.js';
 import { FixedWindowCounter } from './fixed-window.js';
 import { isApiPath, rateLimitExceeded, setRateLimitHeaders } from './rate-limit-headers.js';
+import { readSessionCookie } from './session-cookie.js';
 
 /** Failed authentications one client address may make per window before it is refused outright. */
 export const FAILED_AUTH_LIMIT = 20;
@@ -13,9 +14,10 @@ export const FAILED_AUTH_WINDOW_MS = 15 * 60 * 1000;
 
 /**
  * Outermost of the auth middlewares. Once an address has used up its failed attempts, its keyless and wrong-key
- * requests get 429 until the window ends, and a wrong key is not even told apart from a missing one. A VALID key
- * still works from that address: on a farm PC one stale script must not lock the owner's dashboard out, and with
- * 190 random bits per key a guesser gains nothing from being able to recognise a hit.
+ * requests get 429 until the window ends, and a wrong key is not even told apart from a missing one. A VALID key (or
+ * a valid session cookie) still works from that address: on a farm PC one stale script must not lock the owner's
+ * dashboard out, and with 190 random bits per key a guesser gains nothing from being able to recognise a hit.
+ * Signing in with a password is refused like any other keyless request, which is what stops password guessing.
  */
 export function failedAuthGuard(deps: AppDeps): Koa.Middleware {
   // One counter per app instance, made here: nothing else reads it.
@@ -25,7 +27,7 @@ export function failedAuthGuard(deps: AppDeps): Koa.Middleware {
     const address = ctx.ip || 'unknown';
     const now = deps.clock.now();
     const before = counter.peek(address, now);
-    if (before.count >= FAILED_AUTH_LIMIT && !(await presentsValidKey(deps, ctx))) {
+    if (before.count >= FAILED_AUTH_LIMIT && !(await presentsValidCredential(deps, ctx))) {
       setRateLimitHeaders(ctx, FAILED_AUTH_LIMIT, before.count, before.resetAt);
       throw rateLimitExceeded(`too many failed authentications from ${address}`, before.resetAt, now);
     }
@@ -38,7 +40,7 @@ export function failedAuthGuard(deps: AppDeps): Koa.Middleware {
     try {
       await next();
     } catch (err) {
-      if (err instanceof AppError && (err.status === 401 || err.failedAuthentication)) {
+      if (err instanceof AppError && (err.failedAuthentication ?? err.status === 401)) {
         const s = counter.hit(address, now);
         setRateLimitHeaders(ctx, FAILED_AUTH_LIMIT, s.count, s.resetAt);
       } else {
@@ -50,11 +52,14 @@ export function failedAuthGuard(deps: AppDeps): Koa.Middleware {
   };
 }
 
-async function presentsValidKey(deps: AppDeps, ctx: Koa.Context): Promise<boolean> {
-  const key = presentedKey(ctx.get('Authorization') || undefined);
-  if (key === null) return false;
+/** The same choice authenticate makes: the Authorization header's key, else (no header at all) the session cookie. */
+async function presentsValidCredential(deps: AppDeps, ctx: Koa.Context): Promise<boolean> {
+  const credentials = readCredentials(ctx.get('Authorization') || undefined);
+  const token = credentials.kind === 'none' ? readSessionCookie(ctx.get('Cookie') || undefined) : null;
   try {
-    await deps.auth.verifyKey(key);
+    if (credentials.kind === 'key') await deps.auth.verifyKey(credentials.key);
+    else if (token !== null) await deps.auth.verifySession(token);
+    else return false;
     return true;
   } catch {
     return false;

@@ -1,4 +1,4 @@
-// Requests per API key per fixed clock hour, by the limit the access control gives; headers on every keyed response, 429 past it.
+// Requests per API key (or browser session) per fixed clock hour, by the limit the access control gives; headers on every keyed response, 429 past it.
 import type Koa from 'koa';
 import type { AppDeps } from '../app-deps.js';
 import { getAuth } from './auth-context.js';
@@ -15,7 +15,8 @@ export function rateLimit(deps: AppDeps): Koa.Middleware {
     if (!auth || !isApiPath(ctx.path)) return next();
     const now = deps.clock.now();
     const { limit, enforce } = await deps.auth.hourlyLimit(auth, ctx);
-    const w = windows.hit(auth.keyId, now);
+    // callerId: a session counts in its own window, apart from the key it may have been signed in with.
+    const w = windows.hit(auth.callerId, now);
     setRateLimitHeaders(ctx, limit, w.count, w.resetAt);
     if (enforce && w.count > limit) throw rateLimitExceeded(`rate limit of ${limit} requests per hour exceeded`, w.resetAt, now);
     await next();

@@ -1,8 +1,7 @@
 // What nobody answered: under /v1 a keyless request is 401 first; then 405 (with Allow) for a known path, else 404.
 import type Koa from 'koa';
 import { AppError, quoteInput } from '../../errors.js';
-import { getAuth } from './auth-context.js';
-import { missingCredentials } from './credentials.js';
+import { getAuth, noCallerError } from './auth-context.js';
 import { isApiPath } from './rate-limit-headers.js';
 
 /** Mount outside the router: it turns the router's bare 404/405/501 into shape B errors. */
@@ -13,7 +12,7 @@ export function unmatchedRoute(): Koa.Middleware {
     // Integrators expect a missing key to be named on any /v1 path, and a keyless caller learns nothing about routes.
     if (isApiPath(ctx.path) && !getAuth(ctx)) {
       ctx.remove('Allow');
-      throw missingCredentials(ctx.get('Authorization'));
+      throw noCallerError(ctx);
     }
     const allow = ctx.response.get('Allow');
     // A method the router does not know (501) on a path nothing serves is just an unknown route.

@@ -7,6 +7,7 @@ import { migration004Printers } from './004-printers.js';
 import { migration005Webhooks } from './005-webhooks.js';
 import { migration006Jobs } from './006-jobs.js';
 import { migration007Materials } from './007-materials.js';
+import { migration008Sessions } from './008-sessions.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -16,4 +17,5 @@ export const migrations: readonly Migration[] = [
   migration005Webhooks,
   migration006Jobs,
   migration007Materials,
+  migration008Sessions,
 ];
