@@ -1,20 +1,10 @@
 // The printer's current job: name, progress bar, elapsed time and ETA (kept fresh by job.progress and telemetry).
-import { useEffect, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { duration } from '../lib/format.js';
 import { href } from '../lib/router.js';
 import { ErrorNote, ProgressBar, StatusBadge } from '../components/ui.js';
 import type { Job } from './queue-types.js';
-
-/** Re-renders every `ms` so times counted from a past answer stay current (no request is made). */
-export function useNow(ms: number): number {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(t);
-  }, [ms]);
-  return now;
-}
+import { useNow } from './printer-hooks.js';
 
 interface Props {
   job: Job | undefined;

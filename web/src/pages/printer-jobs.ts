@@ -4,7 +4,8 @@ import { html } from '../lib/html.js';
 import { api, type Page } from '../lib/api.js';
 import { dateTime, duration } from '../lib/format.js';
 import { href } from '../lib/router.js';
-import { useReloadOn, useResource } from '../lib/hooks.js';
+import { useLive, useResource } from '../lib/hooks.js';
+import { useCoalesced } from './printer-hooks.js';
 import { Button, Empty, ErrorNote, StatusBadge } from '../components/ui.js';
 import type { Job } from './queue-types.js';
 
@@ -23,7 +24,11 @@ export function PrinterJobs({ printerId }: { printerId: string }) {
     () => api.get<Page<Job>>('/v1/jobs', { printer_id: printerId, sort: '-created_at', per_page: PER_PAGE, page }),
     [printerId, page],
   );
-  useReloadOn(['job.*'], jobs, 1000);
+  // Only this printer's job changes (a start, pause, end...); progress steps do not change the table's columns.
+  const refresh = useCoalesced(() => void jobs.reload(), 1000);
+  useLive(['job.*'], (e) => {
+    if (e.type !== 'job.progress' && (e.data.object as Job).printer_id === printerId) refresh();
+  });
   const list = jobs.data?.data ?? [];
   const pg = jobs.data?.pagination;
   return html`<section class="card printer-jobs" aria-labelledby="history-title">

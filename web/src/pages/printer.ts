@@ -1,5 +1,5 @@
 // Printer page (#/printers/<id>): status, current job and controls, temperature chart, console, job history, connection.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { useLive, useResource } from '../lib/hooks.js';
@@ -16,6 +16,7 @@ import { TemperatureChart } from './printer-chart.js';
 import { PrinterConsole } from './printer-console.js';
 import { PrinterJobs } from './printer-jobs.js';
 import { PrinterConnection } from './printer-connection.js';
+import { useCoalesced } from './printer-hooks.js';
 import '../styles/printer.css';
 
 export function PrinterPage({ route }: { route: Route }) {
@@ -25,23 +26,6 @@ export function PrinterPage({ route }: { route: Route }) {
       <p>No printer named in the address. Pick one on the <a href=${href()}>farm</a>.</p></div>`;
   }
   return html`<${PrinterView} key=${id} id=${id} />`;
-}
-
-/** A trigger that runs `fn` once, `ms` after the first of a burst of calls. */
-function useCoalesced(fn: () => void, ms: number): () => void {
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const fnRef = useRef(fn);
-  fnRef.current = fn;
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
-  return () => {
-    if (timer.current) return;
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      fnRef.current();
-    }, ms);
-  };
 }
 
 function PrinterView({ id }: { id: string }) {

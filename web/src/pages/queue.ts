@@ -8,7 +8,7 @@ import type { Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
 import { ErrorNote, PageHeader } from '../components/ui.js';
 import { ACTIVE_STATUSES, PRIORITIES, type Forecast, type Job } from './queue-types.js';
-import type { Printer, Telemetry } from './printer-types.js';
+import { applyTelemetry, statusKey, type Printer, type Telemetry } from './printer-types.js';
 import { UploadPanel } from './queue-upload.js';
 import { QueueList } from './queue-list.js';
 import { ForecastTimeline } from './queue-forecast.js';
@@ -53,6 +53,12 @@ export function QueuePage({ route }: { route: Route }) {
   });
   useLive(['printer.telemetry'], (e) => {
     const t = e.data.object as Telemetry;
+    // The forecast rows show each printer's status: follow it when it changes (printing -> idle has no event of its own).
+    printers.set((prev) => {
+      const p = prev?.data.find((x) => x.id === t.printer_id);
+      if (!prev || !p || statusKey(p) === statusKey(applyTelemetry(p, t))) return prev!;
+      return { ...prev, data: prev.data.map((x) => (x.id === t.printer_id ? applyTelemetry(x, t) : x)) };
+    });
     if (!t.job_id || t.progress === null) return;
     jobs.set((prev) => {
       if (!prev || !prev.jobs.some((x) => x.id === t.job_id && x.progress !== t.progress)) return prev!;
