@@ -1,6 +1,8 @@
 // The signed-in pages by their first hash segment (#/queue -> 'queue'): the app's router and its navigation read this list.
 import type { VNode } from 'preact';
 import type { Route } from '../lib/router.js';
+import { farmPage } from './farm.js';
+import { wallPage } from './wall.js';
 import { QueuePage } from './queue.js';
 import { PrinterPage } from './printer.js';
 
@@ -19,6 +21,8 @@ export interface PageDef {
 
 // Each page module adds its entry here, in navigation order.
 export const PAGES: PageDef[] = [
+  farmPage,
+  wallPage,
   { path: 'queue', title: 'Queue', nav: true, scope: 'jobs:read', component: QueuePage },
   { path: 'printers', title: 'Printer', nav: false, scope: 'printers:read', component: PrinterPage },
 ];
