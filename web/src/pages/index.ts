@@ -3,8 +3,8 @@ import type { VNode } from 'preact';
 import type { Route } from '../lib/router.js';
 import { farmPage } from './farm.js';
 import { wallPage } from './wall.js';
-import { QueuePage } from './queue.js';
-import { PrinterPage } from './printer.js';
+import { queuePage } from './queue.js';
+import { printerPage } from './printer.js';
 
 export interface PageDef {
   /** First hash segment; '' is the home page (the farm grid). */
@@ -23,6 +23,6 @@ export interface PageDef {
 export const PAGES: PageDef[] = [
   farmPage,
   wallPage,
-  { path: 'queue', title: 'Queue', nav: true, scope: 'jobs:read', component: QueuePage },
-  { path: 'printers', title: 'Printer', nav: false, scope: 'printers:read', component: PrinterPage },
+  queuePage,
+  printerPage,
 ];

@@ -17,6 +17,7 @@ import { PrinterConsole } from './printer-console.js';
 import { PrinterJobs } from './printer-jobs.js';
 import { PrinterConnection } from './printer-connection.js';
 import { useCoalesced } from './printer-hooks.js';
+import type { PageDef } from './index.js';
 import '../styles/printer.css';
 
 export function PrinterPage({ route }: { route: Route }) {
@@ -96,3 +97,5 @@ function PrinterView({ id }: { id: string }) {
     </div>
   </div>`;
 }
+
+export const printerPage: PageDef = { path: 'printers', title: 'Printer', nav: false, scope: 'printers:read', component: PrinterPage };

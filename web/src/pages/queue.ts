@@ -13,6 +13,7 @@ import { UploadPanel } from './queue-upload.js';
 import { QueueList } from './queue-list.js';
 import { ForecastTimeline } from './queue-forecast.js';
 import { RecentJobs } from './queue-recent.js';
+import type { PageDef } from './index.js';
 import '../styles/queue.css';
 
 /** The scheduler's order: printing/paused first, then urgent > high > normal > low, oldest first, lowest id. */
@@ -104,3 +105,5 @@ export function QueuePage({ route }: { route: Route }) {
     </div>
   </div>`;
 }
+
+export const queuePage: PageDef = { path: 'queue', title: 'Queue', nav: true, scope: 'jobs:read', component: QueuePage };
