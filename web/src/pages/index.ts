@@ -3,6 +3,8 @@ import type { VNode } from 'preact';
 import type { Route } from '../lib/router.js';
 import { farmPage } from './farm.js';
 import { wallPage } from './wall.js';
+import { queuePage } from './queue.js';
+import { printerPage } from './printer.js';
 import { addPrinterPage, printerSettingsPage } from './printer-setup.js';
 
 export interface PageDef {
@@ -22,6 +24,8 @@ export interface PageDef {
 export const PAGES: PageDef[] = [
   farmPage,
   wallPage,
+  queuePage,
+  printerPage,
   addPrinterPage,
   printerSettingsPage,
 ];
