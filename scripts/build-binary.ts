@@ -7,9 +7,12 @@ import { prepareAddons, type Addons } from './binary/addons.js';
 import { bundle } from './binary/bundle.js';
 import { buildSea, collectAssets, fileSizeMiB } from './binary/sea.js';
 import { ARCHES, CACHE_DIR, DIST_DIR, NODE_VERSION, REPO_ROOT, binaryName, type Arch, ADDON_HEADERS_VERSION } from './binary/targets.js';
+import { buildWeb } from './web/build-web.js';
 import { NATIVE_ASSET_KEYS } from '../src/native-addons.js';
+import { WEB_DIST } from '../src/web/web-dist.js';
 
-const EMBEDDED_DIRS = ['web', 'firmware-profiles'];
+/** The built dashboard (not its sources) and the firmware profiles; keys are repository-relative paths, as readAsset() asks. */
+const EMBEDDED_DIRS = [WEB_DIST, 'firmware-profiles'];
 
 function log(line: string): void {
   console.log(`[build-binary] ${line}`);
@@ -39,6 +42,9 @@ async function assemble(arch: Arch, workDir: string, targetNode: string, generat
   const bundled = await bundle(path.join(workDir, 'printfarm.cjs'));
   for (const w of bundled.warnings) log(`esbuild warning: ${w}`);
 
+  // A fresh dashboard build, so the binary never ships a stale or missing web/dist.
+  const web = await buildWeb();
+  log(`dashboard: ${web.files.length} files, first load ${(web.first_load_brotli_bytes / 1000).toFixed(1)} KB brotli`);
   const assets = collectAssets(EMBEDDED_DIRS);
   const fileCount = Object.keys(assets).length;
   assets[NATIVE_ASSET_KEYS.betterSqlite] = addons.betterSqlite;

@@ -5,7 +5,7 @@ import type { RunEnvironment } from '../config.js';
 import { AppError, badRequest, invalidState, notFound, quoteInput, unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
 import type { ListSpec } from '../http/list-query.js';
-import { runListQuery, type ListCondition, type ListPage, type ListQuery } from '../storage/list-page.js';
+import { customCondition, runListQuery, type ListCondition, type ListPage, type ListQuery } from '../storage/list-page.js';
 import type { Db } from '../storage/db.js';
 import { displayPrefix, hashKey, hashesEqual, keyEnvironment, mintKeyString } from './api-key-format.js';
 import { apiKeyStatus, toApiKeyRecord } from './api-key-record.js';
@@ -141,7 +141,7 @@ export async function listKeys(
   const nowIso = isoTime(now);
   // Whether a rolled key still works depends on the service clock, so the status condition is bound to it here.
   const where: ListCondition[] = q.where.map((c) =>
-    c.param === 'status' ? { param: 'status', value: c.value, custom: (v) => STATUS_SQL[v as ApiKeyStatus](nowIso) } : c,
+    c.param === 'status' ? customCondition(c, (v) => STATUS_SQL[v as ApiKeyStatus](nowIso)) : c,
   );
   return runListQuery(selectApiKeys(deps.db, deps.env), { ...q, where }, (row) => ({ ...toApiKeyRecord(row, now, lastUsed(row.id)) }));
 }

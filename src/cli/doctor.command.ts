@@ -6,6 +6,7 @@ import { isSingleBinary, readAsset, sourceRoot } from '../assets.js';
 import { openDatabase } from '../storage/db.js';
 import { listSerialPorts } from '../transport/serial-discovery.js';
 import { VERSION } from '../version.js';
+import { WEB_ASSETS_DIR, WEB_BUILD_HINT, WEB_DIST } from '../web/web-dist.js';
 import { CliUsageError, type CliCommand } from './command.js';
 
 type Status = 'OK' | 'WARN' | 'FAIL';
@@ -100,9 +101,13 @@ const checks: Check[] = [
   {
     name: 'dashboard',
     run: () => {
-      const html = readAsset('web/index.html');
-      if (!html || !/<html/i.test(html.toString('utf8'))) return { status: 'FAIL', detail: 'web/index.html missing or not HTML' };
-      return ok(`web/index.html ${html.length} bytes, ${shippedFiles('web').length} files in web/`);
+      const html = readAsset(`${WEB_DIST}/index.html`);
+      if (!html || !/<html/i.test(html.toString('utf8'))) {
+        // From source a missing build is one command away; inside the binary it is a broken build.
+        return { status: isSingleBinary() ? 'FAIL' : 'WARN', detail: `${WEB_DIST}/index.html missing or not HTML. ${WEB_BUILD_HINT}` };
+      }
+      const assets = shippedFiles(`${WEB_DIST}/${WEB_ASSETS_DIR}`).filter((f) => !/\.(br|gz)$/.test(f));
+      return ok(`${WEB_DIST}/index.html ${html.length} bytes, ${assets.length} hashed files in ${WEB_DIST}/${WEB_ASSETS_DIR}/`);
     },
   },
 ];

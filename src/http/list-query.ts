@@ -108,9 +108,18 @@ function filterConditions(name: string, text: string, f: FilterSpec): ListCondit
       break;
     }
     case 'enum': {
+      // One value, or several separated by commas (status=queued,printing): any of them matches.
       const allowed = f.values ?? [];
-      if (!allowed.includes(text)) throw badRequest(`query parameter ${name}: must be one of ${allowed.map((v) => `"${v}"`).join(', ')}`);
-      value = text;
+      const values = [...new Set(text.split(',').map((v) => v.trim()))];
+      const bad = values.find((v) => !allowed.includes(v));
+      if (bad !== undefined) {
+        throw badRequest(`query parameter ${name}: ${quoteInput(bad)} is not one of ${allowed.map((v) => `"${v}"`).join(', ')} (several may be given, separated by commas)`);
+      }
+      if (values.length > 1) {
+        if (f.where) throw badRequest(`query parameter ${name}: give one value`);
+        return [{ param: name, column: f.column ?? name, op: 'in', values }];
+      }
+      value = values[0] as string;
       break;
     }
     case 'boolean':
@@ -236,7 +245,7 @@ export function listQueryParameters(spec: ListSpec): { name: string; description
   for (const [name, f] of Object.entries(spec.filters ?? {})) {
     const schema: JsonSchema =
       f.type === 'enum'
-        ? { type: 'string', enum: [...(f.values ?? [])] }
+        ? { type: 'string', description: `one of ${(f.values ?? []).join(', ')}, or several separated by commas` }
         : f.type === 'boolean'
           ? { type: 'boolean' }
           : f.type === 'number'

@@ -4,7 +4,7 @@ import { isoTime, type Clock } from '../clock.js';
 import { AppError, notFound } from '../errors.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { ListSpec } from '../http/list-query.js';
-import { runListQuery, type ListCondition, type ListPage, type ListQuery } from '../storage/list-page.js';
+import { customCondition, runListQuery, type ListCondition, type ListPage, type ListQuery } from '../storage/list-page.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
@@ -150,7 +150,7 @@ export class PrintersService {
 
   async list(q: ListQuery): Promise<ListPage<Partial<PrinterRecord>>> {
     const where: ListCondition[] = q.where.map((c) =>
-      c.param === 'status' ? { param: 'status', value: c.value, custom: (v) => this.statusCondition(v as ApiPrinterStatus) } : c,
+      c.param === 'status' ? customCondition(c, (v) => this.statusCondition(v as ApiPrinterStatus)) : c,
     );
     return runListQuery(selectPrinters(this.deps.db), { ...q, where }, (row) => this.record(row));
   }

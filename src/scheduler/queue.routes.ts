@@ -27,7 +27,7 @@ const forecastSchema: JsonSchema = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { job_id: { type: 'string' }, reason: { type: 'string' }, reason_text: { type: 'string' } },
+        properties: { job_id: { type: 'string' }, job_name: { type: 'string' }, reason: { type: 'string' }, reason_text: { type: 'string' } },
       },
     },
   },
@@ -54,7 +54,7 @@ export const queueRoutes = [
           end_at: isoTime(e.end_at),
           uses_default_duration: e.uses_default_duration,
         })),
-        unplaced: forecast.unplaced.map((u) => ({ job_id: u.job_id, reason: u.reason, reason_text: WAITING_REASON_TEXT[u.reason].detail })),
+        unplaced: forecast.unplaced.map((u) => ({ job_id: u.job_id, job_name: names.get(u.job_id) ?? '', reason: u.reason, reason_text: WAITING_REASON_TEXT[u.reason].detail })),
       };
     },
   }),

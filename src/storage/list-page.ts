@@ -4,6 +4,7 @@ import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kys
 /** A condition the parser resolved; `custom` filters hand their typed value to the spec's own `where`. */
 export type ListCondition =
   | { param: string; column: string; op: '=' | '>=' | '<' | '<='; value: string | number }
+  | { param: string; column: string; op: 'in'; values: readonly string[] }
   | { param: string; custom: (value: string | number) => Expression<SqlBool>; value: string | number };
 
 export interface SortKey {
@@ -34,8 +35,27 @@ export interface ListPage<T> {
   pagination: Pagination;
 }
 
+/** The value(s) a parsed equality condition asks for: several for `status=queued,printing`. */
+export function conditionValues(c: ListCondition): readonly (string | number)[] {
+  return 'values' in c ? c.values : [c.value];
+}
+
+/**
+ * A filter whose SQL depends on the value (a printer's live status, a key's status at this moment), over every value
+ * the condition names: `status=idle,error` matches either.
+ */
+export function customCondition(c: ListCondition, where: (value: string | number) => Expression<SqlBool>): ListCondition {
+  const values = conditionValues(c);
+  return {
+    param: c.param,
+    value: values[0] as string | number,
+    custom: () => (values.length === 1 ? where(values[0] as string | number) : sql<SqlBool>`(${sql.join(values.map(where), sql` or `)})`),
+  };
+}
+
 function conditionSql(c: ListCondition): Expression<SqlBool> {
   if ('custom' in c) return c.custom(c.value);
+  if (c.op === 'in') return sql<SqlBool>`${sql.ref(c.column)} in (${sql.join(c.values.map((v) => sql`${v}`))})`;
   return sql<SqlBool>`${sql.ref(c.column)} ${sql.raw(c.op)} ${c.value}`;
 }
 

@@ -104,7 +104,8 @@ async function listFromFilesystem(devRoot: string, sysRoot: string, byId: Map<st
 }
 
 async function listFromUdev(byId: Map<string, string>): Promise<SerialPortInfo[]> {
-  const found = await SerialPort.list();
+  // udev also lists the board's own UARTs (ttyS0, ttyAMA0); printers are the USB ports, as without udev.
+  const found = (await SerialPort.list()).filter((p) => PRINTER_TTY.test(basename(p.path)) || byId.has(p.path));
   return found.map((p) => {
     const info: SerialPortInfo = { path: p.path };
     const link = byId.get(p.path);

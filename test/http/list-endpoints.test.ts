@@ -46,8 +46,9 @@ describe('built list endpoints use the list-query helper', () => {
     const spool = await t.request('/v1/materials', { method: 'POST', headers: bearer(admin, true), body: JSON.stringify({ type: 'PLA', spool_weight: 1000 }) });
     assert.equal(spool.status, 201);
     spoolId = ((await spool.json()) as { id: string }).id;
-    // ...and the spool's usage list a line (written as the material meter does, without waiting for a print).
-    t.handle.sqlite.prepare('INSERT INTO job_material_usage (job_id, tool, material_id, grams) VALUES (?, 0, ?, 1.5)').run(jobId, spoolId);
+    // ...and the spool's usage list a line (written as the material meter does, without waiting for a print). Tool 7: the
+    // job may finish on its fast printer meanwhile and the meter then writes its own line for tool 0.
+    t.handle.sqlite.prepare('INSERT INTO job_material_usage (job_id, tool, material_id, grams) VALUES (?, 7, ?, 1.5)').run(jobId, spoolId);
   });
   after(async () => {
     await t.close();

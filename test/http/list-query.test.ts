@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { AppError } from '../../src/errors.js';
 import { listQueryParameters, parseListQuery, type ListSpec } from '../../src/http/list-query.js';
-import { runListQuery } from '../../src/storage/list-page.js';
+import { conditionValues, runListQuery } from '../../src/storage/list-page.js';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
 
 const spec: ListSpec = {
@@ -52,7 +52,7 @@ describe('parseListQuery accepts', () => {
       query: { role: 'admin', email: 'a@b.c' },
       check: (q) =>
         assert.deepEqual(
-          q.where.map((c) => ('column' in c ? [c.column, c.op, c.value] : [])),
+          q.where.map((c) => ('column' in c ? [c.column, c.op, conditionValues(c).join()] : [])),
           [
             ['role', '=', 'admin'],
             ['email', '=', 'a@b.c'],
@@ -60,13 +60,18 @@ describe('parseListQuery accepts', () => {
         ),
     },
     { name: 'boolean filter becomes 0/1', query: { active: 'false' }, check: (q) => assert.deepEqual(q.where[0] && 'value' in q.where[0] ? q.where[0].value : null, 0) },
-    { name: 'number filter', query: { weight: '-2.5' }, check: (q) => assert.equal(q.where[0]?.value, -2.5) },
+    { name: 'number filter', query: { weight: '-2.5' }, check: (q) => assert.deepEqual(q.where[0] && conditionValues(q.where[0]), [-2.5]) },
+    {
+      name: 'an enum filter takes several values separated by commas (repeats once)',
+      query: { role: 'admin,viewer,admin' },
+      check: (q) => assert.deepEqual(q.where.map((c) => ('column' in c ? [c.column, c.op, conditionValues(c)] : [])), [['role', 'in', ['admin', 'viewer']]]),
+    },
     {
       name: 'a date filter without time covers the whole UTC day',
       query: { day: '2026-02-28' },
       check: (q) =>
         assert.deepEqual(
-          q.where.map((c) => ('column' in c ? [c.op, c.value] : [])),
+          q.where.map((c) => ('column' in c ? [c.op, conditionValues(c)[0]] : [])),
           [
             ['>=', '2026-02-28T00:00:00.000Z'],
             ['<', '2026-03-01T00:00:00.000Z'],
@@ -78,7 +83,7 @@ describe('parseListQuery accepts', () => {
       query: { from: '2026-01-01', to: '2026-01-01' },
       check: (q) =>
         assert.deepEqual(
-          q.where.map((c) => ('column' in c ? [c.param, c.op, c.value] : [])),
+          q.where.map((c) => ('column' in c ? [c.param, c.op, conditionValues(c)[0]] : [])),
           [
             ['from', '>=', '2026-01-01T00:00:00.000Z'],
             ['to', '<', '2026-01-02T00:00:00.000Z'],
@@ -90,7 +95,7 @@ describe('parseListQuery accepts', () => {
       query: { from: '2026-01-01T10:00:00+02:00', to: '2026-01-01T12:30Z' },
       check: (q) =>
         assert.deepEqual(
-          q.where.map((c) => ('column' in c ? [c.op, c.value] : [])),
+          q.where.map((c) => ('column' in c ? [c.op, conditionValues(c)[0]] : [])),
           [
             ['>=', '2026-01-01T08:00:00.000Z'],
             ['<=', '2026-01-01T12:30:00.000Z'],
@@ -121,7 +126,8 @@ describe('parseListQuery rejects with 400 naming the parameter and the rule', ()
     { query: { sort: '' }, message: /sort: must be a comma-separated list/ },
     { query: { fields: 'id,secret' }, message: /fields: unknown field "secret"/ },
     { query: { fields: 'id,id' }, message: /fields: "id" is given twice/ },
-    { query: { role: 'king' }, message: /role: must be one of "owner", "admin", "operator", "viewer"/ },
+    { query: { role: 'king' }, message: /role: "king" is not one of "owner", "admin", "operator", "viewer"/ },
+    { query: { role: 'admin,king' }, message: /role: "king" is not one of/ },
     { query: { email: '' }, message: /email: must be 1 to 500 characters long/ },
     { query: { active: 'yes' }, message: /active: must be true or false/ },
     { query: { weight: '1e3' }, message: /weight: must be a number/ },

@@ -116,10 +116,14 @@ describe('jobs API input', () => {
     const day0 = new Date(t0).toISOString().slice(0, 10);
     assert.deepEqual(await q(`from=${day0}&to=${day0}`), [low.id]);
     assert.deepEqual(await q('status=queued&priority=high'), [high.id]);
+    // Several values of an enum filter, separated by commas, match any of them.
+    assert.deepEqual(await q('priority=high,low&sort=priority'), [low.id, high.id]);
+    assert.deepEqual(await q('status=printing,queued&priority=urgent,urgent'), [urgent.id]);
+    assert.deepEqual(await q('status=completed,cancelled'), []);
     const fields = await app.call('GET', `/v1/jobs?printer_id=${low.printer_id}&fields=id,priority&sort=-priority&per_page=1`);
     assert.deepEqual(fields.body.data, [{ id: urgent.id, priority: 'urgent' }]);
     assert.deepEqual(fields.body.pagination, { page: 1, per_page: 1, total: 3, total_pages: 3 });
-    for (const bad of ['sort=colour', 'status=done', 'priority=soon', 'from=yesterday', 'fields=id,secret']) {
+    for (const bad of ['sort=colour', 'status=done', 'status=queued,done', 'status=queued,', 'priority=soon', 'from=yesterday', 'fields=id,secret']) {
       const res = await app.call('GET', `/v1/jobs?${bad}`);
       assert.equal(res.status, 400, bad);
     }

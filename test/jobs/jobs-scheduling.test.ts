@@ -83,6 +83,8 @@ describe('scheduling on live printers', () => {
     const unplaced = new Map(fc.body.unplaced.map((u: { job_id: string; reason: string }) => [u.job_id, u.reason]));
     assert.equal(unplaced.get(petg.id), 'no_printer_with_material');
     assert.equal(unplaced.get(wide.id), 'nozzle_mismatch');
+    const named = fc.body.unplaced.find((u: { job_id: string }) => u.job_id === petg.id);
+    assert.equal(named.job_name, petg.name, 'unplaced jobs carry their name, as entries do');
 
     const swap = await app.call('PATCH', `/v1/printers/${p.id}`, { material_type: 'PETG' });
     assert.equal(swap.status, 200);

@@ -64,7 +64,7 @@ describe('listing printers', () => {
     const res = await app.call('GET', '/v1/printers?fields=id,status,connecting&sort=name&per_page=1');
     assert.deepEqual(res.body.data, [{ id: ids.alpha, status: 'idle', connecting: false }]);
     const cases: Array<[string, RegExp]> = [
-      ['?status=busy', /^query parameter status: must be one of "idle", "printing", "offline", "paused", "error"$/],
+      ['?status=busy', /^query parameter status: "busy" is not one of "idle", "printing", "offline", "paused", "error" \(several may be given, separated by commas\)$/],
       ['?sort=status', /^query parameter sort: cannot sort by "status"$/],
       ['?fields=id,api_key', /^query parameter fields: unknown field "api_key"$/],
       ['?group=', /^query parameter group: must be 1 to 500 characters long$/],

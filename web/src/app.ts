@@ -60,13 +60,14 @@ export function App() {
     };
   }, [state, currency]);
 
-  if (route.parts[0] === 'accept-invite') return html`<${AcceptInvitePage} route=${route} />`;
+  const signedIn = (session: Session) => setState({ kind: 'signed-in', session });
+  if (route.parts[0] === 'accept-invite') return html`<${AcceptInvitePage} route=${route} onSignedIn=${signedIn} />`;
   if (state.kind === 'loading') return html`<main class="center" aria-busy="true"><p>Loading…</p></main>`;
   if (state.kind === 'failed') {
     return html`<main class="center"><${ErrorNote} error=${state.error} /><button class="btn primary" onClick=${check}>Try again</button></main>`;
   }
   if (state.kind === 'signed-out' || !sessionApi) {
-    return html`<${SignInPage} reason=${state.kind === 'signed-out' ? state.reason : null} onSignedIn=${(session: Session) => setState({ kind: 'signed-in', session })} />`;
+    return html`<${SignInPage} reason=${state.kind === 'signed-out' ? state.reason : null} onSignedIn=${signedIn} />`;
   }
   const page = PAGES.find((p) => p.path === (route.parts[0] ?? '')) ?? null;
   return html`<${SessionContext.Provider} value=${sessionApi}>

@@ -16,7 +16,7 @@ const NEXT_STEP: Record<string, string> = {
   file_invalid: 'Export the G-code again from the slicer (plain-text .gcode) and upload that file.',
   rate_limit_exceeded: 'Wait a minute and try again, or raise the limit in Settings.',
   quota_exceeded: 'Remove something you no longer need, or raise the limit.',
-  invalid_request: 'Correct the highlighted value and try again; nothing was changed.',
+  invalid_request: 'Correct that value and try again; nothing was changed.',
   internal_error: 'Try again; if it keeps happening, look at the server log.',
 };
 

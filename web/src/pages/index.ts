@@ -1,6 +1,11 @@
 // The signed-in pages by their first hash segment (#/queue -> 'queue'): the app's router and its navigation read this list.
 import type { VNode } from 'preact';
 import type { Route } from '../lib/router.js';
+import { farmPage } from './farm.js';
+import { wallPage } from './wall.js';
+import { queuePage } from './queue.js';
+import { printerPage } from './printer.js';
+import { addPrinterPage, printerSettingsPage } from './printer-setup.js';
 import { materialsPage } from './materials.js';
 import { analyticsPage } from './analytics.js';
 import { settingsPage } from './settings.js';
@@ -20,6 +25,12 @@ export interface PageDef {
 
 // Each page module adds its entry here, in navigation order.
 export const PAGES: PageDef[] = [
+  farmPage,
+  wallPage,
+  queuePage,
+  printerPage,
+  addPrinterPage,
+  printerSettingsPage,
   materialsPage,
   analyticsPage,
   settingsPage,

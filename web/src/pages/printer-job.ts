@@ -1,0 +1,50 @@
+// The printer's current job: name, progress bar, elapsed time and ETA (kept fresh by job.progress and telemetry).
+import { html } from '../lib/html.js';
+import { duration } from '../lib/format.js';
+import { href } from '../lib/router.js';
+import { ErrorNote, ProgressBar, StatusBadge } from '../components/ui.js';
+import type { Job } from './queue-types.js';
+import { useNow } from './printer-hooks.js';
+
+interface Props {
+  job: Job | undefined;
+  /** When `job` was read (elapsed and remaining advance from there while it prints). */
+  readAt: number;
+  /** Live percent from telemetry (newer than the job's own). */
+  progress: number | null;
+  error: string | null;
+  hasJob: boolean;
+}
+
+export function CurrentJob({ job, readAt, progress, error, hasJob }: Props) {
+  const now = useNow(15_000);
+  if (!hasJob) {
+    return html`<section class="card current-job" aria-labelledby="job-title">
+      <h2 id="job-title">Current job</h2>
+      <p class="empty">Nothing is printing. Queued jobs start here when the scheduler picks this printer (see the <a href=${href('queue')}>queue</a>).</p>
+    </section>`;
+  }
+  if (!job) {
+    return html`<section class="card current-job" aria-labelledby="job-title" aria-busy=${error ? undefined : 'true'}>
+      <h2 id="job-title">Current job</h2>
+      ${error ? html`<${ErrorNote} error=${error} />` : html`<p>Loading the job…</p>`}
+    </section>`;
+  }
+  const since = job.status === 'printing' ? Math.max(0, (now - readAt) / 1000) : 0;
+  const elapsed = job.elapsed_time + since;
+  const remaining = job.estimated_remaining === null ? null : Math.max(0, job.estimated_remaining - since);
+  const eta = remaining === null ? null : new Date(now + remaining * 1000);
+  const pct = progress ?? job.progress;
+  return html`<section class="card current-job" aria-labelledby="job-title">
+    <h2 id="job-title">Current job</h2>
+    <p class="job-name"><strong>${job.name}</strong> <${StatusBadge} status=${job.status} /></p>
+    <${ProgressBar} value=${pct} label=${`Progress of ${job.name}`} />
+    <dl class="facts">
+      <div><dt>Elapsed</dt><dd>${duration(elapsed)}</dd></div>
+      <div><dt>Remaining</dt><dd>${remaining === null ? 'unknown (no slicer estimate yet)' : duration(remaining)}</dd></div>
+      <div><dt>Finishes</dt><dd>${eta ? eta.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : '–'}${job.status === 'paused' ? ' (paused: the clock stops)' : ''}</dd></div>
+      ${job.material.type ? html`<div><dt>Material</dt><dd>${job.material.type}${job.material.color ? ` ${job.material.color}` : ''}</dd></div>` : null}
+    </dl>
+    <${ErrorNote} error=${error} />
+  </section>`;
+}
