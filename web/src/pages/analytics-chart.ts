@@ -100,11 +100,11 @@ export function Chart({ id, title, summary, labels, lines, format, yMax }: {
     <ul class="legend">
       ${lines.map((l) => html`<li><span class=${`legend-mark${l.bars ? ' bar' : ''}${l.dash ? ' dashed' : ''}`} style=${{ '--mark': `var(${l.colorVar})` }} aria-hidden="true"></span>${l.label}</li>`)}
     </ul>
-    <div class="chart-box" ref=${box} role="img" aria-label=${`${title}. ${summary}`}></div>
+    <div class="an-chart-box" ref=${box} role="img" aria-label=${`${title}. ${summary}`}></div>
     <p class="chart-readout" aria-hidden="true">${readout || '\u00a0'}</p>
     <details class="chart-table">
       <summary>${title} as a table</summary>
-      <div class="table-wrap"><table class="data">
+      <div class="table-wrap" tabindex="0" role="region" aria-label=${`${title} as a table`}><table class="data">
         <thead><tr><th scope="col">Period</th>${lines.map((l) => html`<th scope="col" class="num">${l.label}</th>`)}</tr></thead>
         <tbody>${labels.map((label, i) => html`<tr><th scope="row">${label}</th>${lines.map((l) => html`<td class="num">${format(l.values[i] ?? null)}</td>`)}</tr>`)}</tbody>
       </table></div>

@@ -1,4 +1,12 @@
 // The analytics answers' shapes and the per-bucket figures the charts draw: utilization, success rate, cost and filament.
+import { percent } from '../lib/format.js';
+
+/** A share 0..1 as a percentage; a tiny non-zero share reads "< 0.1 %" rather than a misleading 0. */
+export function rate(v: number | null): string {
+  if (v === null) return '–';
+  if (v > 0 && v < 0.001) return '< 0.1 %';
+  return percent(v * 100, v > 0 && v < 0.1 ? 1 : 0);
+}
 
 export interface Period {
   from: string;

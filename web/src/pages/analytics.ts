@@ -4,13 +4,13 @@ import { html } from '../lib/html.js';
 import { api, withQuery } from '../lib/api.js';
 import { useReloadOn, useResource } from '../lib/hooks.js';
 import { useSession } from '../lib/session.js';
-import { duration, grams, money, percent } from '../lib/format.js';
+import { duration, grams, money } from '../lib/format.js';
 import { ErrorNote, Notice, PageHeader } from '../components/ui.js';
 import type { PageDef } from './index.js';
 import { loadPrinters } from './materials-api.js';
 import { NeedsScope } from './settings-fields.js';
 import { autoInterval, bucketCount, isoDay, periodQuery, periodWords, PRESETS, type Interval, type PeriodChoice, type Preset } from './analytics-period.js';
-import { toPoints, type FleetReport, type JobsReport, type MaterialsReport, type PrinterRow } from './analytics-series.js';
+import { rate, toPoints, type FleetReport, type JobsReport, type MaterialsReport, type PrinterRow } from './analytics-series.js';
 import { Chart, type ChartLine } from './analytics-chart.js';
 import { PrinterTable } from './analytics-printers.js';
 import '../styles/analytics.css';
@@ -29,7 +29,12 @@ const DATASETS = [
   { value: 'printers', label: 'Printers (one row per printer)' },
 ];
 
-const rate = (v: number | null) => (v === null ? '–' : percent(v * 100, v > 0 && v < 0.1 ? 1 : 0));
+/** Utilization from the seconds (the API's rate has 4 decimals, so a short print on a long period shows as 0). */
+function utilization(report: Report): number {
+  const m = report.fleet.metrics;
+  const seconds = (Date.parse(report.fleet.period.to) - Date.parse(report.fleet.period.from)) / 1000;
+  return m.total_printers > 0 && seconds > 0 ? m.total_print_time / (m.total_printers * seconds) : 0;
+}
 
 interface Report {
   query: { from: string; to: string };
@@ -81,7 +86,7 @@ function Charts({ report }: { report: Report }) {
   const m = report.fleet.metrics;
   return html`<div class="charts">
     <${Chart} id="chart-utilization" title="Utilization" labels=${charts.labels} lines=${charts.utilization} format=${rate} yMax=${1}
-      summary=${`Share of printer time spent printing, per ${per}; ${rate(m.utilization_rate)} over the whole period.`} />
+      summary=${`Share of printer time spent printing, per ${per}; ${rate(utilization(report))} over the whole period.`} />
     <${Chart} id="chart-success" title="Success rate" labels=${charts.labels} lines=${charts.success} format=${rate} yMax=${1}
       summary=${`Completed jobs among those that completed or failed, per ${per} (cancellations left out; no point when no job ended); ${rate(m.success_rate)} overall.`} />
     <${Chart} id="chart-cost" title="Cost" labels=${charts.labels} lines=${charts.cost} format=${(v: number | null) => money(v, currency)}
@@ -145,7 +150,7 @@ export function AnalyticsPage() {
     <div class="analytics-body" aria-busy=${report.loading ? 'true' : 'false'}>
       ${m && data
         ? html`<section class="tiles" aria-label="Figures of the period">
-              <${Tile} label="Utilization" value=${rate(m.utilization_rate)} sub=${`${m.active_printers} of ${m.total_printers} printers printed`} />
+              <${Tile} label="Utilization" value=${rate(utilization(data))} sub=${`${m.active_printers} of ${m.total_printers} printers printed`} />
               <${Tile} label="Success rate" value=${rate(m.success_rate)} sub=${`${data.jobs.counts.completed} completed, ${data.jobs.counts.failed} failed`} />
               <${Tile} label="Jobs completed" value=${String(m.jobs_completed)} sub=${`${data.jobs.counts.cancelled} cancelled`} />
               <${Tile} label="Print time" value=${duration(m.total_print_time)} />
@@ -156,7 +161,7 @@ export function AnalyticsPage() {
             <${Charts} report=${data} />
             <section class="card" aria-labelledby="an-printers-title">
               <h2 id="an-printers-title">Printers</h2>
-              <${PrinterTable} rows=${data.printers} currency=${currency} />
+              <${PrinterTable} rows=${data.printers} currency=${currency} periodSeconds=${(Date.parse(data.fleet.period.to) - Date.parse(data.fleet.period.from)) / 1000} />
             </section>
             ${data.materials.by_type.length > 0
               ? html`<section class="card" aria-labelledby="an-types-title">

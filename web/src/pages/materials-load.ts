@@ -47,7 +47,7 @@ export function LoadControls({ material, printers, onChanged }: { material: Mate
 export function WeighIn({ material, onChanged }: { material: Material; onChanged: (m: Material) => void }) {
   const [gross, setGross] = useState('');
   const [tare, setTare] = useState(material.empty_spool_weight === null ? '' : String(material.empty_spool_weight));
-  const [bad, setBad] = useState<string | null>(null);
+  const [bad, setBad] = useState<{ field: string; words: string | null } | null>(null);
   const id = `weigh-${material.id}`;
   const knownTare = material.empty_spool_weight;
   const grossN = numberOrNull(gross);
@@ -59,8 +59,9 @@ export function WeighIn({ material, onChanged }: { material: Material; onChanged
       onChanged(await api.patch<Material>(`/v1/materials/${material.id}`, body));
       setGross('');
     } catch (err) {
+      // The server's words show below; the field it names is marked.
       const p = fieldProblem(err, ['measured_gross_weight', 'empty_spool_weight']);
-      if (p) setBad(p.field);
+      if (p) setBad({ field: p.field, words: null });
       throw err;
     }
   });
@@ -68,14 +69,20 @@ export function WeighIn({ material, onChanged }: { material: Material; onChanged
     e.preventDefault();
     setBad(null);
     weigh.clearError();
-    if (grossN === null || Number.isNaN(grossN)) return setBad('measured_gross_weight');
+    if (grossN === null || Number.isNaN(grossN)) return setBad({ field: 'measured_gross_weight', words: 'Enter the weight the scale shows, in grams.' });
     const body: Record<string, number> = { measured_gross_weight: grossN };
     if (knownTare === null) {
-      if (tareN === null || Number.isNaN(tareN)) return setBad('empty_spool_weight');
+      if (tareN === null || Number.isNaN(tareN)) {
+        return setBad({ field: 'empty_spool_weight', words: "Enter what the empty spool weighs in grams (often printed on the spool or on the maker's site)." });
+      }
       body.empty_spool_weight = tareN;
+    }
+    if (preview !== null && preview < 0) {
+      return setBad({ field: 'measured_gross_weight', words: `That is less than the empty spool (${grams(tareN)}): weigh the spool with its filament on it.` });
     }
     void weigh.run(body);
   };
+  const invalid = (f: string) => (bad?.field === f ? 'true' : undefined);
 
   return html`<form class="weigh-in" aria-labelledby=${`${id}-title`} onSubmit=${submit} novalidate>
     <h3 id=${`${id}-title`}>Weigh-in</h3>
@@ -84,23 +91,23 @@ export function WeighIn({ material, onChanged }: { material: Material; onChanged
       ${knownTare === null ? ' (the spool itself, without filament; enter it once below, it is kept for next time).' : html` (${grams(knownTare)} for this spool).`}
     </p>
     <div class="row wrap">
-      <div class=${`field${bad === 'measured_gross_weight' ? ' invalid' : ''}`}>
+      <div class=${`field${bad?.field === 'measured_gross_weight' ? ' invalid' : ''}`}>
         <label for=${`${id}-gross`}>Scale shows (g)</label>
-        <input id=${`${id}-gross`} type="text" inputmode="decimal" autocomplete="off" value=${gross} aria-describedby=${`${id}-explain`}
-          aria-invalid=${bad === 'measured_gross_weight' ? 'true' : undefined} onInput=${(e: Event) => setGross((e.currentTarget as HTMLInputElement).value)} />
-        ${bad === 'measured_gross_weight' ? html`<small class="field-error">Enter the weight the scale shows, in grams${tareN !== null ? `, at least ${grams(tareN)} (the empty spool)` : ''}.</small>` : null}
+        <input id=${`${id}-gross`} type="text" inputmode="decimal" autocomplete="off" value=${gross}
+          aria-describedby=${`${id}-explain${bad?.words ? ` ${id}-error` : ''}`} aria-invalid=${invalid('measured_gross_weight')}
+          onInput=${(e: Event) => setGross((e.currentTarget as HTMLInputElement).value)} />
       </div>
       ${knownTare === null
-        ? html`<div class=${`field${bad === 'empty_spool_weight' ? ' invalid' : ''}`}>
+        ? html`<div class=${`field${bad?.field === 'empty_spool_weight' ? ' invalid' : ''}`}>
             <label for=${`${id}-tare`}>Empty spool weight (g)</label>
-            <input id=${`${id}-tare`} type="text" inputmode="decimal" autocomplete="off" value=${tare}
-              aria-invalid=${bad === 'empty_spool_weight' ? 'true' : undefined} onInput=${(e: Event) => setTare((e.currentTarget as HTMLInputElement).value)} />
-            ${bad === 'empty_spool_weight' ? html`<small class="field-error">Enter what the empty spool weighs in grams (often printed on the spool or the maker's site).</small>` : null}
+            <input id=${`${id}-tare`} type="text" inputmode="decimal" autocomplete="off" value=${tare} aria-invalid=${invalid('empty_spool_weight')}
+              aria-describedby=${bad?.words ? `${id}-error` : undefined} onInput=${(e: Event) => setTare((e.currentTarget as HTMLInputElement).value)} />
           </div>`
         : null}
       <${Button} type="submit" kind="primary" busy=${weigh.busy}>Set from scale<//>
     </div>
-    ${preview !== null ? html`<p class="weigh-preview" aria-live="polite">Filament left will be ${preview < 0 ? 'below zero: check the numbers' : grams(preview)}.</p>` : null}
+    ${bad?.words ? html`<p class="field-error" id=${`${id}-error`}>${bad.words}</p>` : null}
+    ${preview !== null && preview >= 0 && !bad ? html`<p class="weigh-preview" aria-live="polite">Filament left will be ${grams(preview)}.</p>` : null}
     <${ErrorNote} error=${weigh.error} onDismiss=${weigh.clearError} />
   </form>`;
 }

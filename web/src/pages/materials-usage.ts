@@ -23,7 +23,7 @@ export function UsageHistory({ materialId, printers }: { materialId: string; pri
     <${ErrorNote} error=${usage.error} />
     ${usage.data && lines.length === 0 ? html`<${Empty}>No job has used this spool yet. Jobs printed with it loaded show here with the grams they used.<//>` : null}
     ${lines.length > 0
-      ? html`<div class="table-wrap"><table class="data usage-table">
+      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Usage history"><table class="data usage-table">
           <caption class="visually-hidden">Jobs that used this spool, newest first</caption>
           <thead><tr><th scope="col">When</th><th scope="col">Job</th><th scope="col">Printer</th><th scope="col">Tool</th><th scope="col" class="num">Used</th>${showCost ? html`<th scope="col" class="num">Cost</th>` : null}</tr></thead>
           <tbody>

@@ -47,18 +47,18 @@ function Remaining({ m }: { m: Material }) {
 
 function SpoolTable({ items, printers }: { items: Material[]; printers: PrinterRef[] }) {
   const printerName = (id: string) => printers.find((p) => p.id === id)?.name ?? id;
-  return html`<div class="table-wrap"><table class="data spools">
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Spools"><table class="data spool-table">
     <caption class="visually-hidden">Spools</caption>
     <thead><tr>
       <th scope="col">Spool</th><th scope="col">Type</th><th scope="col">Left</th><th scope="col">Status</th><th scope="col">Loaded on</th><th scope="col"><span class="visually-hidden">Actions</span></th>
     </tr></thead>
     <tbody>
       ${items.map((m) => html`<tr key=${m.id} data-id=${m.id}>
-        <td data-label="Spool"><${Swatch} color=${m.color} label=${m.color ?? 'no colour'} />${m.brand ? html`<div class="hint">${m.brand}</div>` : null}</td>
+        <td data-label="Spool"><div><${Swatch} color=${m.color} label=${m.color ?? 'no colour'} />${m.brand ? html`<span class="hint">${m.brand}</span>` : null}</div></td>
         <td data-label="Type">${m.type}</td>
         <td data-label="Left"><${Remaining} m=${m} /></td>
         <td data-label="Status"><span class="badges"><${StatusBadge} status=${m.status} />${isLow(m) ? html` <${LowBadge} />` : null}</span></td>
-        <td data-label="Loaded on">${m.printer_id ? html`<a href=${`#/printers/${m.printer_id}`}>${printerName(m.printer_id)}</a>, tool ${m.tool}` : html`<span class="hint">not loaded</span>`}</td>
+        <td data-label="Loaded on"><span>${m.printer_id ? html`<a href=${`#/printers/${m.printer_id}`}>${printerName(m.printer_id)}</a>, tool ${m.tool}` : html`<span class="hint">not loaded</span>`}</span></td>
         <td><a class="btn secondary" href=${`#/materials/${m.id}`} aria-label=${`Details of ${spoolName(m)} (${m.id})`}>Details</a></td>
       </tr>`)}
     </tbody>
@@ -97,7 +97,7 @@ function SpoolDetail({ id, printers, onChanged }: { id: string; printers: Printe
             <${Swatch} color=${m.color} label=${m.color ?? 'no colour'} />
             <${StatusBadge} status=${m.status} />${isLow(m) ? html`<${LowBadge} />` : null}
             <${Remaining} m=${m} />
-            <dl class="facts">
+            <dl class="kv">
               <dt>Reorder at</dt><dd>${m.reorder_threshold === null ? 'not set' : grams(m.reorder_threshold)}</dd>
               <dt>Empty spool</dt><dd>${m.empty_spool_weight === null ? 'unknown' : grams(m.empty_spool_weight)}</dd>
               <dt>Diameter</dt><dd>${m.diameter} mm</dd>
@@ -167,7 +167,7 @@ export function MaterialsPage({ route }: { route: Route }) {
       ? html`<${SpoolForm} printers=${printers.data ?? []} onCancel=${() => setAdding(false)}
           onDone=${(m: Material) => { setAdding(false); setAdded(m); void list.reload(); }} />`
       : null}
-    ${added ? html`<div class="note success" role="status">Added ${spoolName(added)}. <a href=${`#/materials/${added.id}`}>Open it</a> to load it on a printer or weigh it.</div>` : null}
+    ${added ? html`<div class="note success" role="status"><span>Added ${spoolName(added)}. <a href=${`#/materials/${added.id}`}>Open it</a> to load it on a printer or weigh it.</span></div>` : null}
     <form class="row wrap filters" role="search" aria-label="Filter spools" onSubmit=${(e: Event) => e.preventDefault()}>
       <div class="field"><label for="mf-type">Type</label><input id="mf-type" type="search" value=${type} placeholder="any" onChange=${filterSet(setType)} /></div>
       <div class="field"><label for="mf-color">Colour</label><input id="mf-color" type="search" value=${color} placeholder="any" onChange=${filterSet(setColor)} /></div>

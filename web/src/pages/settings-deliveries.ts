@@ -77,7 +77,7 @@ export function DeliveryLog({ hook }: { hook: Webhook }) {
     <${ErrorNote} error=${log.error} />
     ${log.data && list.length === 0 ? html`<${Empty}>No deliveries${status ? ` that are ${status}` : ''} yet. Send a test to see one.<//>` : null}
     ${list.length > 0
-      ? html`<div class="table-wrap"><table class="data deliveries">
+      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Deliveries"><table class="data deliveries">
           <caption class="visually-hidden">Deliveries of ${hook.url}, newest first</caption>
           <thead><tr><th scope="col" class="num">#</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col" class="num">Attempts</th>
             <th scope="col">Answer</th><th scope="col">Next attempt</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>

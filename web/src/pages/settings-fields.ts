@@ -91,13 +91,13 @@ export function CopyField({ id, label, value, note }: { id: string; label: strin
 
 /** Shown instead of controls when the session lacks the scope a part needs. */
 export function NeedsScope({ scope, what }: { scope: string; what: string }) {
-  return html`<p class="note info needs-scope">${what} needs the <code>${scope}</code> permission, which your session does not have. Ask an admin (owner or admin role) to do it, or for a role that allows it.</p>`;
+  return html`<p class="note info needs-scope"><span>${what} needs the <code>${scope}</code> permission, which your session does not have. Ask an admin (owner or admin role) to do it, or for a role that allows it.</span></p>`;
 }
 
 /** Page x of y with previous/next buttons; nothing when everything fits on one page. */
 export function Pager({ page, totalPages, onPage, label }: { page: number; totalPages: number; onPage: (p: number) => void; label: string }) {
   if (totalPages <= 1) return null;
-  return html`<nav class="row pager" aria-label=${label}>
+  return html`<nav class="row page-nav" aria-label=${label}>
     <button type="button" class="btn secondary" disabled=${page <= 1} onClick=${() => onPage(page - 1)}>Previous</button>
     <span>Page ${page} of ${totalPages}</span>
     <button type="button" class="btn secondary" disabled=${page >= totalPages} onClick=${() => onPage(page + 1)}>Next</button>

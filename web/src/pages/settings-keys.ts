@@ -137,7 +137,7 @@ export function KeysSettings() {
     <${ErrorNote} error=${keys.error} />
     ${keys.data && list.length === 0 ? html`<${Empty}>No keys here.<//>` : null}
     ${list.length > 0
-      ? html`<div class="table-wrap"><table class="data keys">
+      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="API keys"><table class="data keys">
           <caption class="visually-hidden">API keys</caption>
           <thead><tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Permissions</th><th scope="col">Status</th><th scope="col">Last used</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
           <tbody>${list.map((k) => html`<${KeyRow} key=${k.id} k=${k} own=${session.key?.id === k.id}

@@ -92,7 +92,7 @@ const zones = (): string[] => {
 };
 
 function ReadOnly({ org }: { org: Organization }) {
-  return html`<dl class="facts org-facts">
+  return html`<dl class="kv org-kv">
     <dt>Name</dt><dd>${org.name}</dd>
     <dt>Plan</dt><dd>${org.plan} (${org.rate_limit_per_hour.toLocaleString()} requests per hour per key)</dd>
     <dt>Currency</dt><dd>${org.currency}</dd>

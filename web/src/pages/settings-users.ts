@@ -93,7 +93,7 @@ export function UsersSettings() {
     <${ErrorNote} error=${users.error} />
     ${users.data && list.length === 0 ? html`<${Empty}>No users yet.<//>` : null}
     ${list.length > 0
-      ? html`<div class="table-wrap"><table class="data users">
+      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Users"><table class="data users">
           <caption class="visually-hidden">Users</caption>
           <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Since</th></tr></thead>
           <tbody>${list.map((u) => html`<tr key=${u.id}>
