@@ -148,6 +148,28 @@ describe('materials page', { skip: browserSkip }, () => {
     await d.checkA11y(page, 'materials after a weigh-in');
   });
 
+  it('edits a spool sending only what changed, and unloads it', async () => {
+    const panel = page.locator('aside.spool-detail');
+    await panel.getByRole('button', { name: 'Edit' }).click();
+    const form = panel.locator('form.spool-form');
+    assert.equal(await form.getByLabel('Brand').inputValue(), 'Prusament');
+    await form.getByLabel('Brand').fill('Polymaker');
+    await form.getByLabel('Notes').fill('opened in March');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await panel.getByRole('heading', { name: 'PLA · Polymaker · red' }).waitFor();
+    const stored = await d.api('GET', `/v1/materials/${spoolId}`);
+    assert.equal(stored.brand, 'Polymaker');
+    assert.equal(stored.notes, 'opened in March');
+    assert.equal(stored.remaining_weight, 50, 'the remaining weight was not sent back');
+
+    await panel.getByRole('button', { name: 'Unload' }).click();
+    await panel.getByText('Not loaded on a printer.').waitFor();
+    await page.locator(`tr[data-id="${spoolId}"]`, { hasText: 'not loaded' }).waitFor();
+    assert.equal((await d.api('GET', `/v1/materials/${spoolId}`)).printer_id, null);
+    await panel.getByRole('button', { name: 'Load', exact: true }).click();
+    await panel.getByText('Loaded on Printer 1, tool 0.').waitFor();
+  });
+
   it('filters low-stock spools and archives a spool after confirmation', async () => {
     await d.api('POST', '/v1/materials', { type: 'PETG', color: '#1e90ff', spool_weight: 1000 });
     // No event announces a new spool: a reload shows the one added through the API.

@@ -209,13 +209,27 @@ describe('settings pages', { skip: browserSkip }, () => {
     await d.until('the retried delivery to arrive', () => receiver.received.length === 2);
     assert.equal(receiver.received[1]?.eventId, receiver.received[0]?.eventId, 'the same event again');
     await card.locator('table.deliveries tbody tr').first().locator('td:nth-child(4)', { hasText: '2' }).waitFor();
+
+    // Edit: switch it off; the card says so in words.
+    await card.getByRole('button', { name: 'Edit' }).click();
+    await card.getByRole('switch', { name: /Enabled/ }).uncheck();
+    await card.getByRole('button', { name: 'Save webhook' }).click();
+    await card.locator('.badge', { hasText: /^\W*disabled$/ }).waitFor();
+    assert.equal((await d.api('GET', `/v1/webhooks/${hookId}`)).enabled, false);
+
+    await card.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.locator('dialog.confirm[open]');
+    await dialog.getByText('gets no more events').waitFor();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No webhooks yet.').waitFor();
+    assert.equal((await d.apiRaw('GET', `/v1/webhooks/${hookId}`)).status, 404);
     assert.deepEqual(d.pageErrors(page), []);
   });
 
   it('fits a phone: every part without sideways scrolling', async () => {
     const phone = await d.newPage({ mobile: true });
     await d.signInWithKey(phone);
-    const loaded: Record<string, string> = { organization: 'form.org-form', users: 'table.users', keys: 'table.keys', webhooks: 'li.webhook' };
+    const loaded: Record<string, string> = { organization: 'form.org-form', users: 'table.users', keys: 'table.keys', webhooks: '.webhooks-settings .empty' };
     for (const [part, selector] of Object.entries(loaded)) {
       await phone.goto(`${d.url}/#/settings/${part}`);
       await phone.locator(selector).first().waitFor();

@@ -1,18 +1,18 @@
 // A spool's usage history (GET /v1/materials/:id/usage): which job drew how much, newest first, reloaded live while printing.
 import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
-import { api } from '../lib/api.js';
+import { api, type Page } from '../lib/api.js';
 import { useReloadOn, useResource } from '../lib/hooks.js';
 import { useSession } from '../lib/session.js';
 import { dateTime, grams, money } from '../lib/format.js';
 import { ErrorNote, Empty, StatusBadge } from '../components/ui.js';
 import type { PrinterRef, UsageLine } from './materials-api.js';
-import { Pager, type PagedList } from './settings-fields.js';
+import { Pager } from './settings-fields.js';
 
 export function UsageHistory({ materialId, printers }: { materialId: string; printers: PrinterRef[] }) {
   const { currency } = useSession();
   const [page, setPage] = useState(1);
-  const usage = useResource(() => api.get<PagedList<UsageLine>>(`/v1/materials/${materialId}/usage`, { page, per_page: 20 }), [materialId, page]);
+  const usage = useResource(() => api.get<Page<UsageLine>>(`/v1/materials/${materialId}/usage`, { page, per_page: 20 }), [materialId, page]);
   useReloadOn(['job.*'], usage, 1000);
   const name = (id: string | null) => (id ? printers.find((p) => p.id === id)?.name ?? id : '–');
   const lines = usage.data?.data ?? [];

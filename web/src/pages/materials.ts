@@ -1,7 +1,7 @@
 // The Materials page (#/materials, #/materials/mat_x): the spool inventory with filters, add form, and one spool's detail panel.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
-import { api } from '../lib/api.js';
+import { api, type Page } from '../lib/api.js';
 import { useAction, useLive, useReloadOn, useResource } from '../lib/hooks.js';
 import { useSession } from '../lib/session.js';
 import { grams } from '../lib/format.js';
@@ -12,7 +12,7 @@ import { isLow, loadPrinters, remainingPercent, spoolName, type Material, type P
 import { SpoolForm } from './materials-form.js';
 import { LoadControls, WeighIn } from './materials-load.js';
 import { UsageHistory } from './materials-usage.js';
-import { NeedsScope, Pager, type PagedList } from './settings-fields.js';
+import { NeedsScope, Pager } from './settings-fields.js';
 import '../styles/materials.css';
 
 const LIVE = ['material.*', 'job.*'];
@@ -144,7 +144,7 @@ export function MaterialsPage({ route }: { route: Route }) {
   const [adding, setAdding] = useState(false);
   const [added, setAdded] = useState<Material | null>(null);
   const list = useResource(
-    () => api.get<PagedList<Material>>('/v1/materials', { type, color, status, low_stock: lowOnly ? 'true' : null, page, per_page: 50, sort: 'type,color' }),
+    () => api.get<Page<Material>>('/v1/materials', { type, color, status, low_stock: lowOnly ? 'true' : null, page, per_page: 50, sort: 'type,color' }),
     [type, color, status, lowOnly, page],
   );
   const printers = useResource(loadPrinters, []);

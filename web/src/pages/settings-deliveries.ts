@@ -1,12 +1,12 @@
 // A webhook's delivery log (GET /v1/webhooks/:id/deliveries) with status, attempts, answer, next attempt and Retry.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
-import { api } from '../lib/api.js';
+import { api, type Page } from '../lib/api.js';
 import { useAction, useReloadOn, useResource } from '../lib/hooks.js';
 import { dateTime, relative } from '../lib/format.js';
 import { Button, Empty, ErrorNote, StatusBadge } from '../components/ui.js';
 import { EVENT_TYPES, patternMatches } from '../../../src/events/event-names.js';
-import { Pager, type PagedList } from './settings-fields.js';
+import { Pager } from './settings-fields.js';
 import type { Webhook } from './settings-webhooks.js';
 
 interface Delivery {
@@ -50,7 +50,7 @@ function DeliveryRow({ d, hookId, onRetried }: { d: Delivery; hookId: string; on
 export function DeliveryLog({ hook }: { hook: Webhook }) {
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState('');
-  const log = useResource(() => api.get<PagedList<Delivery>>(`/v1/webhooks/${hook.id}/deliveries`, { page, per_page: 20, status }), [hook.id, page, status]);
+  const log = useResource(() => api.get<Page<Delivery>>(`/v1/webhooks/${hook.id}/deliveries`, { page, per_page: 20, status }), [hook.id, page, status]);
   // New deliveries follow the events this webhook takes; their attempt follows within a moment of the event.
   const types = [...EVENT_TYPES.filter((t) => hook.events.some((p) => patternMatches(p, t))), 'webhook.test'];
   useReloadOn(types, log, 1500);

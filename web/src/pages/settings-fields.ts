@@ -1,14 +1,8 @@
 // Form helpers of the admin pages: which field a 400 names, number inputs, paged lists, and the copy-once secret field.
 import { useRef, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
-import { api, ApiError, type Query } from '../lib/api.js';
+import { api, ApiError, type Page, type Query } from '../lib/api.js';
 import '../styles/settings.css';
-
-/** The list shape of the /v1 list endpoints (page based). */
-export interface PagedList<T> {
-  data: T[];
-  pagination: { page: number; per_page: number; total: number; total_pages: number };
-}
 
 /**
  * Every page of a list (at most `maxPages` of 100): small lists the page needs whole (printers for names and pickers).
@@ -17,7 +11,7 @@ export interface PagedList<T> {
 export async function fetchAll<T>(path: string, query: Query = {}, maxPages = 10): Promise<T[]> {
   const out: T[] = [];
   for (let page = 1; page <= maxPages; page++) {
-    const res = await api.get<PagedList<T>>(path, { ...query, page, per_page: 100 });
+    const res = await api.get<Page<T>>(path, { ...query, page, per_page: 100 });
     out.push(...res.data);
     if (page >= (res.pagination?.total_pages ?? 1)) break;
   }

@@ -1,12 +1,12 @@
 // Settings › Users: who may sign in (GET /v1/users) and invitations (POST /v1/users/invite) with the link to hand over.
 import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
-import { api } from '../lib/api.js';
+import { api, type Page } from '../lib/api.js';
 import { useAction, useResource } from '../lib/hooks.js';
 import { useSession } from '../lib/session.js';
 import { dateTime } from '../lib/format.js';
 import { Button, Empty, ErrorNote, StatusBadge } from '../components/ui.js';
-import { CopyField, fieldProblem, NeedsScope, Pager, type PagedList } from './settings-fields.js';
+import { CopyField, fieldProblem, NeedsScope, Pager } from './settings-fields.js';
 
 interface User {
   id: string;
@@ -77,7 +77,7 @@ export function UsersSettings() {
   const [page, setPage] = useState(1);
   const [invited, setInvited] = useState<Invited | null>(null);
   const admin = can('admin:*');
-  const users = useResource(() => (admin ? api.get<PagedList<User>>('/v1/users', { page, per_page: 50, sort: 'name' }) : Promise.resolve(null)), [page, admin]);
+  const users = useResource(() => (admin ? api.get<Page<User>>('/v1/users', { page, per_page: 50, sort: 'name' }) : Promise.resolve(null)), [page, admin]);
   if (!admin) return html`<${NeedsScope} scope="admin:*" what="Seeing and inviting users" />`;
   const list = users.data?.data ?? [];
   return html`<div class="users-settings">
@@ -86,7 +86,7 @@ export function UsersSettings() {
       ? html`<div class="card note success invite-result" role="status">
           <p><strong>${invited.email}</strong> is invited as ${invited.role}. Send them this link; it works once, for 7 days.</p>
           <${CopyField} id="invite-link" label="Invitation link" value=${inviteLink(invited.invite_token)}
-            note="Shown only now: the server keeps only a hash of it. If it is lost, invite the person again with another email address or ask them to use this one." />
+            note="Copy it now: it is shown only once, the server keeps only a hash of it." />
           <${Button} kind="link" onClick=${() => setInvited(null)}>Done<//>
         </div>`
       : null}
@@ -98,7 +98,7 @@ export function UsersSettings() {
           <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Since</th></tr></thead>
           <tbody>${list.map((u) => html`<tr key=${u.id}>
             <th scope="row">${u.name}</th><td>${u.email}</td><td>${u.role}</td>
-            <td><${StatusBadge} status=${u.status === 'active' ? 'active' : 'queued'} text=${u.status === 'invited' ? 'invited (not signed in yet)' : 'active'} /></td>
+            <td><${StatusBadge} status=${u.status === 'active' ? 'active' : 'queued'} text=${u.status} /></td>
             <td>${dateTime(u.created_at)}</td>
           </tr>`)}</tbody>
         </table></div>`

@@ -1,13 +1,13 @@
 // Settings › Webhooks: list, create/edit (URL, events, enabled, secret), the generated secret once, send test, delete.
 import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
-import { api } from '../lib/api.js';
+import { api, type Page } from '../lib/api.js';
 import { useAction, useResource } from '../lib/hooks.js';
 import { useSession } from '../lib/session.js';
 import { dateTime } from '../lib/format.js';
 import type { Route } from '../lib/router.js';
 import { Button, ConfirmButton, Empty, ErrorNote, StatusBadge } from '../components/ui.js';
-import { CopyField, fieldProblem, NeedsScope, Pager, type PagedList } from './settings-fields.js';
+import { CopyField, fieldProblem, NeedsScope, Pager } from './settings-fields.js';
 import { EventPicker } from './settings-scopes.js';
 import { DeliveryLog } from './settings-deliveries.js';
 
@@ -147,7 +147,7 @@ export function WebhooksSettings({ route }: { route: Route }) {
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
   const [secret, setSecret] = useState<Webhook | null>(null);
-  const hooks = useResource(() => (allowed ? api.get<PagedList<Webhook>>('/v1/webhooks', { page, per_page: 50, sort: 'url' }) : Promise.resolve(null)), [page, allowed]);
+  const hooks = useResource(() => (allowed ? api.get<Page<Webhook>>('/v1/webhooks', { page, per_page: 50, sort: 'url' }) : Promise.resolve(null)), [page, allowed]);
   if (!allowed) return html`<${NeedsScope} scope="webhooks:write" what="Managing webhooks" />`;
   const openId = route.parts[2] ?? null;
   const list = hooks.data?.data ?? [];
