@@ -1,4 +1,4 @@
-// `npm run bench:dashboard [-- --json] [-- --tabs 10] [-- --printers 10] [-- --seconds 30]`: what N open dashboard tabs
+// `npm run bench:dashboard [-- --json] [-- --quick] [-- --tabs 10] [-- --printers 10] [-- --seconds 30]`: what N open dashboard tabs
 // cost the server while a farm prints (requests per tab per minute, live connections, server CPU with and without the
 // tabs) and how soon a change on a printer shows in every tab. A human table; with --json the last line is one JSON object.
 import { performance } from 'node:perf_hooks';
@@ -12,10 +12,11 @@ const arg = (name: string, fallback: number): number => {
   const n = i >= 0 ? Number(argv[i + 1]) : NaN;
   return Number.isFinite(n) && n > 0 ? n : fallback;
 };
-const TABS = arg('tabs', 10);
-const PRINTERS = Math.max(2, arg('printers', 10));
-const SECONDS = arg('seconds', 30);
-const PROBES = 5;
+const QUICK = argv.includes('--quick');
+const TABS = arg('tabs', QUICK ? 3 : 10);
+const PRINTERS = Math.max(2, arg('printers', QUICK ? 3 : 10));
+const SECONDS = arg('seconds', QUICK ? 5 : 30);
+const PROBES = QUICK ? 2 : 5;
 const log = (msg: string): void => void (JSON_OUT || console.error(msg));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
