@@ -1,19 +1,17 @@
 // `printfarm simulate --pty PATH | --tcp PORT`: virtual printers behind a socat pseudo-terminal or raw TCP ports, for any host to open.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { SerialPort } from 'serialport';
 import { parseSimulatorOptions, SIMULATOR_OPTION_NAMES, type SimulatorOptions } from '../simulator/simulator-options.js';
+import { startPtyBridge, type PtyBridgeEnd } from '../simulator/pty-bridge.js';
 import { startTcpBridge } from '../simulator/tcp-bridge.js';
-import { VirtualPrinter } from '../simulator/virtual-printer.js';
 import { CliUsageError, type CliCommand } from './command.js';
 
 const usage = `Usage: printfarm simulate --pty PATH [--profile marlin] [--baud 250000] [--OPTION VALUE ...]
        printfarm simulate --tcp PORT [--count N] [--host 127.0.0.1] [--OPTION VALUE ...]
 
 --pty PATH   a virtual printer behind a pseudo-terminal: a host (printfarm serve, or any other program) opens PATH as
-             if it were /dev/ttyACM0. Needs socat (apt-get install socat). PATH is removed on exit.
+             if it were /dev/ttyACM0. Each open powers a fresh printer on, as the DTR line resets a real board (a
+             halt after M112 is gone); closing the port switches it off. Needs socat (apt-get install socat). PATH is
+             removed on exit.
 --tcp PORT   N virtual printers (--count, default 1) on ports PORT..PORT+N-1 (0: ephemeral ports), raw G-code as a
              ser2net or ESP3D bridge serves it; the host connects to tcp://HOST:PORT. One client a port; each
              connection powers a fresh printer on. Prints one line a printer:
@@ -105,104 +103,33 @@ async function runTcp(target: Extract<Target, { kind: 'tcp' }>, options: Simulat
   return 0;
 }
 
-function removeLink(path: string): void {
-  try {
-    if (lstatSync(path).isSymbolicLink()) rmSync(path, { force: true });
-  } catch {
-    // Already gone.
-  }
-}
-
-async function startSocat(hostPath: string, simPath: string): Promise<ChildProcess> {
-  const probe = spawnSync('socat', ['-V'], { stdio: 'ignore' });
-  if (probe.error !== undefined) throw new Error('socat is not installed: install socat: apt-get install socat');
-  const child = spawn('socat', ['-d', '-d', `pty,raw,echo=0,link=${hostPath}`, `pty,raw,echo=0,link=${simPath}`], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let log = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => {
-    log = (log + chunk).slice(-4000);
-  });
-  const deadline = Date.now() + 5000;
-  while (!(log.includes('starting data transfer loop') && existsSync(hostPath) && existsSync(simPath))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGTERM');
-      throw new Error(`socat could not create the pseudo-terminal: ${log.trim() || '(no output)'}`);
-    }
-    await sleep(10);
-  }
-  return child;
-}
-
-async function openPort(path: string): Promise<SerialPort> {
-  const port = new SerialPort({ path, baudRate: 250000, autoOpen: false });
-  await new Promise<void>((done, fail) => port.open((err) => (err ? fail(err) : done())));
-  return port;
-}
-
 async function runPty(pty: string, options: SimulatorOptions): Promise<number> {
-  const simPath = `${pty}.sim`;
-  for (const p of [pty, simPath]) {
-    if (existsSync(p) || isDanglingLink(p)) throw new Error(`${p} already exists: remove it or choose another --pty`);
-  }
-
-  const socat = await startSocat(pty, simPath);
-  let port: SerialPort;
-  try {
-    port = await openPort(simPath);
-  } catch (err) {
-    socat.kill('SIGTERM');
-    throw new Error(`could not open the simulator end ${simPath}: ${(err as Error).message}`);
-  }
-
-  const printer = new VirtualPrinter(options);
-  printer.onOutput((bytes) => port.write(bytes));
-  // A backlog on the modelled cable holds the pty, so the host's writes block as on a real USB link.
-  printer.onDrain(() => port.resume());
-  port.on('data', (data: Buffer) => {
-    if (!printer.hostWrite(data)) port.pause();
-  });
-
+  const bridge = await startPtyBridge({ path: pty, simulator: options, log: (line) => console.error(`printfarm simulate: ${line}`) });
   console.log(`virtual printer ${options.profile} listening on ${pty}`);
-
-  const UNPLUGGED = 'unplugged';
-  const reason = await untilStopped((done) => {
-    socat.once('exit', () => done('socat exited'));
-    port.once('close', () => done('the pseudo-terminal closed'));
-    // Closing our end makes socat see EOF and quit, which hangs up the host's end: the host sees the cable go.
-    printer.onUnplug(() => done(UNPLUGGED));
+  let ended: PtyBridgeEnd | null = null;
+  await untilStopped((done) => {
+    void bridge.ended.then((end) => {
+      ended = end;
+      done(end.reason);
+    });
   });
-
-  printer.close();
-  await new Promise<void>((done) => (port.isOpen ? port.close(() => done()) : done()));
-  if (socat.exitCode === null && socat.signalCode === null) {
-    socat.kill('SIGTERM');
-    await new Promise<void>((done) => socat.once('exit', () => done()));
-  }
-  removeLink(pty);
-  removeLink(simPath);
-  if (reason === UNPLUGGED) {
+  await bridge.close();
+  const end = ended as PtyBridgeEnd | null;
+  if (end?.reason === 'unplugged') {
     console.log(`virtual printer on ${pty} unplugged after ${options.unplugAfterLines} lines (unplug_after_lines): stopped`);
     return 0;
   }
-  const clean = reason === 'SIGINT' || reason === 'SIGTERM';
-  if (clean) console.log(`virtual printer on ${pty} stopped`);
-  else console.error(`printfarm simulate: stopped: ${reason}`);
-  return clean ? 0 : 1;
+  if (end?.reason === 'failed') {
+    console.error(`printfarm simulate: stopped: ${end.message}`);
+    return 1;
+  }
+  console.log(`virtual printer on ${pty} stopped`);
+  return 0;
 }
 
 async function run(args: string[]): Promise<number> {
   const { target, options } = parseArgs(args);
   return target.kind === 'pty' ? runPty(target.path, options) : runTcp(target, options);
-}
-
-function isDanglingLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }
 
 export const simulateCommand: CliCommand = {

@@ -59,6 +59,8 @@ export class JobStream {
   private lastProgressAt = 0;
   /** Set when the job ended; the session publishes the matching event. */
   outcome: JobOutcome | null = null;
+  /** Filament per tool as it stood when the job settled; null while the link's lines still count for this job. */
+  private settledMm: number[] | null = null;
   readonly finished: Promise<JobOutcome>;
   private resolveFinished!: (o: JobOutcome) => void;
 
@@ -68,7 +70,11 @@ export class JobStream {
     readonly startedAt: number,
     onReadable: () => void,
     onError: (message: string) => void,
-    /** Counts the filament of every acknowledged line (what the firmware ran, not what was sent). */
+    /**
+     * Counts the filament of every acknowledged line (what the firmware ran, not what was sent). The session passes its
+     * link's tracker, which the commands between job lines (pause/resume/cancel scripts) feed too; its totals were reset
+     * at the job's start, so until the job settles they are the job's.
+     */
     readonly extrusion: ExtrusionTracker = new ExtrusionTracker(),
   ) {
     this.source = new GcodeFileSource(filePath, { onReadable, onError: (err) => onError(err.message) });
@@ -177,16 +183,26 @@ export class JobStream {
     return Math.min(100, Math.round((this.bytesAcked / size) * 10000) / 100);
   }
 
-  /** Marks the job ended (once); trailing comment bytes count as done on completion. */
-  end(outcome: JobOutcome, now: number): boolean {
+  /**
+   * Marks the job ended (once); trailing comment bytes count as done on completion. `settleLater`: lines still to run
+   * for this job (its cancel script) count for it until settle(); `finished` resolves then.
+   */
+  end(outcome: JobOutcome, now: number, settleLater = false): boolean {
     if (this.outcome) return false;
     this.outcome = outcome;
     if (this.printingSince !== null) this.printedMs += Math.max(0, now - this.printingSince);
     this.printingSince = null;
     if (outcome.status === 'completed') this.bytesAcked = this.source.size;
     this.source.close();
-    this.resolveFinished(outcome);
+    if (!settleLater) this.settle();
     return true;
+  }
+
+  /** After end(): the filament count is frozen (later lines are not this job's) and `finished` resolves. Once. */
+  settle(): void {
+    if (!this.outcome || this.settledMm) return;
+    this.settledMm = this.extrudedMm();
+    this.resolveFinished(this.outcome);
   }
 
   snapshot(now: number): JobSnapshot {
@@ -210,6 +226,7 @@ export class JobStream {
 
   /** Net filament per tool (index = tool) of the acknowledged lines: retractions subtracted, never below 0. */
   extrudedMm(): number[] {
+    if (this.settledMm) return [...this.settledMm];
     const out: number[] = [];
     for (const t of this.extrusion.report().tools) {
       while (out.length < t.tool) out.push(0);

@@ -6,9 +6,10 @@ import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { AppError, badRequest } from '../errors.js';
 import type { EventBus } from '../events/event-bus.js';
+import { ExtrusionTracker, extrusionDialectFor } from '../protocol/extrusion-tracker.js';
 import { HostProtocol } from '../protocol/host-protocol.js';
 import { checkLine, stripGcodeLine } from '../protocol/framing.js';
-import type { FirmwareProfile } from '../protocol/firmware-profile.js';
+import type { FirmwareProfile, FirmwareScripts } from '../protocol/firmware-profile.js';
 import type { FirmwareInfo, ProtocolAction, ProtocolStats, Temperatures } from '../protocol/protocol-types.js';
 import { createTransport } from '../transport/open-transport.js';
 import type { Transport, TransportOptions } from '../transport/transport.js';
@@ -56,6 +57,8 @@ export interface PrinterSessionOptions {
   handshakeAttempts?: number;
   /** M105 polling interval when the firmware cannot autoreport (default 2000 ms). */
   temperaturePollMs?: number;
+  /** Replaces some of the firmware profile's pause/resume/cancel/cooldown scripts (a machine's own park or purge). */
+  scripts?: Partial<FirmwareScripts>;
 }
 
 export class PrinterSession {
@@ -63,6 +66,7 @@ export class PrinterSession {
   readonly url: string;
   private readonly transportUrl: string;
   private readonly forcedProfile: string | undefined;
+  private readonly scriptOverrides: Partial<FirmwareScripts> | undefined;
   private readonly bus: EventBus;
   private readonly clock: Clock;
   private readonly makeTransport: (url: string, opts: TransportOptions) => Transport;
@@ -75,6 +79,12 @@ export class PrinterSession {
   private profile: FirmwareProfile;
   private temperatures: Temperatures = {};
   private readonly targets = new HeaterTargets();
+  /**
+   * Filament the firmware ran on this link, fed every acknowledged line in the order the firmware ran them: job lines
+   * and the commands between them (pause/resume/cancel scripts, console). One tracker, so a script's M83 or G92 E and
+   * the job's absolute E stay one coherent E position. A new link or a firmware restart starts it from boot state.
+   */
+  private extrusion: ExtrusionTracker;
 
   private transport: Transport | null = null;
   private protocol: HostProtocol | null = null;
@@ -109,6 +119,7 @@ export class PrinterSession {
     const { transportUrl, profile } = splitProfileParam(opts.url);
     this.transportUrl = transportUrl;
     this.forcedProfile = opts.profile ?? profile;
+    this.scriptOverrides = opts.scripts;
     this.bus = opts.bus;
     this.clock = opts.clock ?? systemClock;
     this.makeTransport = opts.createTransport ?? createTransport;
@@ -116,7 +127,8 @@ export class PrinterSession {
     this.policy = new ReconnectPolicy(opts.reconnect);
     this.timer = new SessionTimer(this.clock, () => this.protocol?.nextDeadline() ?? null, () => this.timerFired());
     // Validates a forced profile name at construction: bad configuration fails at start, not mid-print.
-    this.profile = profileByName(this.forcedProfile ?? GENERIC_PROFILE_NAME);
+    this.profile = this.withScripts(profileByName(this.forcedProfile ?? GENERIC_PROFILE_NAME));
+    this.extrusion = new ExtrusionTracker(extrusionDialectFor(this.profile.name));
     const ctx = this.context();
     this.handshake = new SessionHandshake(ctx, {
       drainQuietMs: opts.drainQuietMs ?? 300,
@@ -140,6 +152,7 @@ export class PrinterSession {
       setStatus: (s) => this.setStatus(s),
       profile: () => this.profile,
       protocol: () => this.protocol,
+      extrusion: () => this.extrusion,
       temperatures: () => this.temperatures,
       send: (text, cb) => this.sendInternal(text, cb),
       command: (text) => this.command(text),
@@ -365,9 +378,11 @@ export class PrinterSession {
     const info = await this.handshake.run(transport, () => gen === this.linkGen, async (found) => {
       this.firmware = found;
       if (this.forcedProfile === undefined) {
-        this.profile = profileForFirmwareName(found.name);
+        this.profile = this.withScripts(profileForFirmwareName(found.name));
         this.protocol!.setProfile(this.profile);
       }
+      // The dialect is known now; nothing sent during the handshake moved filament.
+      this.extrusion = new ExtrusionTracker(extrusionDialectFor(this.profile.name));
       await this.keepAlive.start(found);
     });
     this.error = null;
@@ -381,6 +396,8 @@ export class PrinterSession {
     this.protocol = new HostProtocol({ profile: this.profile });
     this.lastProtocol = this.protocol;
     this.targets.reset();
+    // A new protocol means a board just opened (DTR reset) or restarted: its E position and modes are at boot state.
+    this.extrusion = new ExtrusionTracker(extrusionDialectFor(this.profile.name));
     this.keepAlive.reset();
   }
 
@@ -610,7 +627,12 @@ export class PrinterSession {
     this.targets.observe(text);
     this.emitConsole('sent', 'command', text);
     const id = p.sendCommand(text, this.clock.now());
-    this.pending.set(id, cb);
+    this.pending.set(id, (reply, err) => {
+      // Called while the protocol's actions are applied, in acknowledgement order with the job's lines: the tracker sees
+      // the lines in the order the firmware ran them. A refused line moved nothing.
+      if (reply?.ok) this.extrusion.update(stripGcodeLine(text));
+      cb(reply, err);
+    });
     this.flush();
   }
 
@@ -633,6 +655,13 @@ export class PrinterSession {
   }
 
   // ---------------------------------------------------------------- small helpers
+
+  /** The profile with this printer's own scripts in place of the profile's. */
+  private withScripts(profile: FirmwareProfile): FirmwareProfile {
+    const o = this.scriptOverrides;
+    if (!o) return profile;
+    return Object.freeze({ ...profile, scripts: { ...profile.scripts, ...o } });
+  }
 
   private setStatus(status: PrinterStatus): void {
     this.status = status;

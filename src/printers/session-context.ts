@@ -1,6 +1,7 @@
 // What the parts of a printer session (handshake, keep-alive, job control) share with the session that owns the link.
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/event-bus.js';
+import type { ExtrusionTracker } from '../protocol/extrusion-tracker.js';
 import type { FirmwareProfile } from '../protocol/firmware-profile.js';
 import type { HostProtocol } from '../protocol/host-protocol.js';
 import type { Temperatures } from '../protocol/protocol-types.js';
@@ -31,6 +32,8 @@ export interface SessionContext {
   profile(): FirmwareProfile;
   /** The live link's protocol, or null when there is no link. */
   protocol(): HostProtocol | null;
+  /** The link's filament tracker: every acknowledged line, job and command alike, in the order the firmware ran them. */
+  extrusion(): ExtrusionTracker;
   temperatures(): Temperatures;
   /** Queues a command on the link (shown on the console); the callback gets the reply or the error. */
   send(text: string, cb: CommandCallback): void;

@@ -1,6 +1,5 @@
 // The job side of a printer session: start, feed, acknowledge, pause/park, resume, cancel, finish, and the job events.
 import { AppError } from '../errors.js';
-import { ExtrusionTracker, extrusionDialectFor } from '../protocol/extrusion-tracker.js';
 import { stripGcodeLine, checkLine } from '../protocol/framing.js';
 import type { HostProtocol } from '../protocol/host-protocol.js';
 import { JobStream } from './job-stream.js';
@@ -21,6 +20,8 @@ export class SessionJobControl {
   private job: JobStream | null = null;
   private paused: PausedState | null = null;
   private pauseWaiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
+  /** A cancelled job whose cancel script still runs: its lines count for it until it settles. */
+  private settling: JobStream | null = null;
   /** False after a print until the operator marks the bed cleared. */
   ready = true;
 
@@ -39,13 +40,18 @@ export class SessionJobControl {
   async start(req: { jobId: string; filePath: string }): Promise<JobHandle> {
     const { ctx } = this;
     if (!this.ready) throw new AppError(409, 'printer_busy', `printer ${ctx.printerId} is waiting for the bed to be cleared`);
+    // The link's tracker counts for one job at a time: a cancelled job still running its script stops counting here.
+    this.settleCancelled();
+    const extrusion = ctx.extrusion();
+    // Modes, E position, flow and retraction state carry on from what ran before; only the counters are this job's.
+    extrusion.resetTotals();
     const job = new JobStream(
       req.jobId,
       req.filePath,
       ctx.clock.now(),
       () => this.onReadable(job),
       (message) => this.onFileError(job, message),
-      new ExtrusionTracker(extrusionDialectFor(ctx.profile().name)),
+      extrusion,
     );
     this.job = job;
     ctx.setStatus('printing');
@@ -114,9 +120,15 @@ export class SessionJobControl {
     const status = ctx.status();
     if (!job || (status !== 'printing' && status !== 'paused')) throw wrongState(ctx.printerId, 'cancel', status);
     ctx.protocol()?.clearJob();
-    this.end(job, { status: 'cancelled' });
+    // The cancel script's retract or purge is this job's filament: the job settles (and its meter reads it) after it.
+    this.end(job, { status: 'cancelled' }, true);
+    this.settling = job;
     ctx.setStatus('idle');
-    await ctx.runScript(cancelScript(ctx.profile()));
+    try {
+      await ctx.runScript(cancelScript(ctx.profile()));
+    } finally {
+      if (this.settling === job) this.settleCancelled();
+    }
   }
 
   /** Pushes job lines while the protocol has room; finishes the job once every line is acknowledged. */
@@ -213,15 +225,21 @@ export class SessionJobControl {
     );
   }
 
+  private settleCancelled(): void {
+    const job = this.settling;
+    this.settling = null;
+    job?.settle();
+  }
+
   private rejectPauseWaiters(err: Error): void {
     const waiters = this.pauseWaiters;
     this.pauseWaiters = [];
     for (const w of waiters) w.reject(err);
   }
 
-  private end(job: JobStream, outcome: JobOutcome): void {
+  private end(job: JobStream, outcome: JobOutcome, settleLater = false): void {
     const { ctx } = this;
-    if (!job.end(outcome, ctx.clock.now())) return;
+    if (!job.end(outcome, ctx.clock.now(), settleLater)) return;
     if (this.job === job) this.job = null;
     // Something was printed: the bed must be cleared before the next job (API `ready: false`).
     if (job.linesAcked > 0) this.ready = false;

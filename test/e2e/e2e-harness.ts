@@ -92,8 +92,9 @@ export interface PtyPrinter {
 }
 
 /**
- * A virtual printer on the device end of a pty pair, read and written through serialport exactly as
- * `printfarm simulate` does, so the host end sees a real tty. The board powers on at once (its banner waits in the pty).
+ * A virtual printer on the device end of a pty pair, read and written through serialport, so the host end sees a real
+ * tty. The board powers on at once (its banner waits in the pty) and stays on across host opens, unlike
+ * `printfarm simulate --pty`, which powers a fresh board on for each open.
  */
 export async function attachPrinter(devicePath: string, query: string, opts: { start?: boolean } = {}): Promise<PtyPrinter> {
   const options = parseSimulatorOptions(new URLSearchParams(query));

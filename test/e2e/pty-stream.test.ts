@@ -87,6 +87,31 @@ describe('through a socat pty pair', { skip }, () => {
     }
   });
 
+  test('emergency stop on `printfarm simulate`: the board halts; reconnect reopens the port, which resets it, and it is idle again', async () => {
+    const tmp = await tempDir();
+    const ptyPath = path.join(tmp.dir, 'printer0');
+    const sim = await startSimulateProcess(ptyPath, ['--baud', '250000', '--speed', 'max']);
+    const bus = new EventBus();
+    const log = new EventLog(bus);
+    const session = newSession(`serial://${ptyPath}?baud=250000`, bus, { autoReconnect: false });
+    try {
+      await within(session.connect(), 15_000, 'connect to printfarm simulate');
+      session.emergencyStop();
+      assert.equal(session.snapshot().status, 'error');
+      assert.equal(session.snapshot().error?.code, 'emergency_stop');
+      await within(session.reconnect(), 15_000, 'reconnect after the emergency stop');
+      assert.equal(session.snapshot().status, 'idle');
+      const reply = await within(session.sendCommand('M105'), 10_000, 'M105 after the reconnect');
+      assert.equal(reply.ok, true);
+      assert.match(reply.lines.join('\n'), /T:[\d.]+ \/0\.0/);
+      assert.deepEqual(log.names(), ['printer.online', 'printer.error', 'printer.online']);
+    } finally {
+      await session.disconnect();
+      await sim.stop();
+      await tmp.remove();
+    }
+  });
+
   test('reset mid-print: job.failed (firmware_reset) with a clear reason, then the board is identified again and idle', async () => {
     const pair = await createPtyPair();
     const tmp = await tempDir();

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPort } from 'serialport';
@@ -67,7 +67,7 @@ test('simulate --pty serves a virtual printer on a pseudo-terminal and cleans up
     child.kill('SIGTERM');
     assert.equal(await exited, 0);
     assert.equal(linkExists(path), false, 'the pty link is removed');
-    assert.equal(linkExists(`${path}.sim`), false);
+    assert.deepEqual(await readdir(dir), [], 'nothing else is left behind');
   } finally {
     if (port?.isOpen) await new Promise<void>((ok) => port!.close(() => ok()));
     if (child.exitCode === null && child.signalCode === null) {
@@ -131,6 +131,83 @@ test('simulate --pty with unplug_after_lines hangs up the host end and exits 0',
     assert.equal(linkExists(path), false, 'the pty link is removed');
   } finally {
     await transport?.close().catch(() => undefined);
+    if (child.exitCode === null && child.signalCode === null) {
+      process.kill(-child.pid!, 'SIGKILL');
+      await exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+/** Opens `path` like a host does and collects what the printer says. */
+async function openHost(path: string): Promise<{ port: SerialPort; received: () => string; waitFor(re: RegExp, what: string): Promise<void>; close(): Promise<void> }> {
+  const port = new SerialPort({ path, baudRate: 250000, autoOpen: false });
+  await new Promise<void>((ok, fail) => port.open((err) => (err ? fail(err) : ok())));
+  let received = '';
+  port.on('data', (d: Buffer) => (received += d.toString('latin1')));
+  return {
+    port,
+    received: () => received,
+    async waitFor(re, what) {
+      const until = Date.now() + 10_000;
+      while (!re.test(received)) {
+        if (Date.now() > until) throw new Error(`no ${what}; got ${JSON.stringify(received)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    close: () => new Promise<void>((ok) => (port.isOpen ? port.close(() => ok()) : ok())),
+  };
+}
+
+test('simulate --pty: closing and reopening the port resets the board like DTR: a halt after M112 is gone', {
+  skip: hasSocat ? false : 'socat is not installed (apt-get install socat)',
+  timeout: 40_000,
+}, async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'printfarm-sim-'));
+  const path = join(dir, 'printer');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'simulate', '--pty', path, '--profile', 'marlin', '--speed', 'max'], {
+    cwd: process.cwd(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (output += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (output += c));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const hosts: Array<Awaited<ReturnType<typeof openHost>>> = [];
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!output.includes('listening on')) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no listening line; output: ${output}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+
+    const first = await openHost(path);
+    hosts.push(first);
+    await first.waitFor(/^start$/m, 'boot banner on the first open');
+    first.port.write('M104 S200\nM105\n');
+    await first.waitFor(/ok T:[\d.]+ \/200\.0 /, 'the hotend target in the M105 answer');
+    first.port.write('M112\n');
+    await first.waitFor(/Error:Printer halted\. kill\(\) called!/, 'the halt message');
+    const before = first.received().length;
+    first.port.write('M105\n');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.doesNotMatch(first.received().slice(before), /ok/, 'a halted board answers nothing');
+    await first.close();
+
+    const second = await openHost(path);
+    hosts.push(second);
+    await second.waitFor(/^start$/m, 'a boot banner after reopening the port');
+    second.port.write('M105\n');
+    await second.waitFor(/ok T:[\d.]+ \/0\.0 B:[\d.]+ \/0\.0 /, 'an M105 answer from the powered-on board, targets off');
+    assert.doesNotMatch(second.received(), /halted/);
+    await second.close();
+
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, output);
+    assert.equal(linkExists(path), false, 'the pty link is removed');
+  } finally {
+    for (const h of hosts) await h.close();
     if (child.exitCode === null && child.signalCode === null) {
       process.kill(-child.pid!, 'SIGKILL');
       await exited;

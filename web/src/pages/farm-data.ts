@@ -136,12 +136,12 @@ export interface FarmData {
 }
 
 /** How long live events are gathered before the cards re-render or anything is fetched again. */
-const COALESCE_MS = 250;
+const COALESCE_MS = 100;
 
 /**
  * Loads printers, running jobs and the forecast once, then follows the live stream: telemetry patches the cards
  * directly; printer and job events refetch just the printer concerned, the running jobs and the forecast, gathered
- * over a quarter second so a burst of events costs one request each. No timer runs without an event.
+ * over a tenth of a second so a burst of events costs one request each. No timer runs without an event.
  */
 export function useFarmData(): FarmData {
   const { can } = useSession();
