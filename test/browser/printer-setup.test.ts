@@ -56,7 +56,7 @@ describe('adding, changing and removing a printer', { skip: browserSkip }, () =>
 
   it('changes only what was edited, clears an emptied field, then removes the printer after confirmation', async () => {
     await page.goto(`${d.url}/#/printers/${newId}`);
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'Printer settings' }).click();
     await page.getByRole('heading', { name: 'Settings of Bench MK3' }).waitFor();
     assert.equal(await page.getByLabel('Tags').inputValue(), 'pla, small');
     await page.getByLabel('Material type').fill('');

@@ -79,7 +79,7 @@ function PrinterView({ id }: { id: string }) {
       <h1>${p.name}</h1>
       <${StatusBadge} status=${statusKey(p)} />
       ${!p.ready && p.status !== 'printing' && p.status !== 'paused' ? html`<span class="badge status-warning">Bed not cleared</span>` : null}
-      ${canWrite ? html`<a class="btn secondary printer-settings-link" href=${href('printer-settings', p.id)}>Settings</a>` : null}
+      ${canWrite ? html`<a class="btn secondary printer-settings-link" href=${href('printer-settings', p.id)}>Printer settings</a>` : null}
     </div>
     <p class="printer-sub">
       ${p.model ?? 'Unknown model'} · ${p.firmware ?? 'firmware not reported yet'}
