@@ -85,6 +85,29 @@ describe('dashboard sign-in', { skip: browserSkip }, () => {
     assert.equal(new URL(page.url()).hash, '', 'the skip link leaves the route alone');
   });
 
+  it('works from the keyboard alone: sign in, follow a navigation link, focus lands on the new page', async () => {
+    const page = await d.newPage();
+    await page.goto(d.url);
+    await page.locator('#signin-api-key').waitFor();
+    await page.locator('#signin-api-key').focus();
+    await page.keyboard.type(d.adminKey);
+    await page.keyboard.press('Enter');
+    await page.locator('#sign-out').waitFor({ state: 'visible' });
+    // Tab from the top of the page to the Queue link and follow it with Enter.
+    await page.locator('body').focus();
+    let onQueue = false;
+    for (let i = 0; i < 12 && !onQueue; i++) {
+      await page.keyboard.press('Tab');
+      onQueue = (await page.evaluate('document.activeElement.textContent.trim()')) === 'Queue';
+    }
+    assert.ok(onQueue, 'the Queue link is reachable with Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Queue', level: 1 }).waitFor();
+    assert.equal(new URL(page.url()).hash, '#/queue');
+    assert.equal(await page.evaluate('document.activeElement.id'), 'main', 'focus moves to the new page content');
+    assert.deepEqual(d.pageErrors(page), []);
+  });
+
   it('signs out: the sign-in page comes back and stays after a reload', async () => {
     const page = await d.newPage();
     await d.signInWithKey(page);

@@ -1,5 +1,5 @@
 // The signed-in frame: top bar (brand, navigation, live indicator, who is signed in, sign-out), skip link, and the page itself.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { href, type Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
@@ -34,9 +34,13 @@ export function Layout({ page, route }: { page: PageDef | null; route: Route }) 
   const [signingOut, setSigningOut] = useState(false);
   const current = route.parts[0] ?? '';
 
+  const firstPage = useRef(true);
   useEffect(() => {
     document.title = page ? `${page.title} · printfarm` : 'Page not found · printfarm';
     setMenuOpen(false);
+    // After a navigation (not the first load) keyboard and screen-reader users start at the new page's content.
+    if (firstPage.current) firstPage.current = false;
+    else document.getElementById('main')?.focus({ preventScroll: false });
   }, [page, current]);
 
   const allowed = !page?.scope || can(page.scope);
