@@ -5,7 +5,8 @@ import { api } from '../lib/api.js';
 import { duration, tempWithTarget } from '../lib/format.js';
 import { useAction } from '../lib/hooks.js';
 import { href } from '../lib/router.js';
-import type { ForecastEntry, Printer, ShownJob } from '../pages/farm-data.js';
+import type { Printer, ShownJob } from '../pages/farm-data.js';
+import type { ForecastEntry } from '../pages/queue-types.js';
 import { Button, ErrorNote, ProgressBar, StatusBadge, Swatch } from './ui.js';
 
 const clock = (ms: number): string => new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });

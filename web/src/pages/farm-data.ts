@@ -6,6 +6,7 @@ import { useLive } from '../lib/hooks.js';
 import type { LiveEvent } from '../lib/live.js';
 import type { Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
+import type { Forecast, ForecastEntry } from './queue-types.js';
 
 export interface Temperatures {
   hotend: number | null;
@@ -49,20 +50,6 @@ export interface Job {
   file_id: string | null;
   estimated_remaining: number | null;
   estimated_duration: number | null;
-}
-
-export interface ForecastEntry {
-  job_id: string;
-  job_name: string;
-  printer_id: string;
-  start_at: string;
-  end_at: string;
-  uses_default_duration: boolean;
-}
-
-export interface Forecast {
-  generated_at: string;
-  entries: ForecastEntry[];
 }
 
 /** What a `printer.telemetry` event carries (status is the session's own, so it may be `connecting`). */

@@ -51,7 +51,7 @@ export interface ForecastEntry {
 export interface Forecast {
   generated_at: string;
   entries: ForecastEntry[];
-  unplaced: Array<{ job_id: string; reason: string; reason_text: string }>;
+  unplaced: Array<{ job_id: string; job_name: string; reason: string; reason_text: string }>;
 }
 
 export const ACTIVE_STATUSES = ['printing', 'paused', 'queued'] as const;
