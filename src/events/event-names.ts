@@ -24,7 +24,10 @@ export const TEST_EVENT_TYPE = 'webhook.test';
 export const TELEMETRY_EVENT_TYPE = 'printer.telemetry';
 /** Live-only: a printing job's progress (at most every 10 % or 60 s), the job as the API shows it. */
 export const JOB_PROGRESS_EVENT_TYPE = 'job.progress';
-export type LiveType = typeof TELEMETRY_EVENT_TYPE | typeof JOB_PROGRESS_EVENT_TYPE;
+/** Live-only: a printer was added or changed (PATCH, bed cleared or not), the printer as the API shows it. */
+export const PRINTER_UPDATED_EVENT_TYPE = 'printer.updated';
+export type LiveType = typeof TELEMETRY_EVENT_TYPE | typeof JOB_PROGRESS_EVENT_TYPE | typeof PRINTER_UPDATED_EVENT_TYPE;
+const LIVE_TYPES: readonly string[] = [TELEMETRY_EVENT_TYPE, JOB_PROGRESS_EVENT_TYPE, PRINTER_UPDATED_EVENT_TYPE];
 
 export type RecordableType = EventType | typeof TEST_EVENT_TYPE;
 export type StreamType = RecordableType | LiveType;
@@ -35,8 +38,7 @@ export const WEBHOOK_EVENT_PATTERNS: readonly string[] = [...EVENT_TYPES, ...EVE
 /** What `types=` of the live stream may hold: the webhook patterns plus the live-only and test types. */
 export const STREAM_EVENT_PATTERNS: readonly string[] = [
   ...WEBHOOK_EVENT_PATTERNS,
-  TELEMETRY_EVENT_TYPE,
-  JOB_PROGRESS_EVENT_TYPE,
+  ...LIVE_TYPES,
   TEST_EVENT_TYPE,
   'webhook.*',
 ];
@@ -48,7 +50,7 @@ export const STREAM_EVENT_PATTERNS: readonly string[] = [
 export function patternMatches(pattern: string, type: string): boolean {
   if (pattern === type) return true;
   // Test and live-only types come only to a stream (or webhook) that names them: no wildcard floods a client with them.
-  if (type === TEST_EVENT_TYPE || type === TELEMETRY_EVENT_TYPE || type === JOB_PROGRESS_EVENT_TYPE) {
+  if (type === TEST_EVENT_TYPE || LIVE_TYPES.includes(type)) {
     return pattern === 'webhook.*' && type === TEST_EVENT_TYPE;
   }
   if (pattern === '*') return true;

@@ -1,5 +1,6 @@
 // Turns what printer sessions report on the bus into public events: printer.online/offline/error with the printer as
-// the API shows it (stored, to webhooks), and printer.telemetry (live only, at most once a second a printer).
+// the API shows it (stored, to webhooks), printer.telemetry (live only, at most once a second a printer) and
+// printer.updated (live only: added, changed, bed cleared or not), so every open dashboard sees what another changed.
 import type { EventBus } from '../events/event-bus.js';
 import type { EventsRuntime } from '../events/events-runtime.js';
 import { telemetryFromSnapshot } from '../events/printer-telemetry.js';
@@ -30,7 +31,17 @@ export function bridgePrinterEvents(d: PrinterEventsDeps): () => Promise<void> {
       .finally(() => inFlight.delete(p));
     inFlight.add(p);
   };
+  const updated = (printerId: string): void => {
+    const p = d.printers
+      .get(printerId)
+      .then((printer) => d.events.live('printer.updated', printer))
+      .catch((err: Error) => d.logger.debug('printer.updated not sent', { printer_id: printerId, error: err }))
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  };
   const offs = [
+    d.bus.on('printer.updated', (p) => updated(p.printer_id)),
+    d.bus.on('printer.ready', (p) => updated(p.printer_id)),
     d.bus.on('printer.online', (p) => record('printer.online', p.printer_id)),
     d.bus.on('printer.offline', (p) => record('printer.offline', p.printer_id)),
     d.bus.on('printer.error', (p) => record('printer.error', p.printer_id)),

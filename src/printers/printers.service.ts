@@ -245,9 +245,13 @@ export class PrintersService {
    * runner calls setReady(id, false) after a print.
    */
   async setReady(printerId: string, ready: boolean): Promise<void> {
-    await this.requireRow(printerId);
+    const before = await this.requireRow(printerId);
     await updatePrinter(this.deps.db, printerId, { ready: ready ? 1 : 0 });
-    if (!ready) return;
+    if (!ready) {
+      // Only a change is news: the live stream's printer.updated tells open dashboards the bed waits to be cleared.
+      if (before.ready) this.deps.bus.emit('printer.updated', { printer_id: printerId, reason: 'changed: ready' });
+      return;
+    }
     this.session(printerId)?.markReady();
     this.deps.bus.emit('printer.ready', { printer_id: printerId });
   }
@@ -301,7 +305,12 @@ export class PrintersService {
 
   private followSessionReady(printerId: string): void {
     const session = this.session(printerId);
-    if (session && !session.snapshot().ready) this.track(updatePrinter(this.deps.db, printerId, { ready: 0 }));
+    if (!session || session.snapshot().ready) return;
+    this.track(
+      updatePrinter(this.deps.db, printerId, { ready: 0 }).then(() =>
+        this.deps.bus.emit('printer.updated', { printer_id: printerId, reason: 'changed: ready' }),
+      ),
+    );
   }
 
   /** Background bookkeeping writes: logged on failure, awaited at close so none is cut off by the database closing. */

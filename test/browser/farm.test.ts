@@ -145,6 +145,15 @@ describe('farm grid and wall mode', { skip: browserSkip }, () => {
     await untilInPage(page, CARD_COUNT, cards(3), 'three cards');
   });
 
+  it('shows a change made elsewhere (another tab, a script) without a reload: printer.updated on the live stream', async () => {
+    await page.evaluate(MARK);
+    await d.api('PATCH', `/v1/printers/${ids[2]}`, { tags: ['pla', 'night-shift'] });
+    await card(ids[2]!).locator('.pc-meta', { hasText: '#night-shift' }).waitFor({ timeout: 5_000 });
+    await d.api('PATCH', `/v1/printers/${ids[2]}`, { tags: ['pla'] });
+    await untilInPage<string>(page, `document.querySelector('[data-printer-id="${ids[2]}"] .pc-meta').textContent`, (t) => !t.includes('night-shift'), 'the tag to go', 5_000);
+    assert.equal(await marked(page), true, 'no reload');
+  });
+
   it('screenshots and axe: the farm grid with a print running', async () => {
     const long = await d.uploadJob(
       testGcode({ moves: 60_000, minutes: 95, thumbnail: solidPng(32, [230, 120, 30]), heat: { hotend: 215, bed: 60 } }),

@@ -97,4 +97,30 @@ describe('farm events', () => {
     assert.ok(received.every((r) => /^t=\d+,v1=[0-9a-f]{64}$/.test(r.signature)));
     assert.ok(received.some((r) => r.type === 'printer.online'));
   });
+
+  it('streams live-only printer.updated (added, changed, bed waiting and cleared) to a stream that names it, never stored', async () => {
+    const stream = await app.t.request('/v1/events?types=printer.updated', { headers: { Authorization: `Bearer ${app.admin}` } });
+    assert.equal(stream.status, 200);
+    const wildcard = await app.t.request('/v1/events?types=printer.*', { headers: { Authorization: `Bearer ${app.admin}` } });
+    const waited = (e: StreamEvent) => e.data.object.ready === false && e.data.object.group === 'bay-9';
+    const reading = readEvents(stream, (seen) => seen.some(waited) && seen.at(-1)!.data.object.ready === true);
+    const wildcardReading = readEvents(wildcard, () => false, 4_000);
+    const printer = await app.create({ name: 'upd', connection_url: longJobSim('events-updated') });
+    await app.untilStatus(printer.id, 'idle');
+    assert.equal((await app.call('PATCH', `/v1/printers/${printer.id}`, { group: 'bay-9' })).status, 200);
+    const job = await createJob(app, 'G90\nG1 X10 Y10 F3000\n', { printer_id: printer.id });
+    await untilStatus(app, job.id, 'completed', 30_000);
+    await app.until('the bed waits to be cleared', async () => (await app.call('GET', `/v1/printers/${printer.id}`)).body.ready === false);
+    assert.equal((await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'ready' })).status, 202);
+    const seen = (await reading).filter((e) => e.data.object.id === printer.id);
+    const states = seen.map((e) => [e.data.object.group, e.data.object.ready]);
+    assert.deepEqual(states[0], [null, true], 'added');
+    assert.ok(states.some(([g, r]) => g === 'bay-9' && r === true), 'changed');
+    assert.ok(states.some(([g, r]) => g === 'bay-9' && r === false), 'bed waiting after the print');
+    assert.deepEqual(states.at(-1), ['bay-9', true], 'bed cleared');
+    assert.ok(seen.every((e) => e.type === 'printer.updated'));
+    const stored = await app.t.deps.db.selectFrom('events').select('type').where('type', '=', 'printer.updated').execute();
+    assert.equal(stored.length, 0, 'live-only: never stored');
+    assert.ok((await wildcardReading).every((e) => e.type !== 'printer.updated'), 'printer.* does not flood a stream with it');
+  });
 });
