@@ -177,6 +177,13 @@ describe('browser sessions', () => {
     for (let i = 0; i < FAILED_AUTH_LIMIT; i++) await signInRequest(t, { email: 'ada@example.com', password: 'not the password' });
     assert.equal((await t.request('/v1/printers')).status, 429);
     assert.equal((await t.request('/v1/printers', { headers: { Cookie: cookie } })).status, 200);
+    // ...but a valid credential does not let anyone go on guessing a password from there, nor an invitation token.
+    const withCookie = await errorOf(await signInRequest(t, { email: 'ada@example.com', password: PASSWORD }, { Cookie: cookie }));
+    assert.deepEqual([withCookie.status, withCookie.code], [429, 'rate_limit_exceeded']);
+    const withKey = await errorOf(await signInRequest(t, { email: 'ada@example.com', password: PASSWORD }, bearer(admin)));
+    assert.deepEqual([withKey.status, withKey.code], [429, 'rate_limit_exceeded']);
+    const invite = await t.request('/v1/users/accept-invite', { method: 'POST', headers: bearer(admin, true), body: JSON.stringify({ token: 'x'.repeat(40), password: PASSWORD }) });
+    assert.equal(invite.status, 429);
     t.clock.advance(FAILED_AUTH_WINDOW_MS);
   });
 

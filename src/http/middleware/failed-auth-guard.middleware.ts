@@ -13,11 +13,18 @@ export const FAILED_AUTH_LIMIT = 20;
 export const FAILED_AUTH_WINDOW_MS = 15 * 60 * 1000;
 
 /**
+ * Requests whose body carries a secret to check (a password, an invitation token): the lockout applies to them
+ * whatever else they present, or a holder of any valid key or session could guess another user's password.
+ */
+const SECRET_CHECKING_REQUESTS = new Set(['POST /v1/sessions', 'POST /v1/users/accept-invite']);
+
+/**
  * Outermost of the auth middlewares. Once an address has used up its failed attempts, its keyless and wrong-key
  * requests get 429 until the window ends, and a wrong key is not even told apart from a missing one. A VALID key (or
  * a valid session cookie) still works from that address: on a farm PC one stale script must not lock the owner's
  * dashboard out, and with 190 random bits per key a guesser gains nothing from being able to recognise a hit.
- * Signing in with a password is refused like any other keyless request, which is what stops password guessing.
+ * Signing in and accepting an invitation are refused from a locked-out address whatever the request also presents,
+ * which is what stops password guessing.
  */
 export function failedAuthGuard(deps: AppDeps): Koa.Middleware {
   // One counter per app instance, made here: nothing else reads it.
@@ -27,7 +34,8 @@ export function failedAuthGuard(deps: AppDeps): Koa.Middleware {
     const address = ctx.ip || 'unknown';
     const now = deps.clock.now();
     const before = counter.peek(address, now);
-    if (before.count >= FAILED_AUTH_LIMIT && !(await presentsValidCredential(deps, ctx))) {
+    const checksSecret = SECRET_CHECKING_REQUESTS.has(`${ctx.method} ${ctx.path.replace(/\/+$/, '')}`);
+    if (before.count >= FAILED_AUTH_LIMIT && (checksSecret || !(await presentsValidCredential(deps, ctx)))) {
       setRateLimitHeaders(ctx, FAILED_AUTH_LIMIT, before.count, before.resetAt);
       throw rateLimitExceeded(`too many failed authentications from ${address}`, before.resetAt, now);
     }
