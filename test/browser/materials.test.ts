@@ -198,6 +198,17 @@ describe('materials page', { skip: browserSkip }, () => {
     assert.deepEqual(d.pageErrors(page), []);
   });
 
+  it('an address that smuggles another resource into the spool id (../printers/...) reaches no other resource', async () => {
+    const printerId = d.printerIds[0]!;
+    const seen: string[] = [];
+    page.on('request', (req) => seen.push(`${req.method()} ${new URL(req.url()).pathname}`));
+    await page.goto(`${d.url}/#/materials/..%2Fprinters%2F${printerId}`);
+    await page.locator('.note.error').first().waitFor();
+    assert.ok(!seen.some((r) => r.endsWith(`/v1/printers/${printerId}`)), seen.join('\n'));
+    assert.equal((await d.apiRaw('GET', `/v1/printers/${printerId}`)).status, 200, 'the printer is still there');
+    await page.goto(`${d.url}/#/materials`);
+  });
+
   it('is usable on a phone: spools as cards with labelled values', async () => {
     const phone = await d.newPage({ mobile: true });
     await d.signInWithKey(phone);

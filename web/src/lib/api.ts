@@ -43,8 +43,20 @@ async function toApiError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, e?.code ?? `http_${res.status}`, e?.message ?? `The server answered ${res.status} ${res.statusText}.`, e?.details ?? null);
 }
 
+/**
+ * A path with a `.` or `..` segment would be resolved by the browser to another resource (an id taken from the address,
+ * `#/materials/..%2Fprinters%2Fprt_1`, must not turn a spool's Archive into a printer's DELETE): refused before sending.
+ */
+function checkPath(path: string): void {
+  const segments = path.split(/[?#]/)[0]!.split('/');
+  if (segments.some((s) => s === '.' || s === '..' || /^(%2e|\.){1,2}$/i.test(s))) {
+    throw new ApiError(0, 'invalid_request', `The page asked for a malformed address (${path.slice(0, 100)}); nothing was sent.`);
+  }
+}
+
 /** One request; resolves to the parsed JSON (or null for 204), rejects with ApiError. */
 export async function request<T = any>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
+  checkPath(path);
   const headers: Record<string, string> = { Accept: 'application/json' };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
@@ -86,6 +98,11 @@ export interface Page<T> {
  * ApiError; `signal` aborts it.
  */
 export function upload<T = any>(path: string, form: FormData, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<T> {
+  try {
+    checkPath(path);
+  } catch (err) {
+    return Promise.reject(err);
+  }
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);

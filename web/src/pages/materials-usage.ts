@@ -12,7 +12,7 @@ import { Pager } from './settings-fields.js';
 export function UsageHistory({ materialId, printers }: { materialId: string; printers: PrinterRef[] }) {
   const { currency } = useSession();
   const [page, setPage] = useState(1);
-  const usage = useResource(() => api.get<Page<UsageLine>>(`/v1/materials/${materialId}/usage`, { page, per_page: 20 }), [materialId, page]);
+  const usage = useResource(() => api.get<Page<UsageLine>>(`/v1/materials/${encodeURIComponent(materialId)}/usage`, { page, per_page: 20 }), [materialId, page]);
   useReloadOn(['job.*'], usage, 1000);
   const name = (id: string | null) => (id ? printers.find((p) => p.id === id)?.name ?? id : '–');
   const lines = usage.data?.data ?? [];

@@ -67,7 +67,9 @@ function SpoolTable({ items, printers }: { items: Material[]; printers: PrinterR
 
 function SpoolDetail({ id, printers, onChanged }: { id: string; printers: PrinterRef[]; onChanged: () => void }) {
   const { can } = useSession();
-  const spool = useResource(() => api.get<Material>(`/v1/materials/${id}`), [id]);
+  // The id comes from the address: encoded, so it can only ever name a spool.
+  const at = `/v1/materials/${encodeURIComponent(id)}`;
+  const spool = useResource(() => api.get<Material>(at), [id]);
   useReloadOn(LIVE, spool);
   useWhilePrinting(spool.data?.printer_id ? [spool.data.printer_id] : [], spool.reload);
   const [editing, setEditing] = useState(false);
@@ -78,11 +80,11 @@ function SpoolDetail({ id, printers, onChanged }: { id: string; printers: Printe
     onChanged();
   };
   const archive = useAction(async () => {
-    await api.del(`/v1/materials/${id}`);
+    await api.del(at);
     await spool.reload();
     onChanged();
   });
-  const restore = useAction(async () => changed(await api.patch<Material>(`/v1/materials/${id}`, { status: 'active' })));
+  const restore = useAction(async () => changed(await api.patch<Material>(at, { status: 'active' })));
   const m = spool.data;
   const write = can('materials:write');
 
