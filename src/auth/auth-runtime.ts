@@ -7,7 +7,7 @@ import type { Db } from '../storage/db.js';
 import { apiKeyStillValid, verifyApiKey } from './api-keys.service.js';
 import { LastUsedTracker } from './last-used.js';
 import { findOrganization } from './organization.repository.js';
-import { keyHourlyLimit } from './organization.service.js';
+import { ADMIN_HOURLY_FLOOR, keyHourlyLimit } from './organization.service.js';
 import { ADMIN_SCOPE, covers } from './scopes.js';
 import { SessionActivity } from './session-activity.js';
 import { sessionStillValid, verifySessionToken } from './sessions.service.js';
@@ -32,8 +32,12 @@ export function createAuthRuntime(deps: AuthRuntimeDeps): AccessControl {
     },
     allows: (caller, scope) => covers(caller.scopes, scope),
     async hourlyLimit(caller, request) {
-      return keyHourlyLimit(await findOrganization(deps.db), caller.scopes.includes(ADMIN_SCOPE), request);
+      const limit = keyHourlyLimit(await findOrganization(deps.db), caller.scopes.includes(ADMIN_SCOPE), request);
+      // A person in the dashboard (a session) gets the admin floor: a page load and the refetches live events cause
+      // would exhaust a free plan's 100 an hour, which is meant for scripts. Sessions count per user or per key.
+      return caller.sessionId !== null ? { ...limit, limit: Math.max(limit.limit, ADMIN_HOURLY_FLOOR) } : limit;
     },
+    rateLimitBucket: (caller) => caller.keyId ?? (caller.userId !== null ? `user:${caller.userId}` : caller.callerId),
     recordUse: (keyId, nowMs) => lastUsed.touch(keyId, nowMs),
     recordSessionUse: (sessionId, nowMs) => activity.touch(sessionId, nowMs),
     lastUsedAt: (keyId) => lastUsed.latestIso(keyId),

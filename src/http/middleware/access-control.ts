@@ -19,6 +19,8 @@ export interface AccessControl {
    * count and report, never refuse (the owner's way back from a limit set too low).
    */
   hourlyLimit(caller: AuthContext, request: { method: string; path: string }): Promise<{ limit: number; enforce: boolean }>;
+  /** Whose hourly window a request counts in: the key's (a key session shares it), else the user's, else the caller's. */
+  rateLimitBucket(caller: AuthContext): string;
   /** Records a use of a key (coalesced writes). */
   recordUse(keyId: string, nowMs: number): Promise<void>;
   /** Records a use of a session: moves its idle deadline (coalesced writes, at most one a minute per session). */

@@ -15,8 +15,8 @@ export function rateLimit(deps: AppDeps): Koa.Middleware {
     if (!auth || !isApiPath(ctx.path)) return next();
     const now = deps.clock.now();
     const { limit, enforce } = await deps.auth.hourlyLimit(auth, ctx);
-    // callerId: a session counts in its own window, apart from the key it may have been signed in with.
-    const w = windows.hit(auth.callerId, now);
+    // A session made from a key counts with the key, a password session with its user: signing in again is no new budget.
+    const w = windows.hit(deps.auth.rateLimitBucket(auth), now);
     setRateLimitHeaders(ctx, limit, w.count, w.resetAt);
     if (enforce && w.count > limit) throw rateLimitExceeded(`rate limit of ${limit} requests per hour exceeded`, w.resetAt, now);
     await next();
