@@ -2,14 +2,7 @@
 import type { Db } from '../storage/db.js';
 import { jobOverlap } from './job-overlap.js';
 import { spanOf } from './job-span.js';
-import {
-  activePrinterCount,
-  boundaryJobs,
-  finishedCounts,
-  interiorTotals,
-  printersInScope,
-  type AnalyticsFilter,
-} from './analytics.repository.js';
+import { boundaryJobs, finishedCounts, interiorTotals, printersInScope, printersStartingIn, type AnalyticsFilter } from './analytics.repository.js';
 
 /** What a cost estimate needs from the organization's settings. */
 export interface CostRates {
@@ -41,7 +34,11 @@ export const round = (n: number, digits: number): number => {
   return Math.round(n * f) / f;
 };
 
-export async function printingTotals(db: Db, f: AnalyticsFilter, nowMs: number): Promise<PrintingTotals> {
+/**
+ * Sums of the jobs wholly inside the period (SQL) plus the cut parts of those straddling its edges (TypeScript).
+ * `printerIds`, when given, collects the printer of every straddling job (the fleet's active printers).
+ */
+export async function printingTotals(db: Db, f: AnalyticsFilter, nowMs: number, printerIds?: Set<string>): Promise<PrintingTotals> {
   const inner = await interiorTotals(db, f);
   const totals: PrintingTotals = {
     seconds: inner.seconds,
@@ -52,6 +49,7 @@ export async function printingTotals(db: Db, f: AnalyticsFilter, nowMs: number):
   const fromMs = Date.parse(f.from);
   const toMs = Date.parse(f.to);
   for await (const job of boundaryJobs(db, f)) {
+    if (printerIds && job.printer_id !== null) printerIds.add(job.printer_id);
     const o = jobOverlap(spanOf(job), fromMs, toMs, nowMs);
     totals.seconds += o.seconds;
     totals.wattSeconds += o.seconds * Number(job.power_watts ?? 0);
@@ -69,13 +67,17 @@ export const costOf = (t: PrintingTotals, rates: CostRates): number =>
 export const successRate = (c: { completed: number; failed: number }): number =>
   c.completed + c.failed === 0 ? 0 : round(c.completed / (c.completed + c.failed), 4);
 
+/** Printers that printed at some moment of the period: one that started a job in it, or ran one across its edges. */
+async function activePrinters(db: Db, f: AnalyticsFilter, straddling: Set<string>): Promise<number> {
+  const active = new Set(straddling);
+  for (const id of await printersStartingIn(db, f)) active.add(id);
+  return active.size;
+}
+
 export async function fleetMetrics(db: Db, f: AnalyticsFilter, rates: CostRates, nowMs: number): Promise<FleetMetrics> {
-  const [printers, active, counts, totals] = await Promise.all([
-    printersInScope(db, f),
-    activePrinterCount(db, f),
-    finishedCounts(db, f),
-    printingTotals(db, f, nowMs),
-  ]);
+  const straddling = new Set<string>();
+  const [printers, counts, totals] = await Promise.all([printersInScope(db, f), finishedCounts(db, f), printingTotals(db, f, nowMs, straddling)]);
+  const active = await activePrinters(db, f, straddling);
   const periodSeconds = (Date.parse(f.to) - Date.parse(f.from)) / 1000;
   return {
     total_printers: printers.length,

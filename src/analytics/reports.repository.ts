@@ -1,13 +1,24 @@
 // SQL of the job, printer and material reports: counts, durations, failure reasons and filament breakdowns per period.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import { filamentCostOf, interior, jobsScope, overlapsPeriod, type AnalyticsFilter } from './analytics.repository.js';
+import {
+  boundaryTerms,
+  filamentCostOf,
+  FINAL_STATES,
+  interiorByStart,
+  jobsOf,
+  jobsScope,
+  unionOfTerms,
+  type AnalyticsFilter,
+  type FinishedCounts,
+} from './analytics.repository.js';
+import { overlapPages, type Window } from './period-pages.js';
 
 type Q = Kysely<Database>;
 
 /** Jobs that reached a final state inside the period [from, to). */
 const finished = (db: Q, f: AnalyticsFilter) =>
-  jobsScope(db, f).where('j.completed_at', '>=', f.from).where('j.completed_at', '<', f.to).where('j.status', 'in', ['completed', 'failed', 'cancelled']);
+  jobsOf(db, f).where('j.completed_at', '>=', f.from).where('j.completed_at', '<', f.to).where('j.status', 'in', FINAL_STATES);
 
 export interface FailureReason {
   code: string;
@@ -36,7 +47,9 @@ export interface CompletedTotals {
 
 /** Completed jobs that ended inside the period: how long they printed, and what their filament cost. */
 export async function completedTotals(db: Q, f: AnalyticsFilter): Promise<CompletedTotals> {
-  const r = await finished(db, f)
+  const r = await jobsScope(db, f)
+    .where('j.completed_at', '>=', f.from)
+    .where('j.completed_at', '<', f.to)
     .where('j.status', '=', 'completed')
     .select([
       sql<number>`COUNT(*)`.as('count'),
@@ -60,7 +73,7 @@ export async function completedTotals(db: Q, f: AnalyticsFilter): Promise<Comple
 
 /** Jobs created inside the period, and jobs waiting or running now (a snapshot, not bound to the period). */
 export async function createdCount(db: Q, f: AnalyticsFilter): Promise<number> {
-  const r = await jobsScope(db, f)
+  const r = await jobsOf(db, f)
     .where('j.created_at', '>=', f.from)
     .where('j.created_at', '<', f.to)
     .select(sql<number>`COUNT(*)`.as('n'))
@@ -69,7 +82,7 @@ export async function createdCount(db: Q, f: AnalyticsFilter): Promise<number> {
 }
 
 export async function currentCounts(db: Q, f: AnalyticsFilter): Promise<Record<'queued' | 'printing' | 'paused', number>> {
-  const rows = await jobsScope(db, f)
+  const rows = await jobsOf(db, f)
     .where('j.status', 'in', ['queued', 'printing', 'paused'])
     .select(['j.status', sql<number>`COUNT(*)`.as('n')])
     .groupBy('j.status')
@@ -79,18 +92,59 @@ export async function currentCounts(db: Q, f: AnalyticsFilter): Promise<Record<'
   return out;
 }
 
-/** created_at and started_at of jobs that started inside the period, streamed: queue wait is their difference. */
-export function startedJobs(db: Q, f: AnalyticsFilter): AsyncIterable<{ created_at: string; started_at: string }> {
-  return jobsScope(db, f)
-    .where('j.started_at', '>=', f.from)
-    .where('j.started_at', '<', f.to)
-    .select(['j.created_at', sql<string>`j.started_at`.as('started_at')])
-    .stream(500);
+export interface OverlapRow {
+  /** Which overlap term found the job: 0 = it started inside the period (its queue wait counts), 1 and 2 = before it. */
+  term: number;
+  status: string;
+  created_at: string;
+  started_at: string;
+  completed_at: string | null;
+  elapsed_time: number;
 }
 
-/** Final state and time of jobs that ended inside the period, streamed into time-series buckets. */
-export function finishedJobs(db: Q, f: AnalyticsFilter): AsyncIterable<{ status: string; completed_at: string }> {
-  return finished(db, f).select(['j.status', sql<string>`j.completed_at`.as('completed_at')]).stream(500);
+/** Every job overlapping the period with its timing, page by page (time series cut them into buckets). */
+export function overlappingJobPages(db: Q, f: AnalyticsFilter): AsyncGenerator<OverlapRow[]> {
+  return overlapPages(db, f, (term, i) =>
+    jobsOf(db, f)
+      .where(term)
+      .select([sql<number>`${sql.lit(i)}`.as('term'), 'j.status', 'j.created_at', sql<string>`j.started_at`.as('started_at'), 'j.completed_at', 'j.elapsed_time']),
+  );
+}
+
+/**
+ * Buckets as a table b(column1 = index, column2 = start, column3 = end, column4 = the bucket's own end): a VALUES
+ * list (portable; SQLite and PostgreSQL both name its columns column1..4), so bucket bounds computed in TypeScript
+ * meet the rows in SQL. `window` clips start and end to a page of started_at (column4 stays the bucket's end).
+ */
+function bucketTable(bounds: readonly string[], window?: Window) {
+  const rows = bounds.slice(0, -1).flatMap((start, i) => {
+    const end = bounds[i + 1]!;
+    const lo = window && window.from > start ? window.from : start;
+    const hi = window && window.to < end ? window.to : end;
+    return lo < hi ? [sql`(${sql.lit(i)}, ${lo}, ${hi}, ${end})`] : [];
+  });
+  return sql<{ column1: number; column2: string; column3: string; column4: string }>`(VALUES ${sql.join(rows)})`.as('b');
+}
+
+/**
+ * Jobs that reached a final state in each bucket [bounds[i], bounds[i + 1]), by state. The buckets are a VALUES list
+ * (ISO instants computed in TypeScript, compared as text like every period bound), each count one range of jobs_finished.
+ */
+export async function finishedPerBucket(db: Q, f: AnalyticsFilter, bounds: readonly string[]): Promise<FinishedCounts[]> {
+  if (bounds.length < 2) return [];
+  const count = (status: keyof FinishedCounts) =>
+    jobsOf(db, f)
+      .where('j.status', '=', status)
+      .where(sql<boolean>`(j.completed_at >= b.column2 AND j.completed_at < b.column3)`)
+      .select(sql<number>`COUNT(*)`.as('n'))
+      .as(status);
+  const rows = await db
+    .selectFrom(bucketTable(bounds))
+    .select([sql<number>`b.column1`.as('i'), count('completed'), count('failed'), count('cancelled')])
+    .execute();
+  const out = bounds.slice(0, -1).map(() => ({ completed: 0, failed: 0, cancelled: 0 }));
+  for (const r of rows) out[Number(r.i)] = { completed: Number(r.completed), failed: Number(r.failed), cancelled: Number(r.cancelled) };
+  return out;
 }
 
 export interface UsageLine {
@@ -113,14 +167,16 @@ export interface BoundaryUsageLine extends UsageLine {
  * Filament lines of jobs: a job's per-tool usage rows, or for a job without any, one line from its own totals
  * (material_type/color, material_used_g, cost). LEFT JOIN keeps it one indexed pass over the jobs of the period.
  */
-function usageLines(db: Q, f: AnalyticsFilter & { type?: string }) {
-  let q = jobsScope(db, f)
+function lines(db: Q, f: AnalyticsFilter & { type?: string }) {
+  let q = jobsOf(db, f)
     .leftJoin('job_material_usage as u', 'u.job_id', 'j.id')
-    .leftJoin('materials as m', 'm.id', 'u.material_id')
     .where((eb) => eb.or([eb('u.job_id', 'is not', null), eb('j.material_used_g', 'is not', null)]));
   if (f.type !== undefined) q = q.where(sql`COALESCE(u.type, j.material_type)`, '=', f.type);
   return q;
 }
+
+/** The lines with their spool (for the brand): only where lines are grouped by spool, a lookup per line otherwise. */
+const usageLines = (db: Q, f: AnalyticsFilter & { type?: string }) => lines(db, f).leftJoin('materials as m', 'm.id', 'u.material_id');
 
 const lineType = sql<string | null>`COALESCE(u.type, j.material_type)`;
 const lineColor = sql<string | null>`CASE WHEN u.job_id IS NULL THEN j.material_color ELSE u.color END`;
@@ -130,7 +186,7 @@ const lineCost = sql<number>`COALESCE(CASE WHEN u.job_id IS NULL THEN j.cost ELS
 /** Grams and cost by type, colour and spool over jobs wholly inside the period (aggregated in SQL). */
 export async function interiorUsage(db: Q, f: AnalyticsFilter & { type?: string }): Promise<UsageLine[]> {
   const rows = await usageLines(db, f)
-    .where(interior(f))
+    .where(interiorByStart(f))
     .select([
       lineType.as('type'),
       lineColor.as('color'),
@@ -144,26 +200,70 @@ export async function interiorUsage(db: Q, f: AnalyticsFilter & { type?: string 
   return rows.map((r) => ({ ...r, grams: Number(r.grams), cost: Number(r.cost) }));
 }
 
-/**
- * Filament lines of jobs overlapping the period with their timing so the caller can cut them: only those straddling
- * its edges (`boundaryOnly`, few: the rest is summed by interiorUsage) or all of them (time series).
- */
-export function overlappingUsage(db: Q, f: AnalyticsFilter & { type?: string }, boundaryOnly: boolean): AsyncIterable<BoundaryUsageLine> {
-  let q = usageLines(db, f).where(overlapsPeriod(f));
-  if (boundaryOnly) q = q.where((eb) => eb.not(interior(f)(eb)));
-  return q
-    .select([
-      lineType.as('type'),
-      lineColor.as('color'),
-      'u.material_id',
-      'm.brand',
-      lineGrams.as('grams'),
-      lineCost.as('cost'),
-      'j.status',
-      sql<string>`j.started_at`.as('started_at'),
-      'j.completed_at',
-      'j.elapsed_time',
-    ])
-    .stream(200) as AsyncIterable<BoundaryUsageLine>;
+/** Filament lines of the jobs straddling the period's edges (few), with their timing so the caller can cut them. */
+export function boundaryUsage(db: Q, f: AnalyticsFilter & { type?: string }): AsyncIterable<BoundaryUsageLine> {
+  const q = unionOfTerms(boundaryTerms(f), (term) =>
+    usageLines(db, f)
+      .where(term)
+      .select([
+        lineType.as('type'),
+        lineColor.as('color'),
+        'u.material_id',
+        'm.brand',
+        lineGrams.as('grams'),
+        lineCost.as('cost'),
+        'j.status',
+        sql<string>`j.started_at`.as('started_at'),
+        'j.completed_at',
+        'j.elapsed_time',
+      ]),
+  );
+  return q.stream(200) as AsyncIterable<BoundaryUsageLine>;
 }
 
+export interface SeriesLine {
+  grams: number;
+  cost: number;
+  status: string;
+  started_at: string;
+  completed_at: string | null;
+  elapsed_time: number;
+}
+
+// A job that starts and ends inside one bucket [start, end) of a series puts its whole filament into that bucket
+// (share 1, nothing elsewhere: jobOverlap), so those lines are summed per bucket in SQL; only the lines of jobs
+// crossing a bucket edge, still running, or stamped oddly (completed before started) go to TypeScript to be cut.
+// "Inside" is text comparison only: started in [start, end), completed at or after started and at or before end.
+const insideBucket = sql<boolean>`(j.completed_at >= j.started_at AND j.completed_at <= b.column4)`;
+const startedInBucket = sql<boolean>`(j.started_at >= b.column2 AND j.started_at < b.column3)`;
+
+/** Grams and cost per bucket of the filament lines of jobs lying inside one bucket (bounds as in finishedPerBucket). */
+export async function usagePerBucket(db: Q, f: AnalyticsFilter & { type?: string }, bounds: readonly string[]): Promise<{ grams: number; cost: number }[]> {
+  const out = bounds.slice(0, -1).map(() => ({ grams: 0, cost: 0 }));
+  if (bounds.length < 2) return out;
+  const rows = await lines(db, f)
+    .innerJoin(bucketTable(bounds), (join) => join.on(startedInBucket))
+    .where(insideBucket)
+    .select([sql<number>`b.column1`.as('i'), sql<number>`SUM(${lineGrams})`.as('grams'), sql<number>`SUM(${lineCost})`.as('cost')])
+    .groupBy(sql`b.column1`)
+    .execute();
+  for (const r of rows) out[Number(r.i)] = { grams: Number(r.grams), cost: Number(r.cost) };
+  return out;
+}
+
+/**
+ * The other filament lines of the jobs overlapping the period (see usagePerBucket), with their timing, page by page:
+ * those of jobs that started in the period but not inside one bucket, and all of those that started before it. The
+ * buckets of the page drive the join (no range on jobs but theirs), so each bucket reads its own jobs once.
+ */
+export function crossingUsagePages(db: Q, f: AnalyticsFilter & { type?: string }, bounds: readonly string[]): AsyncGenerator<SeriesLine[]> {
+  const columns = [lineGrams.as('grams'), lineCost.as('cost'), 'j.status', sql<string>`j.started_at`.as('started_at'), 'j.completed_at', 'j.elapsed_time'] as const;
+  return overlapPages(db, f, (term, i, window) =>
+    window
+      ? lines(db, f)
+          .innerJoin(bucketTable(bounds, window), (join) => join.on(startedInBucket))
+          .where((eb) => eb.or([eb('j.completed_at', 'is', null), eb.not(insideBucket)]))
+          .select(columns)
+      : lines(db, f).where(term).select(columns),
+  );
+}

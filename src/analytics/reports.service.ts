@@ -1,19 +1,21 @@
-// The job, printer and material reports: SQL aggregates plus streamed rows cut into the period and into time buckets.
+// The job, printer and material reports: SQL aggregates plus rows (read in pages) cut into the period and into time buckets.
 import { badRequest } from '../errors.js';
 import type { Db } from '../storage/db.js';
-import { finishedCounts, overlappingJobs, type AnalyticsFilter } from './analytics.repository.js';
+import { finishedCounts, type AnalyticsFilter } from './analytics.repository.js';
 import { costOf, fleetMetrics, printingTotals, round, successRate, type CostRates } from './fleet-metrics.service.js';
 import { jobOverlap } from './job-overlap.js';
 import { spanOf } from './job-span.js';
 import {
+  boundaryUsage,
   completedTotals,
   createdCount,
+  crossingUsagePages,
   currentCounts,
   failureReasons,
-  finishedJobs,
+  finishedPerBucket,
   interiorUsage,
-  overlappingUsage,
-  startedJobs,
+  overlappingJobPages,
+  usagePerBucket,
   type UsageLine,
 } from './reports.repository.js';
 import { bucketRange, type Interval } from './time-buckets.js';
@@ -44,39 +46,47 @@ function buckets(ctx: ReportContext): number[] {
 const newSeries = <K extends string>(ctx: ReportContext, starts: number[], keys: readonly K[]) =>
   new TimeSeries(starts, Date.parse(ctx.filter.from), Date.parse(ctx.filter.to), ctx.series.interval, ctx.series.tz, keys);
 
-async function queueWait(ctx: ReportContext): Promise<{ jobs: number; average: number | null; max: number | null }> {
+/**
+ * The job series (final states per bucket, counted in SQL; printing time per bucket, jobs cut in TypeScript) and the
+ * queue wait of the jobs that started in the period, both from one pass over the jobs overlapping it: those that
+ * started inside it are the overlap's first term.
+ */
+async function jobSeriesAndWait(ctx: ReportContext, starts: number[]) {
+  const series = newSeries(ctx, starts, ['completed', 'failed', 'cancelled', 'print_time'] as const);
+  const bounds = series.bounds().map((ms) => new Date(ms).toISOString());
+  (await finishedPerBucket(ctx.db, ctx.filter, bounds)).forEach((counts, i) => {
+    for (const state of ['completed', 'failed', 'cancelled'] as const) series.addAt(i, state, counts[state]);
+  });
   let n = 0;
   let sum = 0;
   let max = 0;
-  for await (const r of startedJobs(ctx.db, ctx.filter)) {
-    const wait = Math.max(0, (Date.parse(r.started_at) - Date.parse(r.created_at)) / 1000);
-    n++;
-    sum += wait;
-    max = Math.max(max, wait);
+  for await (const page of overlappingJobPages(ctx.db, ctx.filter)) {
+    for (const j of page) {
+      const span = spanOf(j);
+      series.addSpan(span, ctx.nowMs, 'print_time');
+      if (j.term !== 0) continue;
+      const wait = Math.max(0, (span.startedMs - Date.parse(j.created_at)) / 1000);
+      n++;
+      sum += wait;
+      max = Math.max(max, wait);
+    }
   }
-  return { jobs: n, average: n === 0 ? null : round(sum / n, 1), max: n === 0 ? null : round(max, 1) };
-}
-
-async function jobSeries(ctx: ReportContext, starts: number[]) {
-  const series = newSeries(ctx, starts, ['completed', 'failed', 'cancelled', 'print_time'] as const);
-  for await (const r of finishedJobs(ctx.db, ctx.filter)) series.add(Date.parse(r.completed_at), r.status as 'completed' | 'failed' | 'cancelled');
-  for await (const j of overlappingJobs(ctx.db, ctx.filter)) series.addSpan(spanOf(j), ctx.nowMs, 'print_time');
-  return series.points(0);
+  const wait = { jobs: n, average: n === 0 ? null : round(sum / n, 1), max: n === 0 ? null : round(max, 1) };
+  return { series: series.points(0), wait };
 }
 
 /** Counts by status, durations, queue wait, failure reasons and a time series of the jobs in scope. */
 export async function jobReport(ctx: ReportContext) {
   const { db, filter: f } = ctx;
   const starts = buckets(ctx); // first, so a too-fine interval is a 400 before any query runs
-  const [finished, created, current, completed, totals, wait, reasons, series] = await Promise.all([
+  const [finished, created, current, completed, totals, reasons, { series, wait }] = await Promise.all([
     finishedCounts(db, f),
     createdCount(db, f),
     currentCounts(db, f),
     completedTotals(db, f),
     printingTotals(db, f, ctx.nowMs),
-    queueWait(ctx),
     failureReasons(db, f),
-    jobSeries(ctx, starts),
+    jobSeriesAndWait(ctx, starts),
   ]);
   return {
     period: { from: f.from, to: f.to },
@@ -131,15 +141,23 @@ export async function materialReport(ctx: ReportContext & { type?: string }, rat
   const fromMs = Date.parse(f.from);
   const toMs = Date.parse(f.to);
   const series = newSeries(ctx, buckets(ctx), ['grams', 'cost'] as const);
+  const bounds = series.bounds().map((ms) => new Date(ms).toISOString());
   // Interior groups come summed from SQL (share 1); the straddling lines are cut here. Both sets are small.
   const lines: (UsageLine & { share: number })[] = (await interiorUsage(ctx.db, f)).map((l) => ({ ...l, share: 1 }));
-  for await (const l of overlappingUsage(ctx.db, f, true)) {
+  for await (const l of boundaryUsage(ctx.db, f)) {
     lines.push({ ...l, grams: Number(l.grams), cost: Number(l.cost), share: jobOverlap(spanOf(l), fromMs, toMs, ctx.nowMs).share });
   }
-  for await (const l of overlappingUsage(ctx.db, f, false)) {
-    const span = spanOf(l);
-    series.addSpan(span, ctx.nowMs, null, 'grams', Number(l.grams));
-    series.addSpan(span, ctx.nowMs, null, 'cost', Number(l.cost));
+  // Grams per bucket: jobs lying inside one bucket summed in SQL, the others cut here.
+  (await usagePerBucket(ctx.db, f, bounds)).forEach((sums, i) => {
+    series.addAt(i, 'grams', sums.grams);
+    series.addAt(i, 'cost', sums.cost);
+  });
+  for await (const page of crossingUsagePages(ctx.db, f, bounds)) {
+    for (const l of page) {
+      const span = spanOf(l);
+      series.addSpan(span, ctx.nowMs, null, 'grams', Number(l.grams));
+      series.addSpan(span, ctx.nowMs, null, 'cost', Number(l.cost));
+    }
   }
   const completed = await completedTotals(ctx.db, ctx.filter);
   const partCost = costOf({ seconds: completed.seconds, wattSeconds: completed.watt_seconds, grams: 0, filamentCost: completed.filament_cost }, rates);

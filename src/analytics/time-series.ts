@@ -1,4 +1,4 @@
-// Pure accumulation of a time series: named sums per calendar bucket, fed instants (counts) and job spans (cut per bucket).
+// Pure accumulation of a time series: named sums per calendar bucket, fed sums per bucket (made in SQL) and job spans (cut per bucket).
 import { jobOverlap, type JobSpan } from './job-overlap.js';
 import { bucketLabel, type Interval } from './time-buckets.js';
 
@@ -41,10 +41,14 @@ export class TimeSeries<K extends string> {
     return lo;
   }
 
-  /** Adds `amount` to `key` in the bucket holding instant `ms`. */
-  add(ms: number, key: K, amount = 1): void {
-    const i = this.indexOf(ms);
-    if (i >= 0) this.sums[i]![key] += amount;
+  /** Adds `amount` to `key` in the bucket at `index` (sums made elsewhere, e.g. counted per bucket in SQL). */
+  addAt(index: number, key: K, amount: number): void {
+    this.sums[index]![key] += amount;
+  }
+
+  /** The buckets as clipped to the period: [bounds[i], bounds[i + 1]) in UTC ms, from the period's start to its end. */
+  bounds(): number[] {
+    return [...this.starts.map((start, i) => (i === 0 ? this.fromMs : start)), this.endMs];
   }
 
   /** Spreads a job over the buckets it overlaps: printing seconds to `secondsKey`, `amount` × share to `amountKey`. */

@@ -8,6 +8,7 @@ import { migration005Webhooks } from './005-webhooks.js';
 import { migration006Jobs } from './006-jobs.js';
 import { migration007Materials } from './007-materials.js';
 import { migration008Sessions } from './008-sessions.js';
+import { migration009AnalyticsTotals } from './009-analytics-totals.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -18,4 +19,5 @@ export const migrations: readonly Migration[] = [
   migration006Jobs,
   migration007Materials,
   migration008Sessions,
+  migration009AnalyticsTotals,
 ];
