@@ -21,7 +21,7 @@ const TYPES: Record<string, string> = {
  * Preact writes style objects (progress bars, swatch colours) and htm templates may use style strings.
  */
 export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'";
+  "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 

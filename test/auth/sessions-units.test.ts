@@ -40,7 +40,8 @@ describe('session cookie header', () => {
   it('reads the token among other cookies, the first one when repeated, and nothing from an empty value', () => {
     assert.equal(readSessionCookie('a=1; printfarm_session=tok; b=2'), 'tok');
     assert.equal(readSessionCookie('printfarm_session="tok"'), 'tok');
-    assert.equal(readSessionCookie('printfarm_session=first; printfarm_session=second'), 'first');
+    assert.equal(readSessionCookie('printfarm_session=first; printfarm_session=second'), null, 'a planted second cookie: neither is used');
+    assert.equal(readSessionCookie('printfarm_session=same; a=1; printfarm_session=same'), 'same');
     assert.equal(readSessionCookie('printfarm_session='), null);
     assert.equal(readSessionCookie('xprintfarm_session=tok; other=1'), null);
     assert.equal(readSessionCookie(undefined), null);

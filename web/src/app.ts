@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { html } from './lib/html.js';
 import { api, ApiError, setUnauthorizedHandler } from './lib/api.js';
-import { startLive, stopLive } from './lib/live.js';
+import { setStreamLostHandler, startLive, stopLive } from './lib/live.js';
 import { useRoute } from './lib/router.js';
 import { covers, SessionContext, type Session, type SessionApi } from './lib/session.js';
 import { PAGES } from './pages/index.js';
@@ -31,6 +31,12 @@ export function App() {
 
   useEffect(() => {
     setUnauthorizedHandler((err) => setState({ kind: 'signed-out', reason: err.message }));
+    // A stream the server ended or refused: if the session ended, the check's 401 shows the sign-in page.
+    setStreamLostHandler(() =>
+      void api.get('/v1/sessions/current').catch((err) => {
+        if (err instanceof ApiError && err.status === 401) setState({ kind: 'signed-out', reason: err.message });
+      }),
+    );
     void check();
   }, []);
 
@@ -50,12 +56,15 @@ export function App() {
       session: state.session,
       can: (scope) => covers(scopes, scope),
       currency,
+      // Signed out only when the server says so (or the session is already gone); any other failure is thrown to the
+      // button, which says it in words, so nobody leaves a shared PC believing they signed out.
       signOut: async () => {
         try {
           await api.del('/v1/sessions/current');
-        } finally {
-          setState({ kind: 'signed-out', reason: null });
+        } catch (err) {
+          if (!(err instanceof ApiError && (err.status === 401 || err.status === 404))) throw err;
         }
+        setState({ kind: 'signed-out', reason: null });
       },
     };
   }, [state, currency]);

@@ -3,18 +3,23 @@
 /** The one cookie the server sets; the dashboard never reads it (HttpOnly), it only travels with same-origin requests. */
 export const SESSION_COOKIE = 'printfarm_session';
 
-/** The token from a Cookie header, or null when the cookie is absent or empty. The first one wins, as browsers send the most specific first. */
+/**
+ * The token from a Cookie header, or null when the cookie is absent or empty, or when the header carries two different
+ * values: another site on the same host (another port, a sibling subdomain) can plant a second `printfarm_session`
+ * with a narrower Path that the browser sends first, and acting on it would make the user act as the planter's account.
+ */
 export function readSessionCookie(header: string | undefined): string | null {
   if (!header) return null;
+  const values = new Set<string>();
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
     let value = part.slice(eq + 1).trim();
     // RFC 6265 allows a quoted cookie value.
     if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    return value === '' ? null : value;
+    if (value !== '') values.add(value);
   }
-  return null;
+  return values.size === 1 ? ([...values][0] as string) : null;
 }
 
 /**

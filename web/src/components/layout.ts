@@ -5,7 +5,8 @@ import { href, type Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
 import type { PageDef } from '../pages/index.js';
 import { PAGES } from '../pages/index.js';
-import { Button } from './ui.js';
+import { Button, ErrorNote } from './ui.js';
+import { errorWords } from '../lib/error-words.js';
 import { LiveIndicator } from './live-indicator.js';
 
 function focusMain(e: Event): void {
@@ -32,6 +33,7 @@ export function Layout({ page, route }: { page: PageDef | null; route: Route }) 
   const { session, can, signOut } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
+  const [signOutError, setSignOutError] = useState<string | null>(null);
   const current = route.parts[0] ?? '';
 
   const firstPage = useRef(true);
@@ -76,14 +78,18 @@ export function Layout({ page, route }: { page: PageDef | null; route: Route }) 
         <${Button} kind="secondary" busy=${signingOut} id="sign-out"
           onClick=${async () => {
             setSigningOut(true);
+            setSignOutError(null);
             try {
               await signOut();
+            } catch (err) {
+              setSignOutError(`You are still signed in. ${errorWords(err)}`);
             } finally {
               setSigningOut(false);
             }
           }}>Sign out<//>
       </div>
     </header>
+    ${signOutError ? html`<div class="content"><${ErrorNote} error=${signOutError} onDismiss=${() => setSignOutError(null)} /></div>` : null}
     <main id="main" class="content" tabindex="-1">${body}</main>
   `;
 }

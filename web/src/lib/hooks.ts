@@ -42,7 +42,11 @@ export function useResource<T>(load: () => Promise<T>, deps: readonly unknown[] 
   return { data, error, loading, reload, set: setData as Resource<T>['set'] };
 }
 
-/** Calls `onEvent` for live events whose type matches one of `patterns` ('job.*', 'printer.telemetry', '*'). */
+/**
+ * Calls `onEvent` for live events whose type matches one of `patterns` ('job.*', 'printer.telemetry', '*'). Unlike the
+ * server's stream filter, a group wildcard here also takes the live-only types of its group (printer.* gets
+ * printer.telemetry): the tab's one stream already asked for exactly what the dashboard shows.
+ */
 export function useLive(patterns: readonly string[], onEvent: (event: LiveEvent) => void): void {
   const handler = useRef(onEvent);
   handler.current = onEvent;

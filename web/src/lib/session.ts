@@ -13,10 +13,8 @@ export interface Session {
   idle_expires_at: string;
 }
 
-/** Whether granted scopes cover `scope`: exact, admin:* (everything), or a group wildcard (printers:* covers printers:read). */
-export function covers(granted: readonly string[], scope: string): boolean {
-  return granted.some((g) => g === scope || g === 'admin:*' || (g.endsWith(':*') && scope.startsWith(g.slice(0, -1))));
-}
+/** The server's own rule (admin:* covers everything, printers:* covers printers:read): the nav never disagrees with a 403. */
+export { covers } from '../../../src/auth/scopes.js';
 
 export interface SessionApi {
   session: Session;
