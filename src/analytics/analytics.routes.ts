@@ -114,7 +114,7 @@ export const analyticsRoutes = [
       const period = resolvePeriod(query, nowMs);
       const org = await getOrganization(deps.db);
       const format = query.format ?? 'csv';
-      const rows = exportRows(query.dataset, { db: deps.db, filter: { from: period.from, to: period.to }, rates: org, nowMs });
+      const rows = exportRows(query.dataset, { db: deps.db, filter: { from: period.from, to: period.to, group: query.group }, rates: org, nowMs });
       const stamp = (iso: string): string => iso.replace(/[-:]/g, '').slice(0, 15);
       ctx.set('Content-Disposition', `attachment; filename="${query.dataset}-${stamp(period.from)}-${stamp(period.to)}.${format}"`);
       ctx.type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';

@@ -44,6 +44,7 @@ export const ExportQuery = Type.Object(
     dataset: StringEnum(EXPORT_DATASETS, { description: 'What to export: one row per job, per material usage line, or per printer.' }),
     from: periodProps.from,
     to: periodProps.to,
+    group: periodProps.group,
     format: Type.Optional(StringEnum(EXPORT_FORMATS, { description: 'csv (default, RFC 4180 with a header row) or json (an array).' })),
   },
   { additionalProperties: false },

@@ -84,8 +84,9 @@ export async function usagePage(db: Q, f: AnalyticsFilter, after: (Cursor & { to
     .execute();
 }
 
-export async function printersPage(db: Q, after: Cursor | null, limit = EXPORT_PAGE) {
+export async function printersPage(db: Q, group: string | undefined, after: Cursor | null, limit = EXPORT_PAGE) {
   let q = db.selectFrom('printers').select(['id', 'name', 'group_name', 'model', 'power_watts', 'created_at']);
+  if (group !== undefined) q = q.where('group_name', '=', group);
   if (after) q = q.where((eb) => eb.or([eb('created_at', '>', after.key), eb.and([eb('created_at', '=', after.key), eb('id', '>', after.id)])]));
   return q.orderBy('created_at').orderBy('id').limit(limit).execute();
 }

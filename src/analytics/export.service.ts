@@ -60,7 +60,7 @@ async function* usageRows(ctx: ExportContext, size: number): AsyncGenerator<Row>
 
 /** One row per printer with its metrics over the period (a few queries per printer; farms have tens, not thousands). */
 async function* printerRows(ctx: ExportContext, size: number): AsyncGenerator<Row> {
-  for await (const p of paged((after: Cursor | null) => printersPage(ctx.db, after, size), (r) => ({ key: r.created_at, id: r.id }), size)) {
+  for await (const p of paged((after: Cursor | null) => printersPage(ctx.db, ctx.filter.group, after, size), (r) => ({ key: r.created_at, id: r.id }), size)) {
     const m = await fleetMetrics(ctx.db, { ...ctx.filter, printerId: p.id }, ctx.rates, ctx.nowMs);
     const { total_printers: _t, active_printers: _a, ...metrics } = m;
     yield { id: p.id, name: p.name, group: p.group_name, model: p.model, power_watts: p.power_watts, ...metrics };

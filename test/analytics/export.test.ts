@@ -96,6 +96,16 @@ describe('GET /v1/analytics/export', () => {
     assert.equal(csv.length, 4);
   });
 
+  it('group narrows every dataset to the printers of that group', async () => {
+    const printers = (await (await get(`dataset=printers&${P}&group=east&format=json`)).json()) as any[];
+    assert.ok(printers.length > 0 && printers.every((p) => p.group === 'east'), JSON.stringify(printers.map((p) => p.group)));
+    const jobs = (await (await get(`dataset=jobs&${P}&group=east&format=json`)).json()) as any[];
+    assert.ok(jobs.length > 0 && jobs.every((j) => j.printer_group === 'east'));
+    const all = (await (await get(`dataset=jobs&${P}&format=json`)).json()) as any[];
+    assert.ok(all.length > jobs.length, 'the group left some out');
+    assert.deepEqual(await (await get(`dataset=materials&${P}&group=nowhere&format=json`)).json(), []);
+  });
+
   it('keyset pages give the same rows whatever the page size', async () => {
     const ctx = { db: t.deps.db, filter: { from: '2026-01-01T00:00:00.000Z', to: '2026-04-01T00:00:00.000Z' }, rates: { hourly_rate: 1, energy_cost_per_kwh: 1 }, nowMs: t.clock.now() };
     for (const dataset of ['jobs', 'materials', 'printers'] as const) {
@@ -141,7 +151,7 @@ describe('GET /v1/analytics/export', () => {
       ['dataset=users', 'dataset'],
       ['dataset=jobs&format=xlsx', 'format'],
       ['dataset=jobs&from=01/03/2026', 'from'],
-      ['dataset=jobs&group=east', 'group'],
+      ['dataset=jobs&colour=red', 'colour'],
     ] as const) {
       const res = await get(qs);
       assert.equal(res.status, 400, qs);

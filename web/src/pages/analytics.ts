@@ -37,7 +37,7 @@ function utilization(report: Report): number {
 }
 
 interface Report {
-  query: { from: string; to: string };
+  query: { from: string; to: string; group?: string };
   interval: Interval;
   fleet: FleetReport;
   jobs: JobsReport;
@@ -50,15 +50,15 @@ async function loadReport(choice: PeriodChoice, group: string): Promise<Report |
   if ('problem' in period) return period;
   const interval = choice.interval || autoInterval(period.ms);
   if (bucketCount(period.ms, interval) > 1000) return { problem: `That is more than 1000 ${interval}s: choose a wider interval (or Automatic).` };
-  const q = { from: period.from, to: period.to };
+  const q = { from: period.from, to: period.to, ...(group ? { group } : {}) };
   const [fleet, jobs, materials, printers] = await Promise.all([
-    api.get<FleetReport>('/v1/analytics/fleet', { ...q, group }),
-    api.get<JobsReport>('/v1/analytics/jobs', { ...q, group, interval }),
-    api.get<MaterialsReport>('/v1/analytics/materials', { ...q, group, interval }),
-    // The printers export (JSON) has every printer's metrics in one request; it has no group filter, so filter here.
+    api.get<FleetReport>('/v1/analytics/fleet', q),
+    api.get<JobsReport>('/v1/analytics/jobs', { ...q, interval }),
+    api.get<MaterialsReport>('/v1/analytics/materials', { ...q, interval }),
+    // The printers export (JSON) has every printer's metrics of the period in one request.
     api.get<PrinterRow[]>('/v1/analytics/export', { dataset: 'printers', format: 'json', ...q }),
   ]);
-  return { query: q, interval, fleet, jobs, materials, printers: group ? printers.filter((p) => p.group === group) : printers };
+  return { query: q, interval, fleet, jobs, materials, printers };
 }
 
 function Tile({ label, value, sub }: { label: string; value: string; sub?: string }) {
@@ -190,7 +190,7 @@ export function AnalyticsPage() {
           ? html`<a class="btn primary" id="an-export" href=${exportHref} download=${`${dataset}.csv`}>Export CSV</a>`
           : html`<span class="hint">Choose a valid period to export.</span>`}
       </div>
-      <p class="hint">A CSV file (spreadsheet) of the ${periodWords(choice)}${group ? '. It covers all printers: the export cannot be narrowed to a group' : ''}.</p>
+      <p class="hint">A CSV file (spreadsheet) of the ${periodWords(choice)}${group ? `, printers of group ${group} only` : ''}.</p>
     </section>
   </div>`;
 }
