@@ -26,8 +26,14 @@ export const TELEMETRY_EVENT_TYPE = 'printer.telemetry';
 export const JOB_PROGRESS_EVENT_TYPE = 'job.progress';
 /** Live-only: a printer was added or changed (PATCH, bed cleared or not), the printer as the API shows it. */
 export const PRINTER_UPDATED_EVENT_TYPE = 'printer.updated';
-export type LiveType = typeof TELEMETRY_EVENT_TYPE | typeof JOB_PROGRESS_EVENT_TYPE | typeof PRINTER_UPDATED_EVENT_TYPE;
-const LIVE_TYPES: readonly string[] = [TELEMETRY_EVENT_TYPE, JOB_PROGRESS_EVENT_TYPE, PRINTER_UPDATED_EVENT_TYPE];
+/** Live-only: a spool was added, changed (loaded, weighed, archived) or drawn down by a print, as the API shows it. */
+export const MATERIAL_UPDATED_EVENT_TYPE = 'material.updated';
+export type LiveType =
+  | typeof TELEMETRY_EVENT_TYPE
+  | typeof JOB_PROGRESS_EVENT_TYPE
+  | typeof PRINTER_UPDATED_EVENT_TYPE
+  | typeof MATERIAL_UPDATED_EVENT_TYPE;
+const LIVE_TYPES: readonly string[] = [TELEMETRY_EVENT_TYPE, JOB_PROGRESS_EVENT_TYPE, PRINTER_UPDATED_EVENT_TYPE, MATERIAL_UPDATED_EVENT_TYPE];
 
 export type RecordableType = EventType | typeof TEST_EVENT_TYPE;
 export type StreamType = RecordableType | LiveType;

@@ -8,8 +8,8 @@ import { filamentGrams } from '../protocol/extrusion-tracker.js';
 import type { Database } from '../storage/schema.js';
 import { filamentCost, jobCost, type CostRates } from './job-cost.js';
 import { DEFAULT_DIAMETER_MM, DENSITY_BY_TYPE } from './material-defaults.js';
-import { loadedMaterials, upsertUsage, usageOfJob, type MaterialRow, type UsageRow } from './materials.repository.js';
-import { setLevel } from './materials.service.js';
+import { findMaterial, loadedMaterials, upsertUsage, usageOfJob, type MaterialRow, type UsageRow } from './materials.repository.js';
+import { setLevel, toMaterialRecord } from './materials.service.js';
 
 /** Spools lose weight at most this often while a job prints; a crash loses at most this much of the count. */
 export const METER_WRITE_INTERVAL_MS = 3_000;
@@ -17,7 +17,7 @@ export const METER_WRITE_INTERVAL_MS = 3_000;
 export interface MaterialMeterDeps {
   db: Kysely<Database>;
   clock: Clock;
-  events: Pick<EventsRuntime, 'record'>;
+  events: Pick<EventsRuntime, 'record' | 'live'>;
   logger: Logger;
   /** The organization's rates and the printer's power, for the cost at the job's end. */
   rates(printerId: string | null): Promise<CostRates>;
@@ -115,6 +115,11 @@ export class MaterialMeter {
       await this.writeJob(trx, jobId, [...usage.values()], end);
     });
     m.chargedMm = charged;
+    // After the commit: open dashboards see each spool drawn down as the job prints (every coalesced write).
+    for (const spool of spools.values()) {
+      const now = await findMaterial(this.d.db, spool.id);
+      if (now && now.remaining_weight !== spool.remaining_weight) this.d.events.live('material.updated', toMaterialRecord(now));
+    }
   }
 
   /** The job's grams per tool and total; with the printing time (the job ended) also its cost. */

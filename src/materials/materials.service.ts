@@ -15,7 +15,7 @@ import type { MaterialCreate, MaterialUpdate } from './materials.schemas.js';
 export interface MaterialsDeps {
   db: Kysely<Database>;
   clock: Clock;
-  events: Pick<EventsRuntime, 'record'>;
+  events: Pick<EventsRuntime, 'record' | 'live'>;
   /** Only asked whether a printer exists (404 from get means no). */
   printers: { get(id: string): Promise<unknown> };
   /** A spool changed (loaded, refilled, archived): queued jobs may fit a printer now. */
@@ -128,7 +128,9 @@ export async function createMaterial(deps: MaterialsDeps, input: MaterialCreate)
     await insertMaterial(trx, row);
   });
   deps.scheduler?.wake();
-  return toMaterialRecord(row);
+  const record = toMaterialRecord(row);
+  deps.events.live('material.updated', record);
+  return record;
 }
 
 /** The remaining weight a weigh-in gives: gross minus the empty spool (stated in the same PATCH or stored). */
@@ -176,6 +178,7 @@ export async function patchMaterial(deps: MaterialsDeps, id: string, patch: Mate
     return toMaterialRecord((await findMaterial(trx, id))!);
   });
   deps.scheduler?.wake();
+  deps.events.live('material.updated', after);
   return after;
 }
 
@@ -185,6 +188,7 @@ export async function archiveMaterial(deps: MaterialsDeps, id: string): Promise<
   if (current.status === 'archived' && current.printer_id === null) return;
   await updateMaterial(deps.db, id, { status: 'archived', printer_id: null, updated_at: isoTime(deps.clock.now()) });
   deps.scheduler?.wake();
+  deps.events.live('material.updated', toMaterialRecord(await getMaterial(deps.db, id)));
 }
 
 /**
@@ -192,7 +196,7 @@ export async function archiveMaterial(deps: MaterialsDeps, id: string): Promise<
  * (so concurrent draws never overwrite each other), status and the low latch by the level rules, and the events.
  */
 export async function setLevel(
-  deps: Pick<MaterialsDeps, 'clock' | 'events'>,
+  deps: { clock: Clock; events: Pick<EventsRuntime, 'record'> },
   trx: Kysely<Database>,
   id: string,
   level: (row: MaterialRow) => number,

@@ -123,4 +123,27 @@ describe('farm events', () => {
     assert.equal(stored.length, 0, 'live-only: never stored');
     assert.ok((await wildcardReading).every((e) => e.type !== 'printer.updated'), 'printer.* does not flood a stream with it');
   });
+
+  it('streams live-only material.updated: a spool added, loaded, and drawn down by a print', async () => {
+    const stream = await app.t.request('/v1/events?types=material.updated', { headers: { Authorization: `Bearer ${app.admin}` } });
+    assert.equal(stream.status, 200);
+    const printer = await app.create({ name: 'spooled', connection_url: longJobSim('events-material') });
+    await app.untilStatus(printer.id, 'idle');
+    const spool = await app.call('POST', '/v1/materials', { type: 'PLA', color: 'red', spool_weight: 1000 });
+    assert.equal(spool.status, 201);
+    const reading = readEvents(stream, (seen) => seen.some((e) => Number(e.data.object.remaining_weight) < 1000));
+    assert.equal((await app.call('PATCH', `/v1/materials/${spool.body.id}`, { printer_id: printer.id, tool: 0 })).status, 200);
+    const lines = ['G90', 'M83'];
+    for (let i = 0; i < 100; i++) lines.push(`G1 X${10 + (i % 2)} Y10 E2 F3000`);
+    const job = await createJob(app, lines.join('\n') + '\n', { printer_id: printer.id });
+    await untilStatus(app, job.id, 'completed', 30_000);
+    const seen = (await reading).filter((e) => e.data.object.id === spool.body.id);
+    assert.ok(seen.every((e) => e.type === 'material.updated'));
+    assert.equal(seen[0]!.data.object.printer_id, null, 'added');
+    assert.equal(seen[1]!.data.object.printer_id, printer.id, 'loaded');
+    const drawn = seen.at(-1)!.data.object;
+    assert.ok(Number(drawn.remaining_weight) < 1000, `drawn down: ${drawn.remaining_weight}`);
+    const stored = await app.t.deps.db.selectFrom('events').select('type').where('type', '=', 'material.updated').execute();
+    assert.equal(stored.length, 0, 'live-only: never stored');
+  });
 });

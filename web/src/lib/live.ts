@@ -11,7 +11,7 @@ export type LiveListener = (event: LiveEvent) => void;
 export type LiveState = 'connecting' | 'open' | 'closed';
 
 /** Every type the dashboard shows; the server drops those the signed-in user may not read. */
-const TYPES = ['job.*', 'printer.*', 'material.*', 'printer.telemetry', 'printer.updated', 'job.progress', 'webhook.test'];
+const TYPES = ['job.*', 'printer.*', 'material.*', 'printer.telemetry', 'printer.updated', 'material.updated', 'job.progress', 'webhook.test'];
 
 const listeners = new Set<LiveListener>();
 const stateListeners = new Set<(s: LiveState) => void>();
@@ -78,7 +78,7 @@ export function startLive(): void {
   };
   const names = [
     'job.created', 'job.started', 'job.paused', 'job.resumed', 'job.completed', 'job.failed', 'job.cancelled', 'job.progress',
-    'printer.online', 'printer.offline', 'printer.error', 'printer.telemetry', 'printer.updated', 'material.low', 'material.empty', 'webhook.test',
+    'printer.online', 'printer.offline', 'printer.error', 'printer.telemetry', 'printer.updated', 'material.low', 'material.empty', 'material.updated', 'webhook.test',
   ];
   for (const name of names) es.addEventListener(name, (e) => dispatch(name, e as MessageEvent));
   // The server ends a stream with `event: end`: too slow a reader, shutting down, or the session ended (unauthorized).

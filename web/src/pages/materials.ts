@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { api, type Page } from '../lib/api.js';
-import { useAction, useLive, useReloadOn, useResource } from '../lib/hooks.js';
+import { useAction, useReloadOn, useResource } from '../lib/hooks.js';
 import { useSession } from '../lib/session.js';
 import { grams } from '../lib/format.js';
 import type { Route } from '../lib/router.js';
@@ -15,25 +15,9 @@ import { UsageHistory } from './materials-usage.js';
 import { NeedsScope, Pager } from './settings-fields.js';
 import '../styles/materials.css';
 
+// material.updated comes with every change of a spool, a print's draw-down included (each coalesced write, about every
+// 3 s); job events change the usage history.
 const LIVE = ['material.*', 'job.*'];
-
-/**
- * Reloads at most every `ms` while one of `printerIds` prints (its telemetry arrives each second): the spools on it lose
- * filament every few seconds, and no material event says so.
- */
-function useWhilePrinting(printerIds: readonly string[], reload: () => Promise<void>, ms = 5000): void {
-  const last = useRef(0);
-  const ids = useRef(new Set<string>());
-  ids.current = new Set(printerIds);
-  useLive(['printer.telemetry'], (event) => {
-    const t = event.data?.object as { printer_id?: string; status?: string } | undefined;
-    if (!t?.printer_id || t.status !== 'printing' || !ids.current.has(t.printer_id)) return;
-    const now = Date.now();
-    if (now - last.current < ms) return;
-    last.current = now;
-    void reload();
-  });
-}
 
 /** Low stock in words and an icon, not only colour. */
 const LowBadge = () => html`<span class="badge status-low_stock"><span aria-hidden="true">⚠</span> Low stock</span>`;
@@ -71,7 +55,6 @@ function SpoolDetail({ id, printers, onChanged }: { id: string; printers: Printe
   const at = `/v1/materials/${encodeURIComponent(id)}`;
   const spool = useResource(() => api.get<Material>(at), [id]);
   useReloadOn(LIVE, spool);
-  useWhilePrinting(spool.data?.printer_id ? [spool.data.printer_id] : [], spool.reload);
   const [editing, setEditing] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [id]);
@@ -153,7 +136,6 @@ export function MaterialsPage({ route }: { route: Route }) {
   useReloadOn(LIVE, list);
   useReloadOn(['printer.online', 'printer.offline'], printers, 2000);
   const items = list.data?.data ?? [];
-  useWhilePrinting(items.filter((m) => m.printer_id).map((m) => m.printer_id as string), list.reload);
   const selected = route.parts[1] ?? null;
   const filterSet = (set: (v: string) => void) => (e: Event) => {
     set((e.currentTarget as HTMLInputElement).value.trim());
