@@ -1,17 +1,10 @@
 // Who is signed in (GET /v1/sessions/current), what they may do, and sign-out; provided to every page by app.ts.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { SessionRecord } from '../../../src/auth/sessions.schemas.js';
 
-/** The session object of POST /v1/sessions and GET /v1/sessions/current. */
-export interface Session {
-  id: string;
-  user: { id: string; email: string; name: string; role: string } | null;
-  key: { id: string; name: string } | null;
-  scopes: string[];
-  created_at: string;
-  expires_at: string;
-  idle_expires_at: string;
-}
+/** The session object of POST /v1/sessions and GET /v1/sessions/current (the server's schema type). */
+export type Session = SessionRecord;
 
 /** The server's own rule (admin:* covers everything, printers:* covers printers:read): the nav never disagrees with a 403. */
 export { covers } from '../../../src/auth/scopes.js';

@@ -7,39 +7,9 @@ import type { LiveEvent } from '../lib/live.js';
 import type { Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
 import type { Forecast, ForecastEntry } from './queue-types.js';
+import { applyTelemetry, type Printer, type Telemetry } from './printer-types.js';
 
-export interface Temperatures {
-  hotend: number | null;
-  bed: number | null;
-  hotend_target: number | null;
-  bed_target: number | null;
-}
-
-export interface LoadedSpool {
-  id: string;
-  tool: number;
-  type: string;
-  color: string | null;
-  remaining_weight: number;
-}
-
-export interface Printer {
-  id: string;
-  name: string;
-  status: 'idle' | 'printing' | 'paused' | 'offline' | 'error';
-  connecting: boolean;
-  ready: boolean;
-  model: string | null;
-  temperatures: Temperatures;
-  current_job: string | null;
-  progress: number | null;
-  group: string | null;
-  tags: string[];
-  error: { code: string; message: string } | null;
-  material_type: string | null;
-  material_color: string | null;
-  materials: LoadedSpool[];
-}
+export type { LoadedSpool, Printer, Temperatures } from './printer-types.js';
 
 export interface Job {
   id: string;
@@ -50,15 +20,6 @@ export interface Job {
   file_id: string | null;
   estimated_remaining: number | null;
   estimated_duration: number | null;
-}
-
-/** What a `printer.telemetry` event carries (status is the session's own, so it may be `connecting`). */
-interface Telemetry {
-  printer_id: string;
-  status: Printer['status'] | 'connecting';
-  temperatures: Temperatures;
-  progress: number | null;
-  job_id: string | null;
 }
 
 /** A job as shown on a card, with when its estimate was received so the ETA can count down between updates. */
@@ -196,17 +157,7 @@ export function useFarmData(): FarmData {
       setPrinters((prev) =>
         prev?.map((p) => {
           const t = work.telemetry.get(p.id);
-          if (!t) return p;
-          const connecting = t.status === 'connecting';
-          const status: Printer['status'] = t.status === 'connecting' ? 'offline' : t.status;
-          return {
-            ...p,
-            status,
-            connecting,
-            temperatures: t.temperatures,
-            progress: t.progress,
-            current_job: t.job_id,
-          };
+          return t ? applyTelemetry(p, t) : p;
         }),
       );
     }

@@ -1,27 +1,9 @@
 // What the materials page reads from /v1: the spool record, its usage lines, and the printers spools can be loaded on.
+import type { MaterialRecord } from '../../../src/materials/materials.service.js';
 import { fetchAll } from './settings-fields.js';
 
-/** A spool as GET /v1/materials returns it. */
-export interface Material {
-  id: string;
-  type: string;
-  brand: string | null;
-  color: string | null;
-  spool_weight: number;
-  remaining_weight: number;
-  empty_spool_weight: number | null;
-  cost_per_kg: number | null;
-  diameter: number;
-  density: number;
-  printer_id: string | null;
-  tool: number;
-  reorder_threshold: number | null;
-  status: 'active' | 'empty' | 'archived';
-  lot: string | null;
-  notes: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A spool as GET /v1/materials returns it: the server's own record type. */
+export type Material = MaterialRecord;
 
 /** One line of GET /v1/materials/:id/usage: what one job drew from the spool on one tool. */
 export interface UsageLine {

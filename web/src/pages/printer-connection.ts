@@ -4,7 +4,8 @@ import { dateTime, relative } from '../lib/format.js';
 import type { Printer, SerialStats } from './printer-types.js';
 
 /** The counters of the record's `serial` field in reading order, with what each means for an owner. */
-const COUNTERS: Array<[key: string, label: string, hint: string]> = [
+type CounterKey = Exclude<keyof SerialStats, 'connected_since' | 'baud_rate'>;
+const COUNTERS: Array<[key: CounterKey, label: string, hint: string]> = [
   ['lines_sent', 'Lines sent', 'G-code lines written to the printer'],
   ['lines_acked', 'Lines acknowledged', 'lines the firmware answered with ok'],
   ['resends', 'Resend requests', 'the printer got a garbled line and asked again: many point to a bad USB cable or interference'],

@@ -1,52 +1,14 @@
-// The printer record as GET /v1/printers/:id shows it (the fields the printer and queue pages use), and telemetry.
+// The printer record as GET /v1/printers/:id shows it (the server's type), telemetry, and applying one to the other.
 
-export type PrinterStatus = 'idle' | 'printing' | 'paused' | 'offline' | 'error';
+import type { PrinterRecord } from '../../../src/printers/printer-record.js';
 
-export interface Temperatures {
-  hotend: number | null;
-  bed: number | null;
-  hotend_target: number | null;
-  bed_target: number | null;
-}
-
+/** The server's own record type (TypeBox Static of the schema the API validates and documents): one source for the shape. */
+export type Printer = PrinterRecord;
+export type PrinterStatus = PrinterRecord['status'];
+export type Temperatures = PrinterRecord['temperatures'];
 /** The record's `serial` extension: counters of the current (or last) link. */
-export interface SerialStats {
-  connected_since: string | null;
-  baud_rate: number | null;
-  lines_sent?: number;
-  lines_acked?: number;
-  bytes_written?: number;
-  resends?: number;
-  lines_resent?: number;
-  timeouts?: number;
-  errors?: number;
-  spurious_oks?: number;
-  [other: string]: unknown;
-}
-
-export interface Printer {
-  id: string;
-  name: string;
-  status: PrinterStatus;
-  connecting: boolean;
-  ready: boolean;
-  model: string | null;
-  firmware: string | null;
-  temperatures: Temperatures;
-  current_job: string | null;
-  progress: number | null;
-  group: string | null;
-  tags: string[];
-  connection_url: string;
-  error: { code: string; message: string } | null;
-  material_type: string | null;
-  material_color: string | null;
-  materials?: Array<{ id: string; tool: number; type: string; color: string | null; remaining_weight: number }>;
-  nozzle_diameter: number | null;
-  serial?: SerialStats | null;
-  created_at: string;
-  updated_at: string;
-}
+export type SerialStats = NonNullable<PrinterRecord['serial']>;
+export type LoadedSpool = PrinterRecord['materials'][number];
 
 /** The `printer.telemetry` live object (status is the session's: `connecting` too). */
 export interface Telemetry {
