@@ -9,6 +9,7 @@ import { ensureInitialAdmin, INITIAL_ADMIN_KEY_FILE } from './auth/bootstrap.js'
 import { systemClock, type Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import type { AppDeps } from './http/app-deps.js';
+import type { EventsOptions } from './events/events-runtime.js';
 import { createLogger, type Logger } from './logger.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
 import { loadSecretBox } from './printers/secret-box.js';
@@ -28,6 +29,8 @@ export interface StartServerOptions {
   logger?: Logger;
   clock?: Clock;
   shutdownGraceMs?: number;
+  /** Live stream and delivery tuning (browser tests shorten the heartbeat); the defaults otherwise. */
+  events?: EventsOptions;
 }
 
 export interface RunningServer {
@@ -124,6 +127,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       dataDir: config.dataDir,
       trustProxy: config.trustProxy ?? false,
       secrets: loadSecretBox(config.dataDir),
+      ...(options.events ? { events: options.events } : {}),
     });
   } catch (err) {
     await handle.close();

@@ -43,6 +43,8 @@ export interface DashboardOptions {
   simQuery?: string;
   /** Extra fields of each printer's POST /v1/printers body, by index (group, tags, material_type, ...). */
   printerFields?: (index: number) => Record<string, unknown>;
+  /** Live stream heartbeat (ms): how soon an open stream notices its session ended (default 15 s). */
+  heartbeatMs?: number;
 }
 
 export interface ApiAnswer<T = any> {
@@ -153,7 +155,10 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
   const buildPromise = ensureWebBuilt();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'printfarm-browser-data-'));
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, env: 'live' }, { logger: silentLogger });
+  const server = await startServer(
+    { host: '127.0.0.1', port: 0, dataDir, env: 'live' },
+    { logger: silentLogger, ...(options.heartbeatMs ? { events: { sse: { heartbeatMs: options.heartbeatMs } } } : {}) },
+  );
   assert.ok(server.initialAdminKey, 'a fresh data dir gets an admin key');
   const adminKey = server.initialAdminKey;
   const contexts = new Set<BrowserContext>();
