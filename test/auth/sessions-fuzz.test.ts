@@ -1,35 +1,16 @@
 // Fuzz with session cookies: seeded random and mutated requests over every route, authenticated by cookies good, stale and broken; none may answer 5xx.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { FAILED_AUTH_WINDOW_MS } from '../../src/http/middleware/failed-auth-guard.middleware.js';
 import type { RouteDef } from '../../src/http/route.js';
 import { allRoutes } from '../../src/http/routes-index.js';
 import { mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { brokenJson, Dice, mutateBody, routePath, sample, seededRandom } from '../http/fuzz-cases.js';
 import { activeUser, PASSWORD, signIn } from './sessions-harness.js';
+import { sendRaw } from '../helpers/raw-request.js';
 
 const SEED = 20260101;
 const REQUESTS = 3000;
-
-function send(baseUrl: string, req: { method: string; path: string; headers: Record<string, string>; body?: Buffer }): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const r = http.request(`${baseUrl}${req.path}`, { method: req.method, headers: req.headers, timeout: 15_000 }, (res) => {
-      if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
-        resolve({ status: res.statusCode ?? 0, text: '' });
-        r.destroy();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    r.on('timeout', () => r.destroy(new Error('timed out')));
-    r.on('error', reject);
-    r.end(req.body);
-  });
-}
 
 describe('fuzz: session cookies across every route', () => {
   let t: TestApp;
@@ -83,7 +64,7 @@ describe('fuzz: session cookies across every route', () => {
       const req = { method, path: routePath(route, [], d), headers, ...(body ? { body } : {}) };
       let res: { status: number; text: string };
       try {
-        res = await send(t.baseUrl, req);
+        res = await sendRaw(t.baseUrl, req);
       } catch (err) {
         failures.push(`${req.method} ${req.path.slice(0, 100)}: ${String(err)}`);
         continue;

@@ -18,43 +18,11 @@ import {
   sample,
   seededRandom,
 } from './fuzz-cases.js';
+import { sendRaw, type RawRequest, type RawResponse } from '../helpers/raw-request.js';
 
 const SEED = 20261123;
 const REQUESTS = 10_000;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND', 'TRACE'];
-
-interface FuzzRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body?: Buffer;
-}
-
-interface FuzzResponse {
-  status: number;
-  text: string;
-}
-
-/** node:http rather than fetch: fetch refuses some methods and headers a fuzzer wants to send. */
-function send(baseUrl: string, agent: http.Agent, req: FuzzRequest): Promise<FuzzResponse> {
-  return new Promise((resolve, reject) => {
-    const r = http.request(`${baseUrl}${req.path}`, { method: req.method, headers: req.headers, agent, timeout: 15_000 }, (res) => {
-      // A live stream (GET /v1/events) never ends by design: its status and headers are the answer.
-      if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
-        resolve({ status: res.statusCode ?? 0, text: '' });
-        r.destroy();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    r.on('timeout', () => r.destroy(new Error('timed out')));
-    r.on('error', reject);
-    r.end(req.body);
-  });
-}
 
 function authHeader(d: Dice, keys: { admin: string; narrow: string }): Record<string, string> {
   const roll = d.next();
@@ -80,7 +48,7 @@ function authHeader(d: Dice, keys: { admin: string; narrow: string }): Record<st
   return { Authorization: bad };
 }
 
-function buildRequest(route: RouteDef<any, any>, d: Dice, ids: readonly string[], keys: { admin: string; narrow: string }): FuzzRequest {
+function buildRequest(route: RouteDef<any, any>, d: Dice, ids: readonly string[], keys: { admin: string; narrow: string }): RawRequest {
   if (d.chance(0.04)) {
     return { method: d.pick(METHODS), path: d.pick(ODD_PATHS), headers: authHeader(d, keys) };
   }
@@ -88,7 +56,7 @@ function buildRequest(route: RouteDef<any, any>, d: Dice, ids: readonly string[]
   const headers: Record<string, string> = { ...authHeader(d, keys) };
   if (d.chance(0.05)) headers['Idempotency-Key'] = d.pick(['k1', 'k2', '', ' ', 'x'.repeat(300), `k-${d.int(0, 20)}`]);
   if (d.chance(0.03)) headers['X-Request-Id'] = d.pick(['ok-id', 'x'.repeat(500), 'bad id\u0001'.replace('\u0001', '')]);
-  const req: FuzzRequest = { method, path: routePath(route, ids, d), headers };
+  const req: RawRequest = { method, path: routePath(route, ids, d), headers };
   if (method === 'GET' || method === 'HEAD' || d.chance(0.05)) return req;
 
   let raw: Buffer;
@@ -158,15 +126,15 @@ describe('fuzz: random and mutated requests across every route', () => {
       const req = buildRequest(route, d, ids, keys);
       // Keep the per-address failed-auth budget from turning the rest of the run into 429s.
       if (i % 50 === 0) t.clock.advance(FAILED_AUTH_WINDOW_MS);
-      let res: FuzzResponse;
+      let res: RawResponse;
       try {
-        res = await send(t.baseUrl, agent, req);
+        res = await sendRaw(t.baseUrl, req, agent);
       } catch {
         // A kept-alive socket the server closed after an earlier refused request (body left unread) fails the next
         // request on it: retry once on a new connection, so only a request that itself breaks the server counts.
         connectionErrors++;
         try {
-          res = await send(t.baseUrl, new http.Agent({ keepAlive: false }), req);
+          res = await sendRaw(t.baseUrl, req, new http.Agent({ keepAlive: false }));
         } catch (err) {
           failures.push(`${req.method} ${req.path.slice(0, 120)} ${JSON.stringify(req.headers).slice(0, 200)} (${req.body?.length ?? 0} body bytes): ${String(err)}`);
           continue;

@@ -1,4 +1,5 @@
 // The analytics answers' shapes and the per-bucket figures the charts draw: utilization, success rate, cost and filament.
+import type { FleetMetrics } from '../../../src/analytics/fleet-metrics.service.js';
 import { percent } from '../lib/format.js';
 
 /** A share 0..1 as a percentage; a tiny non-zero share reads "< 0.1 %" rather than a misleading 0. */
@@ -15,16 +16,7 @@ export interface Period {
 
 export interface FleetReport {
   period: Period;
-  metrics: {
-    total_printers: number;
-    active_printers: number;
-    utilization_rate: number;
-    jobs_completed: number;
-    success_rate: number;
-    total_print_time: number;
-    material_consumed: number;
-    estimated_cost: number;
-  };
+  metrics: FleetMetrics;
   currency?: string;
 }
 
@@ -46,19 +38,11 @@ export interface MaterialsReport {
   series: { start: string; label: string; grams: number; cost: number }[];
 }
 
-/** A row of the printers export (format=json): one printer's metrics over the period. */
-export interface PrinterRow {
-  id: string;
-  name: string;
-  group: string | null;
-  model: string | null;
-  utilization_rate: number;
-  jobs_completed: number;
-  success_rate: number;
-  total_print_time: number;
-  material_consumed: number;
-  estimated_cost: number;
-}
+/** A row of the printers export (format=json): one printer's metrics over the period (the export drops the counts). */
+export type PrinterRow = { id: string; name: string; group: string | null; model: string | null; power_watts: number | null } & Omit<
+  FleetMetrics,
+  'total_printers' | 'active_printers'
+>;
 
 /** One bucket with everything the charts and their tables show; null where there is nothing to say (no job ended). */
 export interface Point {

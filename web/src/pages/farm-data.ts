@@ -6,21 +6,10 @@ import { useLive } from '../lib/hooks.js';
 import type { LiveEvent } from '../lib/live.js';
 import type { Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
-import type { Forecast, ForecastEntry } from './queue-types.js';
+import type { Forecast, ForecastEntry, Job } from './queue-types.js';
 import { applyTelemetry, type Printer, type Telemetry } from './printer-types.js';
 
 export type { LoadedSpool, Printer, Temperatures } from './printer-types.js';
-
-export interface Job {
-  id: string;
-  name: string;
-  status: string;
-  printer_id: string | null;
-  progress: number | null;
-  file_id: string | null;
-  estimated_remaining: number | null;
-  estimated_duration: number | null;
-}
 
 /** A job as shown on a card, with when its estimate was received so the ETA can count down between updates. */
 export interface ShownJob extends Job {

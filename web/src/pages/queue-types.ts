@@ -1,37 +1,16 @@
-// The job and forecast shapes the dashboard reads from /v1/jobs and /v1/queue/forecast, and the priority ladder.
+// The job (the server's record type) and forecast shapes the dashboard reads, and the priority ladder.
 
-export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+import type { JobRecord } from '../../../src/jobs/job-record.js';
+
+/** The server's priority ladder, low to urgent (checked against the record's type). */
+export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const satisfies readonly JobRecord['priority'][];
 export type Priority = (typeof PRIORITIES)[number];
 
 export const PRIORITY_WORDS: Record<Priority, string> = { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' };
 
-export type JobStatus = 'queued' | 'printing' | 'paused' | 'completed' | 'failed' | 'cancelled';
-
-/** A job as GET /v1/jobs/:id shows it (the fields the pages use). */
-export interface Job {
-  id: string;
-  name: string;
-  status: JobStatus;
-  priority: Priority;
-  printer_id: string | null;
-  progress: number;
-  file_id?: string;
-  estimated_duration: number | null;
-  elapsed_time: number;
-  estimated_remaining: number | null;
-  material: { type: string | null; color: string | null; estimated_usage: number | null; used?: Record<string, number> | null };
-  cost?: number | null;
-  nozzle_diameter: number | null;
-  group: string | null;
-  tags: string[];
-  batch_id: string | null;
-  waiting_reason: string | null;
-  error: { code: string; message: string } | null;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  updated_at: string;
-}
+/** A job as GET /v1/jobs/:id shows it: the server's own record type. */
+export type Job = JobRecord;
+export type JobStatus = JobRecord['status'];
 
 /** The answer of POST /v1/jobs: the first job created, with the ids of all copies. */
 export interface JobCreated {
