@@ -21,31 +21,56 @@ const linkExists = (p: string): boolean => {
   }
 };
 
-test('simulate --pty serves a virtual printer on a pseudo-terminal and cleans up on SIGTERM', {
-  skip: hasSocat ? false : 'socat is not installed (apt-get install socat)',
-  timeout: 40_000,
-}, async () => {
+/** `printfarm simulate --pty <tmp>/printer ARGS` as its own process group, its output gathered, until it listens. */
+async function startSimulate(args: readonly string[]) {
   const dir = await mkdtemp(join(tmpdir(), 'printfarm-sim-'));
   const path = join(dir, 'printer');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'simulate', '--pty', path, '--profile', 'marlin', '--speed', 'max'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'simulate', '--pty', path, ...args], {
     // npm test runs from the repository root; detached so a failed run can kill socat with the whole group.
     cwd: process.cwd(),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (output += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (output += c));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  let port: SerialPort | null = null;
+  const sim = {
+    dir,
+    path,
+    child,
+    exited,
+    output: () => output,
+    /** Kills the whole group if the test left it running, and removes the directory. */
+    async cleanUp(): Promise<void> {
+      if (child.exitCode === null && child.signalCode === null) {
+        process.kill(-child.pid!, 'SIGKILL');
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
   try {
     const deadline = Date.now() + 30_000;
-    while (!stdout.includes('listening on')) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no listening line; stderr: ${stderr}`);
+    while (!output.includes('listening on')) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no listening line; output: ${output}`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    assert.match(stdout, new RegExp(`virtual printer marlin listening on ${path.replaceAll('/', '\\/')}`));
+  } catch (err) {
+    await sim.cleanUp();
+    throw err;
+  }
+  return sim;
+}
+
+test('simulate --pty serves a virtual printer on a pseudo-terminal and cleans up on SIGTERM', {
+  skip: hasSocat ? false : 'socat is not installed (apt-get install socat)',
+  timeout: 40_000,
+}, async () => {
+  const { dir, path, child, exited, output, cleanUp } = await startSimulate(['--profile', 'marlin', '--speed', 'max']);
+  let port: SerialPort | null = null;
+  try {
+    assert.match(output(), new RegExp(`virtual printer marlin listening on ${path.replaceAll('/', '\\/')}`));
     assert.ok(existsSync(path));
 
     const host = new SerialPort({ path, baudRate: 250000, autoOpen: false });
@@ -70,11 +95,7 @@ test('simulate --pty serves a virtual printer on a pseudo-terminal and cleans up
     assert.deepEqual(await readdir(dir), [], 'nothing else is left behind');
   } finally {
     if (port?.isOpen) await new Promise<void>((ok) => port!.close(() => ok()));
-    if (child.exitCode === null && child.signalCode === null) {
-      process.kill(-child.pid!, 'SIGKILL');
-      await exited;
-    }
-    await rm(dir, { recursive: true, force: true });
+    await cleanUp();
   }
 });
 
@@ -82,24 +103,9 @@ test('simulate --pty with unplug_after_lines hangs up the host end and exits 0',
   skip: hasSocat ? false : 'socat is not installed (apt-get install socat)',
   timeout: 40_000,
 }, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'printfarm-sim-'));
-  const path = join(dir, 'printer');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'simulate', '--pty', path, '--speed', 'max', '--unplug-after-lines', '3'], {
-    cwd: process.cwd(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (output += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (output += c));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const { path, exited, output, cleanUp } = await startSimulate(['--speed', 'max', '--unplug-after-lines', '3']);
   let transport: Transport | null = null;
   try {
-    const deadline = Date.now() + 30_000;
-    while (!output.includes('listening on')) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no listening line; output: ${output}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
     // The host side is the product's own serial transport (real serialport binding and line parser).
     const host = createTransport(`serial://${path}?baud=250000`);
     transport = host;
@@ -120,22 +126,18 @@ test('simulate --pty with unplug_after_lines hangs up the host end and exits 0',
     let timer: NodeJS.Timeout | undefined;
     const err = await Promise.race([
       hungUp,
-      new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error(`the host end stayed open; output: ${output}`)), 15_000))),
+      new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error(`the host end stayed open; output: ${output()}`)), 15_000))),
     ]).finally(() => clearInterval(poll));
     clearTimeout(timer);
     assert.ok(err instanceof Error, 'the host sees the link drop as a failure, not as its own close');
     assert.match(err.message, /link lost/);
     transport = null;
     assert.equal(await exited, 0);
-    assert.match(output, /unplugged after 3 lines/);
+    assert.match(output(), /unplugged after 3 lines/);
     assert.equal(linkExists(path), false, 'the pty link is removed');
   } finally {
     await transport?.close().catch(() => undefined);
-    if (child.exitCode === null && child.signalCode === null) {
-      process.kill(-child.pid!, 'SIGKILL');
-      await exited;
-    }
-    await rm(dir, { recursive: true, force: true });
+    await cleanUp();
   }
 });
 
@@ -163,24 +165,9 @@ test('simulate --pty: closing and reopening the port resets the board like DTR: 
   skip: hasSocat ? false : 'socat is not installed (apt-get install socat)',
   timeout: 40_000,
 }, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'printfarm-sim-'));
-  const path = join(dir, 'printer');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'simulate', '--pty', path, '--profile', 'marlin', '--speed', 'max'], {
-    cwd: process.cwd(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (output += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (output += c));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const { path, child, exited, output, cleanUp } = await startSimulate(['--profile', 'marlin', '--speed', 'max']);
   const hosts: Array<Awaited<ReturnType<typeof openHost>>> = [];
   try {
-    const deadline = Date.now() + 30_000;
-    while (!output.includes('listening on')) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no listening line; output: ${output}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
 
     const first = await openHost(path);
     hosts.push(first);
@@ -204,14 +191,10 @@ test('simulate --pty: closing and reopening the port resets the board like DTR: 
     await second.close();
 
     child.kill('SIGTERM');
-    assert.equal(await exited, 0, output);
+    assert.equal(await exited, 0, output());
     assert.equal(linkExists(path), false, 'the pty link is removed');
   } finally {
     for (const h of hosts) await h.close();
-    if (child.exitCode === null && child.signalCode === null) {
-      process.kill(-child.pid!, 'SIGKILL');
-      await exited;
-    }
-    await rm(dir, { recursive: true, force: true });
+    await cleanUp();
   }
 });
