@@ -1,7 +1,7 @@
 // POST /v1/users/accept-invite: public (the invite token is the credential); bad tokens count as failed authentications.
 import { defineRoute } from '../http/route.js';
 import { AcceptInviteBody } from './invitations.schemas.js';
-import { acceptInvite, InviteTokenError } from './invitations.service.js';
+import { acceptInvite } from './invitations.service.js';
 import { errorDocs } from './route-docs.js';
 import { toUserRecord } from './users.service.js';
 

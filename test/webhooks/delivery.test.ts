@@ -9,7 +9,7 @@ import { openDatabase } from '../../src/storage/db.js';
 import { MAX_ATTEMPTS } from '../../src/webhooks/retry-schedule.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { eventually, startReceiver, type Receiver, type Obj } from './webhook-harness.js';
+import { eventually, startReceiver, type Obj } from './webhook-harness.js';
 
 const SECRET = 'test-secret-0123456789';
 const open: Array<{ close(): Promise<void> }> = [];
