@@ -12,6 +12,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { systemClock } from '../src/clock.js';
 import { createEventsRuntime } from '../src/events/events-runtime.js';
+import { createWebhooksRuntime } from '../src/webhooks/webhooks-runtime.js';
 import { silentLogger } from '../src/logger.js';
 import { openDatabase } from '../src/storage/db.js';
 import { createWebhook } from '../src/webhooks/webhooks.service.js';
@@ -121,10 +122,9 @@ function tally(r: Receiver, committed: Map<string, number>): Tally {
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-webhooks-'));
   const handle = openDatabase(path.join(dir, 'bench.sqlite'));
-  const events = createEventsRuntime(
-    { db: handle.db, sqlite: handle.sqlite, clock: systemClock, logger: silentLogger },
-    { worker: { retryDelayScale: BACKOFF_SCALE } },
-  );
+  const base = { db: handle.db, clock: systemClock, logger: silentLogger };
+  const events = createEventsRuntime({ ...base, sqlite: handle.sqlite });
+  const webhooks = createWebhooksRuntime({ ...base, events }, { retryDelayScale: BACKOFF_SCALE });
   const receivers = [
     await startReceiver('fast (answers at once)', 0, () => 204),
     await startReceiver(`slow (${SLOW_MS} ms per answer)`, SLOW_MS, () => 204),
@@ -135,9 +135,10 @@ async function main(): Promise<void> {
   let peakBacklog = 0;
   const sampler = setInterval(() => (peakBacklog = Math.max(peakBacklog, pendingNow())), 20);
   try {
-    const deps = { db: handle.db, clock: systemClock, events };
+    const deps = { db: handle.db, clock: systemClock, events, webhooks };
     for (const r of receivers) await createWebhook(deps, { url: r.url, events: ['job.*'], secret: SECRET });
     events.start();
+    webhooks.start();
 
     progress(`burst: ${EVENTS} events to ${receivers.length} receivers`);
     const committed = new Map<string, number>();
@@ -154,7 +155,7 @@ async function main(): Promise<void> {
 
     progress(`burst recorded in ${round(burstSeconds, 2)} s; waiting for every delivery to settle (at most ${SETTLE_LIMIT_MS / 1000} s)`);
     const limit = Date.now() + SETTLE_LIMIT_MS;
-    while ((pendingNow() > 0 || events.worker.busy > 0) && Date.now() < limit) await new Promise((r) => setTimeout(r, 20));
+    while ((pendingNow() > 0 || webhooks.worker.busy > 0) && Date.now() < limit) await new Promise((r) => setTimeout(r, 20));
     const settled = pendingNow() === 0;
     const seconds = (performance.now() - t0) / 1000;
     const db = Object.fromEntries(
@@ -212,7 +213,8 @@ async function main(): Promise<void> {
     }
   } finally {
     clearInterval(sampler);
-    await events.stop(0);
+    await webhooks.stop(0);
+    await events.stop();
     await handle.close();
     for (const r of receivers) await r.close();
     rmSync(dir, { recursive: true, force: true });

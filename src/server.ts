@@ -3,13 +3,14 @@ import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createApp } from './app.js';
-import { buildAppDeps } from './build-deps.js';
+import { createApp } from './app/app.js';
+import { buildAppDeps } from './app/build-deps.js';
 import { ensureInitialAdmin, INITIAL_ADMIN_KEY_FILE } from './auth/bootstrap.js';
 import { systemClock, type Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
-import type { AppDeps } from './http/app-deps.js';
+import type { AppDeps } from './app/app-deps.js';
 import type { EventsOptions } from './events/events-runtime.js';
+import type { DeliveryWorkerOptions } from './webhooks/delivery-worker.js';
 import { createLogger, type Logger } from './logger.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
 import { loadSecretBox } from './printers/secret-box.js';
@@ -29,8 +30,10 @@ export interface StartServerOptions {
   logger?: Logger;
   clock?: Clock;
   shutdownGraceMs?: number;
-  /** Live stream and delivery tuning (browser tests shorten the heartbeat); the defaults otherwise. */
+  /** Live stream tuning (browser tests shorten the heartbeat); the defaults otherwise. */
   events?: EventsOptions;
+  /** Webhook delivery tuning; the defaults otherwise. */
+  webhooks?: DeliveryWorkerOptions;
 }
 
 export interface RunningServer {
@@ -128,6 +131,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       trustProxy: config.trustProxy ?? false,
       secrets: loadSecretBox(config.dataDir),
       ...(options.events ? { events: options.events } : {}),
+      ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     });
   } catch (err) {
     await handle.close();
@@ -166,6 +170,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     initialAdminKey = await ensureInitialAdmin(deps, config.dataDir);
     // Deliveries left pending by the last run (or interrupted by its shutdown) go out from here.
     events.start();
+    deps.webhooks.start();
   } catch (err) {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
     await handle.close();
@@ -187,7 +192,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     closed ??= (async () => {
       closing = true;
       // Live streams end first (they would hold the server open); in-flight deliveries get a moment, then resume after restart.
-      const eventsStopped = events.stop();
+      const eventsStopped = deps.webhooks.stop().then(() => events.stop());
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets without a request go now; busy ones close after their response (no keep-alive any more).
       for (const res of active) if (!res.headersSent) res.shouldKeepAlive = false;

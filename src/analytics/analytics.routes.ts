@@ -1,14 +1,20 @@
 // /v1/analytics/*: fleet metrics (spec), printer / job / material reports and the streamed export (extensions).
-import { defineRoute } from '../http/route.js';
-import { errorDocs } from '../auth/route-docs.js';
+import type { HttpDeps } from '../http/http-deps.js';
+import { routeDefiner } from '../http/route.js';
+import { errorDocs } from '../http/route-docs.js';
 import { getOrganization } from '../auth/organization.service.js';
 import { Readable } from 'node:stream';
-import type { AppDeps } from '../http/app-deps.js';
 import { resolvePeriod, resolveZone } from './analytics-period.js';
 import { ExportQuery, FleetQuery, FleetRecord, JobStatsQuery, MaterialStatsQuery, PrinterStatsQuery, reportRecord } from './analytics.schemas.js';
 import { encodeExport, exportRows } from './export.service.js';
 import { fleetMetrics } from './fleet-metrics.service.js';
 import { jobReport, materialReport, printerReport, type ReportContext } from './reports.service.js';
+import type { Db } from '../storage/db.js';
+import type { PrintersService } from '../printers/printers.service.js';
+
+/** What these routes' handlers use from the program's deps. */
+export type AnalyticsRouteDeps = HttpDeps & { db: Db; printers: Pick<PrintersService, 'get'> };
+const defineRoute = routeDefiner<AnalyticsRouteDeps>();
 
 const TAG = 'Analytics';
 const AUTH = { scope: 'analytics:read' } as const;
@@ -18,7 +24,7 @@ const SERIES_DOC =
 
 /** Period, zone and filters of a report request, checked (400 naming the parameter). */
 async function reportContext(
-  deps: AppDeps,
+  deps: AnalyticsRouteDeps,
   query: { from?: string; to?: string; group?: string; printer_id?: string; interval?: ReportContext['series']['interval']; tz?: string },
   printerId?: string,
 ) {

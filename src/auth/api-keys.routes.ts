@@ -2,14 +2,17 @@
 import { AppError } from '../errors.js';
 import { paginationSchema } from '../http/list-query.js';
 import type { ListQuery } from '../storage/list-page.js';
-import { defineRoute } from '../http/route.js';
+import { routeDefiner } from '../http/route.js';
 import { toApiKeyRecord } from './api-key-record.js';
 import { ApiKeyRecord, ApiKeyWithSecret, CreateKeyBody } from './api-keys.schemas.js';
 import { createApiKey, getApiKey, KEY_LIST_SPEC, listKeys, revokeApiKey, rollApiKey } from './api-keys.service.js';
 import { requireAuth } from '../http/middleware/auth-context.js';
 import { getOrganization } from './organization.service.js';
-import { errorDocs } from './route-docs.js';
+import { errorDocs } from '../http/route-docs.js';
 import { ADMIN_SCOPE } from './scopes.js';
+import type { AuthRouteDeps } from './auth-route-deps.js';
+
+const defineRoute = routeDefiner<AuthRouteDeps>();
 
 const TAG = 'API keys';
 const admin = { scope: ADMIN_SCOPE };

@@ -1,9 +1,12 @@
 // POST /v1/users/accept-invite: public (the invite token is the credential); bad tokens count as failed authentications.
-import { defineRoute } from '../http/route.js';
+import { routeDefiner } from '../http/route.js';
 import { AcceptInviteBody } from './invitations.schemas.js';
 import { acceptInvite } from './invitations.service.js';
-import { errorDocs } from './route-docs.js';
+import { errorDocs } from '../http/route-docs.js';
 import { toUserRecord } from './users.service.js';
+import type { AuthRouteDeps } from './auth-route-deps.js';
+
+const defineRoute = routeDefiner<AuthRouteDeps>();
 
 export const invitationRoutes = [
   defineRoute<AcceptInviteBody>({

@@ -1,7 +1,7 @@
 // /v1/organization: read (any valid key) and partially update (admin:*) the organization's settings.
 import { badRequest } from '../errors.js';
-import { defineRoute } from '../http/route.js';
-import { errorDocs } from './route-docs.js';
+import { routeDefiner } from '../http/route.js';
+import { errorDocs } from '../http/route-docs.js';
 import {
   ADMIN_HOURLY_FLOOR,
   getOrganization,
@@ -11,6 +11,9 @@ import {
 } from './organization.service.js';
 import { OrganizationPatchBody, OrganizationRecord, PatchedOrganization, READ_ONLY_FIELDS } from './organization.schemas.js';
 import { ADMIN_SCOPE } from './scopes.js';
+import type { AuthRouteDeps } from './auth-route-deps.js';
+
+const defineRoute = routeDefiner<AuthRouteDeps>();
 
 const TAG = 'Organization';
 

@@ -2,10 +2,13 @@
 import { getAuth, requireAuth } from '../http/middleware/auth-context.js';
 import { checkSignInOrigin } from '../http/middleware/request-origin.js';
 import { clearedSessionCookie, SESSION_COOKIE, sessionCookie } from '../http/middleware/session-cookie.js';
-import { defineRoute } from '../http/route.js';
-import { errorDocs } from './route-docs.js';
+import { routeDefiner } from '../http/route.js';
+import { errorDocs } from '../http/route-docs.js';
 import { SessionResponse, SignInBody } from './sessions.schemas.js';
 import { currentSession, signIn, signOut, toSessionRecord } from './sessions.service.js';
+import type { AuthRouteDeps } from './auth-route-deps.js';
+
+const defineRoute = routeDefiner<AuthRouteDeps>();
 
 const TAG = 'Sessions';
 const notASession = { description: 'resource_not_found: the request used an API key in the Authorization header, not the session cookie' };

@@ -4,11 +4,14 @@ import { listResponseSchema, type ListSpec } from '../http/list-query.js';
 import { StringEnum } from '../http/string-enum.js';
 import { NAME_MAX, TextField } from '../http/text-field.js';
 import type { ListQuery } from '../storage/list-page.js';
-import { defineRoute } from '../http/route.js';
+import { routeDefiner } from '../http/route.js';
 import { requireAuth } from '../http/middleware/auth-context.js';
-import { errorDocs } from './route-docs.js';
+import { errorDocs } from '../http/route-docs.js';
 import { ADMIN_SCOPE } from './scopes.js';
 import { getUser, inviteUser, listUsers, ROLES, toUserRecord, USER_FIELDS } from './users.service.js';
+import type { AuthRouteDeps } from './auth-route-deps.js';
+
+const defineRoute = routeDefiner<AuthRouteDeps>();
 
 const TAG = 'Users';
 const admin = { scope: ADMIN_SCOPE };

@@ -1,14 +1,13 @@
-// Builds the event machinery once per server (outbox, commit feed, live stream, telemetry, delivery worker, pruning) for deps.events.
+// Builds the event machinery once per server (outbox, commit feed, live stream, telemetry, pruning) for deps.events.
 // How feature code publishes events (record inside the caller's transaction, recordNow, telemetry): docs/events-integration.md.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
-import { DeliveryWorker, type DeliveryWorkerOptions } from '../webhooks/delivery-worker.js';
 import { CommittedFeed } from './committed-feed.js';
 import { pruneEvents } from './event-log.repository.js';
 import { TELEMETRY_EVENT_TYPE, type LiveType, type RecordableType } from './event-names.js';
-import { EventOutbox, type Executor, type RecordOptions } from './event-outbox.js';
+import { EventOutbox, type Executor, type RecordSubscriber } from './event-outbox.js';
 import { LiveStreamHub } from './live-stream.js';
 import { makeEvent, type PublicEvent } from './public-event.js';
 import type { SseOptions } from './sse-connection.js';
@@ -22,7 +21,6 @@ export interface EventsOptions {
   pruneEveryMs?: number;
   /** Safety poll of the commit feed, for events written outside record() (e.g. another process). */
   feedPollMs?: number;
-  worker?: DeliveryWorkerOptions;
   sse?: Partial<SseOptions>;
 }
 
@@ -35,10 +33,12 @@ export interface TelemetrySample {
 }
 
 export interface EventsRuntime {
-  /** Call INSIDE the caller's kysely transaction: writes the event and its deliveries there; announced after commit. */
-  record<T>(trx: Executor, type: RecordableType, object: T, options?: RecordOptions): Promise<PublicEvent<T>>;
+  /** Call INSIDE the caller's kysely transaction: writes the event (and the subscribers' rows) there; announced after commit. */
+  record<T>(trx: Executor, type: RecordableType, object: T): Promise<PublicEvent<T>>;
   /** Same, in a transaction of its own, for events without a state change (printer.online from a session). */
-  recordNow<T>(type: RecordableType, object: T, options?: RecordOptions): Promise<PublicEvent<T>>;
+  recordNow<T>(type: RecordableType, object: T): Promise<PublicEvent<T>>;
+  /** Adds a subscriber that writes its own rows for every recorded event, in the recording transaction. */
+  onRecord(subscriber: RecordSubscriber): void;
   /** Live printer telemetry, at most once a second per printer; false when throttled away. Never stored nor sent to webhooks. */
   telemetry(printerId: string, sample: TelemetrySample): boolean;
   /** Any other live-only event (job.progress): to the live stream now, never stored nor sent to webhooks. */
@@ -47,14 +47,13 @@ export interface EventsRuntime {
   forgetPrinter(printerId: string): void;
   readonly stream: LiveStreamHub;
   readonly feed: CommittedFeed;
-  readonly worker: DeliveryWorker;
   readonly sse: SseOptions;
   /** Deletes events past retention now (also runs in the background once started). */
   prune(): Promise<number>;
-  /** Starts the delivery worker and the background jobs. */
+  /** Starts the background jobs (the commit feed's safety poll, pruning). */
   start(): void;
-  /** Ends live streams, stops the background jobs and the worker (in-flight attempts get `graceMs`, then are retried after restart). */
-  stop(graceMs?: number): Promise<void>;
+  /** Ends live streams and stops the background jobs. */
+  stop(): Promise<void>;
 }
 
 export function createEventsRuntime(base: { db: Db; sqlite: BetterSqlite3.Database; clock: Clock; logger: Logger }, options: EventsOptions = {}): EventsRuntime {
@@ -62,20 +61,19 @@ export function createEventsRuntime(base: { db: Db; sqlite: BetterSqlite3.Databa
   const feed = new CommittedFeed(db, base.sqlite, logger);
   const outbox = new EventOutbox(db, clock, feed);
   const stream = new LiveStreamHub();
-  const worker = new DeliveryWorker({ db, clock, logger }, options.worker);
   const throttle = new TelemetryThrottle();
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   const sse: SseOptions = { heartbeatMs: options.sse?.heartbeatMs ?? 15_000, maxBufferedBytes: options.sse?.maxBufferedBytes ?? 1024 * 1024 };
   feed.subscribe((rows) => stream.publishRows(rows));
-  feed.subscribe(() => worker.wake());
   const timers: NodeJS.Timeout[] = [];
   let stopped: Promise<void> | undefined;
 
   const prune = async (): Promise<number> => pruneEvents(db, clock.now() - retentionMs);
 
   return {
-    record: (trx, type, object, opts) => outbox.record(trx, type, object, opts),
-    recordNow: (type, object, opts) => outbox.recordNow(type, object, opts),
+    record: (trx, type, object) => outbox.record(trx, type, object),
+    recordNow: (type, object) => outbox.recordNow(type, object),
+    onRecord: (subscriber) => outbox.subscribe(subscriber),
     telemetry(printerId, sample) {
       const now = clock.now();
       if (!throttle.admit(printerId, now)) return false;
@@ -88,11 +86,9 @@ export function createEventsRuntime(base: { db: Db; sqlite: BetterSqlite3.Databa
     forgetPrinter: (printerId) => throttle.forget(printerId),
     stream,
     feed,
-    worker,
     sse,
     prune,
     start() {
-      worker.start();
       timers.push(setInterval(() => feed.poke(), options.feedPollMs ?? 1000).unref());
       const pruneEvery = options.pruneEveryMs ?? 60 * 60 * 1000;
       timers.push(
@@ -101,11 +97,10 @@ export function createEventsRuntime(base: { db: Db; sqlite: BetterSqlite3.Databa
         }, pruneEvery).unref(),
       );
     },
-    stop(graceMs) {
+    stop() {
       stopped ??= (async () => {
         for (const t of timers) clearInterval(t);
         stream.closeAll('shutting_down');
-        await worker.stop(graceMs);
         feed.stop();
       })();
       return stopped;

@@ -1,11 +1,18 @@
 // GET /v1/events (extension): the live stream as Server-Sent Events, filtered by type and by what the key may read.
 import { requireAuth } from '../http/middleware/auth-context.js';
-import { errorDocs } from '../auth/route-docs.js';
+import { errorDocs } from '../http/route-docs.js';
 import { badRequest } from '../errors.js';
-import { defineRoute } from '../http/route.js';
+import type { HttpDeps } from '../http/http-deps.js';
+import { routeDefiner } from '../http/route.js';
 import { resumePoint } from './stream-resume.js';
 import { anyPatternMatches, mayReadEvent, STREAM_EVENT_PATTERNS } from './event-names.js';
 import { serveSse } from './sse-connection.js';
+import type { Db } from '../storage/db.js';
+import type { EventsRuntime } from './events-runtime.js';
+
+/** What these routes' handlers use from the program's deps. */
+export type EventRouteDeps = HttpDeps & { db: Db; events: EventsRuntime };
+const defineRoute = routeDefiner<EventRouteDeps>();
 
 interface StreamQuery {
   types?: string;

@@ -1,8 +1,14 @@
 // GET /v1/files/:id and /v1/files/:id/thumbnail (extensions): a stored G-code file's record and its embedded thumbnail.
-import { errorDocs } from '../auth/route-docs.js';
-import { defineRoute } from '../http/route.js';
+import { errorDocs } from '../http/route-docs.js';
+import type { HttpDeps } from '../http/http-deps.js';
+import { routeDefiner } from '../http/route.js';
 import type { JsonSchema } from '../http/validation.js';
 import { FileRecordSchema } from './files.schemas.js';
+import type { FilesService } from './files.service.js';
+
+/** What these routes' handlers use from the program's deps. */
+export type FileRouteDeps = HttpDeps & { files: FilesService };
+const defineRoute = routeDefiner<FileRouteDeps>();
 
 const TAG = 'Files';
 const read = { scope: 'jobs:read' };

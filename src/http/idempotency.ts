@@ -5,7 +5,7 @@ import { getAuth } from './middleware/auth-context.js';
 import { presentedKey } from './middleware/credentials.js';
 import { readSessionCookie } from './middleware/session-cookie.js';
 import { AppError, badRequest } from '../errors.js';
-import type { AppDeps } from './app-deps.js';
+import type { HttpDeps } from './http-deps.js';
 import { errorResponseBody } from './error-middleware.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -118,12 +118,12 @@ export type IdempotentRunner = (ctx: Koa.Context, run: () => Promise<void>) => P
  * progress" whose slot is not in it was left by a process that died mid-request, and is taken over instead of
  * blocking the key for 24 h.
  */
-export function idempotentRunner(deps: AppDeps): IdempotentRunner {
+export function idempotentRunner(deps: HttpDeps): IdempotentRunner {
   const running = new Set<string>();
   return (ctx, run) => withIdempotency(ctx, deps, running, run);
 }
 
-async function withIdempotency(ctx: Koa.Context, deps: AppDeps, busy: Set<string>, run: () => Promise<void>): Promise<void> {
+async function withIdempotency(ctx: Koa.Context, deps: HttpDeps, busy: Set<string>, run: () => Promise<void>): Promise<void> {
   const key = readKey(ctx);
   if (key === undefined) return run();
 

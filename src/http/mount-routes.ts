@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import type Router from '@koa/router';
 import { AppError, quoteInput } from '../errors.js';
 import { authorize } from './middleware/authorize.js';
-import type { AppDeps } from './app-deps.js';
+import type { HttpDeps } from './http-deps.js';
 import { idempotentRunner } from './idempotency.js';
 import { jsonBodyReader } from './json-body.js';
 import { parseListQuery } from './list-query.js';
@@ -13,7 +13,7 @@ import { validateOrThrow } from './validation.js';
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /** A body-taking route accepts JSON (and multipart where declared); anything else is 415 before validation. */
-function checkContentType(ctx: Koa.Context, route: RouteDef<unknown, unknown>): void {
+function checkContentType(ctx: Koa.Context, route: Pick<RouteDef, 'method' | 'body' | 'multipart'>): void {
   if (!METHODS_WITH_BODY.has(route.method) || !route.body) return;
   if (ctx.request.length === 0 || (!ctx.request.length && !ctx.get('Transfer-Encoding') && !ctx.get('Content-Type'))) return;
   const accepted = route.multipart ? ['application/json', 'multipart/form-data'] : ['application/json'];
@@ -23,7 +23,7 @@ function checkContentType(ctx: Koa.Context, route: RouteDef<unknown, unknown>): 
   }
 }
 
-export function mountRoutes(router: Router, routes: readonly RouteDef<unknown, unknown>[], deps: AppDeps): void {
+export function mountRoutes<D extends HttpDeps>(router: Router, routes: readonly RouteDef<any, any, D>[], deps: D): void {
   const readJsonBody = jsonBodyReader();
   const withIdempotency = idempotentRunner(deps);
   for (const route of routes) {

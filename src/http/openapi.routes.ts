@@ -1,9 +1,9 @@
 // GET /v1/openapi.json: the OpenAPI 3.1 document, open without a key so tools (Swagger UI, generators) can fetch it.
 import { buildOpenApiDocument } from './openapi.js';
-import { defineRoute, type RouteDef } from './route.js';
+import { defineRoute, type AnyRouteDef, type RouteDef } from './route.js';
 
 /** Takes the route list lazily (it includes this route) and builds the document once, on first request. */
-export function openApiRoutes(getRoutes: () => readonly RouteDef<any, any>[]): RouteDef[] {
+export function openApiRoutes(getRoutes: () => readonly AnyRouteDef[]): RouteDef[] {
   let doc: Record<string, unknown> | undefined;
   return [
     defineRoute({

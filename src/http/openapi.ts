@@ -3,7 +3,7 @@ import { VERSION } from '../version.js';
 import { listQueryParameters } from './list-query.js';
 import { SESSION_COOKIE } from './middleware/session-cookie.js';
 import { withTextDefaults } from './text-field.js';
-import type { RouteDef } from './route.js';
+import type { AnyRouteDef } from './route.js';
 import type { JsonSchema } from './validation.js';
 
 type Obj = Record<string, unknown>;
@@ -76,7 +76,7 @@ export const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z_]
 const pathParams = (path: string): string[] => [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] as string);
 
 /** getV1PrintersIdActions-style ids, unique because method + path is. */
-export function operationId(route: RouteDef): string {
+export function operationId(route: AnyRouteDef): string {
   const words = route.path
     .split(/[/_.-]+/)
     .filter(Boolean)
@@ -87,7 +87,7 @@ export function operationId(route: RouteDef): string {
 
 const errorRef = (name: string): Obj => ({ $ref: `#/components/responses/${name}` });
 
-function parameters(route: RouteDef): Obj[] {
+function parameters(route: AnyRouteDef): Obj[] {
   const out: Obj[] = pathParams(route.path).map((name) => ({
     name,
     in: 'path',
@@ -119,7 +119,7 @@ function parameters(route: RouteDef): Obj[] {
   return out;
 }
 
-function requestBody(route: RouteDef): Obj | undefined {
+function requestBody(route: AnyRouteDef): Obj | undefined {
   if (!route.body) return undefined;
   // As enforced: the text defaults (single-line, capped) are part of the contract, so the document shows them.
   const content: Obj = { 'application/json': { schema: withTextDefaults(route.body) } };
@@ -127,7 +127,7 @@ function requestBody(route: RouteDef): Obj | undefined {
   return { required: Array.isArray(route.body.required) && route.body.required.length > 0, content };
 }
 
-function responses(route: RouteDef): Obj {
+function responses(route: AnyRouteDef): Obj {
   const out: Obj = {};
   for (const [status, doc] of Object.entries(route.responses)) {
     out[status] = {
@@ -156,13 +156,13 @@ function responses(route: RouteDef): Obj {
 }
 
 /** Which credentials an operation takes: none, only the session cookie, or a key (header) or the session cookie. */
-function securityOf(route: RouteDef): Obj[] {
+function securityOf(route: AnyRouteDef): Obj[] {
   if (route.auth === 'none') return [];
   if (route.auth === 'session') return [{ sessionCookie: [] }];
   return [{ bearerAuth: [] }, { basicAuth: [] }, { sessionCookie: [] }];
 }
 
-function operation(route: RouteDef): Obj {
+function operation(route: AnyRouteDef): Obj {
   const scope = typeof route.auth === 'object' ? route.auth.scope : null;
   const notes = [
     route.description,
@@ -188,7 +188,7 @@ function operation(route: RouteDef): Obj {
   };
 }
 
-export function buildOpenApiDocument(routes: readonly RouteDef[]): Obj {
+export function buildOpenApiDocument(routes: readonly AnyRouteDef[]): Obj {
   const paths: Record<string, Obj> = {};
   const tags = new Set<string>();
   const operations = new Set<string>();

@@ -1,6 +1,6 @@
 // Declarative route definitions: one object per endpoint carries its auth, schemas and docs, so validation and OpenAPI share a source.
 import type Koa from 'koa';
-import type { AppDeps } from './app-deps.js';
+import type { HttpDeps } from './http-deps.js';
 import type { ListSpec } from './list-query.js';
 import type { JsonSchema } from './validation.js';
 
@@ -23,7 +23,11 @@ export interface RouteResponseDoc {
   schema?: JsonSchema;
 }
 
-export interface RouteDef<B = unknown, Q = unknown> {
+/**
+ * `D` is what the handler needs from the program's deps: each feature names its own (its services, the db), and the
+ * composition root checks that the one deps object it builds has all of them.
+ */
+export interface RouteDef<B = unknown, Q = unknown, D extends HttpDeps = HttpDeps> {
   method: HttpMethod;
   /** @koa/router path, e.g. /v1/api-keys/:id */
   path: string;
@@ -46,8 +50,17 @@ export interface RouteDef<B = unknown, Q = unknown> {
   /** A creating POST: honours Idempotency-Key. */
   idempotent?: boolean;
   /** Required: a route exists only once it is built, so the OpenAPI document never lists what would answer 404. */
-  handle: (ctx: Koa.Context, input: RouteInput<B, Q>, deps: AppDeps) => Promise<void> | void;
+  handle: (ctx: Koa.Context, input: RouteInput<B, Q>, deps: D) => Promise<void> | void;
 }
 
-/** Identity helper that keeps the body and query types of a route definition. */
+/** A route of any feature, for code that only reads its description (OpenAPI, listings). */
+export type AnyRouteDef = RouteDef<any, any, any>;
+
+/** Identity helper that keeps the body and query types of a route definition (for routes that need only HttpDeps). */
 export const defineRoute = <B = unknown, Q = unknown>(route: RouteDef<B, Q>): RouteDef<B, Q> => route;
+
+/** A feature's own defineRoute, whose handlers receive the deps the feature declares: `const defineRoute = routeDefiner<MyDeps>()`. */
+export const routeDefiner =
+  <D extends HttpDeps>() =>
+  <B = unknown, Q = unknown>(route: RouteDef<B, Q, D>): RouteDef<B, Q, D> =>
+    route;

@@ -1,11 +1,12 @@
 // /v1/jobs: create (JSON with file_url, or multipart with the file), list, read, update while queued, cancel.
 import type Koa from 'koa';
 import { requireAuth } from '../http/middleware/auth-context.js';
-import { errorDocs } from '../auth/route-docs.js';
+import { errorDocs } from '../http/route-docs.js';
 import { badRequest } from '../errors.js';
 import { listResponseSchema } from '../http/list-query.js';
 import type { ListQuery } from '../storage/list-page.js';
-import { defineRoute } from '../http/route.js';
+import type { HttpDeps } from '../http/http-deps.js';
+import { routeDefiner } from '../http/route.js';
 import { bodyToCreateFields, formToCreateFields } from './job-form.js';
 import {
   JobCreateBody,
@@ -15,6 +16,12 @@ import {
   JOBS_LIST_SPEC,
   JobUpdateBody,
 } from './jobs.schemas.js';
+import type { JobsService } from './jobs.service.js';
+import type { JobFiles } from './job-files.js';
+
+/** What these routes' handlers use from the program's deps. */
+export type JobRouteDeps = HttpDeps & { jobs: JobsService; jobFiles: JobFiles };
+const defineRoute = routeDefiner<JobRouteDeps>();
 
 const TAG = 'Jobs';
 const read = { scope: 'jobs:read' };

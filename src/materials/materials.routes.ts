@@ -1,7 +1,8 @@
 // /v1/materials: spools (list, read, add, update incl. load/unload and weigh-in, archive); scopes materials:read/write.
-import { errorDocs } from '../auth/route-docs.js';
+import { errorDocs } from '../http/route-docs.js';
 import { listResponseSchema } from '../http/list-query.js';
-import { defineRoute } from '../http/route.js';
+import type { HttpDeps } from '../http/http-deps.js';
+import { routeDefiner } from '../http/route.js';
 import type { ListQuery } from '../storage/list-page.js';
 import {
   MATERIAL_LIST,
@@ -13,7 +14,12 @@ import {
   type MaterialCreate,
   type MaterialUpdate,
 } from './materials.schemas.js';
+import type { MaterialsDeps } from './materials.service.js';
 import { archiveMaterial, createMaterial, getMaterial, listMaterials, patchMaterial, spoolUsage, toMaterialRecord } from './materials.service.js';
+
+/** What these routes' handlers use from the program's deps. */
+export type MaterialRouteDeps = HttpDeps & MaterialsDeps;
+const defineRoute = routeDefiner<MaterialRouteDeps>();
 
 const TAG = 'Materials';
 const read = { scope: 'materials:read' };

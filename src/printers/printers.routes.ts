@@ -1,8 +1,9 @@
 // /v1/printers: CRUD on stored printers with their live session state, control actions, console commands, serial discovery.
-import { errorDocs } from '../auth/route-docs.js';
+import { errorDocs } from '../http/route-docs.js';
 import { listResponseSchema } from '../http/list-query.js';
 import type { ListQuery } from '../storage/list-page.js';
-import { defineRoute } from '../http/route.js';
+import type { HttpDeps } from '../http/http-deps.js';
+import { routeDefiner } from '../http/route.js';
 import type { JsonSchema } from '../http/validation.js';
 import { runPrinterAction } from './printer-actions.js';
 import { runPrinterCommands, SAFE_WHILE_PRINTING } from './printer-commands.js';
@@ -23,6 +24,12 @@ import {
 } from './printers.schemas.js';
 import { PRINTER_LIST_SPEC } from './printers.service.js';
 import { temperatureHistory } from './printer-temperatures.js';
+import type { PrintersService } from './printers.service.js';
+import type { TemperatureHistory } from './temperature-history.js';
+
+/** What these routes' handlers use from the program's deps. */
+export type PrinterRouteDeps = HttpDeps & { printers: PrintersService; temperatures: TemperatureHistory };
+const defineRoute = routeDefiner<PrinterRouteDeps>();
 
 const TAG = 'Printers';
 const read = { scope: 'printers:read' };

@@ -1,9 +1,15 @@
 // /v1/queue/forecast (extension): the farm's timeline — which queued job starts on which printer, and when.
-import { errorDocs } from '../auth/route-docs.js';
+import { errorDocs } from '../http/route-docs.js';
 import { isoTime } from '../clock.js';
-import { defineRoute } from '../http/route.js';
+import type { HttpDeps } from '../http/http-deps.js';
+import { routeDefiner } from '../http/route.js';
 import type { JsonSchema } from '../http/validation.js';
 import { WAITING_REASON_TEXT } from './waiting-reasons.js';
+import type { SchedulerLoop } from './scheduler-loop.js';
+
+/** What these routes' handlers use from the program's deps. */
+export type QueueRouteDeps = HttpDeps & { scheduler: SchedulerLoop };
+const defineRoute = routeDefiner<QueueRouteDeps>();
 
 const forecastSchema: JsonSchema = {
   type: 'object',

@@ -1,8 +1,9 @@
 // /v1/webhooks: manage receivers, send a test delivery, read delivery history and retry a delivery (all webhooks:write).
-import { errorDocs } from '../auth/route-docs.js';
+import { errorDocs } from '../http/route-docs.js';
 import { listResponseSchema } from '../http/list-query.js';
 import type { ListQuery } from '../storage/list-page.js';
-import { defineRoute } from '../http/route.js';
+import type { HttpDeps } from '../http/http-deps.js';
+import { routeDefiner } from '../http/route.js';
 import { deliveryRecordSchema } from './delivery-record.js';
 import {
   DELIVERY_LIST,
@@ -27,6 +28,11 @@ import {
   testWebhook,
   toWebhookRecord,
 } from './webhooks.service.js';
+import type { WebhookDeps } from './webhooks.service.js';
+
+/** What these routes' handlers use from the program's deps. */
+export type WebhookRouteDeps = HttpDeps & WebhookDeps;
+const defineRoute = routeDefiner<WebhookRouteDeps>();
 
 const TAG = 'Webhooks';
 const auth = { scope: 'webhooks:write' };

@@ -1,6 +1,8 @@
 // Webhook rules: validated create/update (hosts, secret rotation), delete, the test delivery, delivery history and manual retry.
 import { isoTime, type Clock } from '../clock.js';
 import { AppError, badRequest, notFound } from '../errors.js';
+import { eventSeqById } from '../events/event-log.repository.js';
+import type { RecordedEvent } from '../events/event-outbox.js';
 import type { EventsRuntime } from '../events/events-runtime.js';
 import { TEST_EVENT_TYPE } from '../events/event-names.js';
 import { newId } from '../ids.js';
@@ -8,6 +10,8 @@ import { runListQuery, type ListPage, type ListQuery } from '../storage/list-pag
 import type { Db } from '../storage/db.js';
 import { findDelivery, selectDeliveries, updateDelivery } from './deliveries.repository.js';
 import { toDeliveryRecord, type DeliveryRecord } from './delivery-record.js';
+import { queueDelivery } from './webhook-outbox.js';
+import type { WebhooksRuntime } from './webhooks-runtime.js';
 import { hostAllowed } from './host-allowlist.js';
 import { activeSecrets, allowedHostsOf, generateSecret, SECRET_OVERLAP_MS } from './webhook-secrets.js';
 import type { WebhookCreate, WebhookUpdate } from './webhooks.schemas.js';
@@ -16,7 +20,8 @@ import { countWebhooks, deleteWebhook, findWebhook, insertWebhook, selectWebhook
 export interface WebhookDeps {
   db: Db;
   clock: Clock;
-  events: EventsRuntime;
+  events: Pick<EventsRuntime, 'record'>;
+  webhooks: Pick<WebhooksRuntime, 'worker'>;
 }
 
 export type WebhookRecord = {
@@ -115,7 +120,7 @@ export async function patchWebhook(deps: WebhookDeps, id: string, patch: Webhook
     updated_at: isoTime(nowMs),
   });
   // Re-enabled: its waiting deliveries are due again.
-  if (patch.enabled) deps.events.worker.wake();
+  if (patch.enabled) deps.webhooks.worker.wake();
   return getWebhook(deps.db, id);
 }
 
@@ -141,14 +146,14 @@ export async function testWebhook(deps: WebhookDeps, id: string): Promise<TestOu
   const row = await getWebhook(deps.db, id);
   const object = toWebhookRecord(row, deps.clock.now());
   // The fallback due time only matters if the process dies before the attempt below: the next start sends it then.
-  const event = await deps.events.recordNow(TEST_EVENT_TYPE, object, { onlyWebhookId: id, firstAttemptDelayMs: 60_000 });
-  const delivery = await deps.db
-    .selectFrom('webhook_deliveries')
-    .innerJoin('events', 'events.seq', 'webhook_deliveries.event_seq')
-    .select('webhook_deliveries.id')
-    .where('events.id', '=', event.id)
-    .executeTakeFirstOrThrow();
-  const result = await deps.events.worker.deliverNow(delivery.id, id);
+  const { event, deliveryId } = await deps.db.transaction().execute(async (trx) => {
+    const event = await deps.events.record(trx, TEST_EVENT_TYPE, object);
+    const seq = (await eventSeqById(trx, event.id))!;
+    const createdMs = Date.parse(event.created_at);
+    const recorded: RecordedEvent = { seq, type: TEST_EVENT_TYPE, createdMs, createdAt: event.created_at };
+    return { event, deliveryId: await queueDelivery(trx, id, recorded, createdMs + 60_000) };
+  });
+  const result = await deps.webhooks.worker.deliverNow(deliveryId, id);
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   return {
     delivered: ok,
@@ -157,7 +162,7 @@ export async function testWebhook(deps: WebhookDeps, id: string): Promise<TestOu
     error: result.error,
     response_excerpt: result.excerpt,
     event_id: event.id,
-    delivery_id: delivery.id,
+    delivery_id: deliveryId,
   };
 }
 
@@ -177,6 +182,6 @@ export async function retryDelivery(deps: WebhookDeps, webhookId: string, id: st
   await getWebhook(deps.db, webhookId);
   if (!(await findDelivery(deps.db, webhookId, id))) throw notFound(`delivery ${id} of webhook ${webhookId}`);
   await updateDelivery(deps.db, id, { status: 'pending', next_attempt_ms: deps.clock.now(), updated_at: isoTime(deps.clock.now()) });
-  deps.events.worker.wake();
+  deps.webhooks.worker.wake();
   return getDeliveryRecord(deps.db, webhookId, id);
 }

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FAILED_AUTH_WINDOW_MS } from '../../src/http/middleware/failed-auth-guard.middleware.js';
 import type { RouteDef } from '../../src/http/route.js';
-import { allRoutes } from '../../src/http/routes-index.js';
+import { allRoutes } from '../../src/app/routes-index.js';
 import { mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { brokenJson, Dice, mutateBody, routePath, sample, seededRandom } from '../http/fuzz-cases.js';
 import { activeUser, PASSWORD, signIn } from './sessions-harness.js';

@@ -6,8 +6,8 @@ import path from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { commands } from '../../src/cli/commands.js';
 import { CONFIG_DEFAULTS, envVarFor } from '../../src/config.js';
-import { allRoutes } from '../../src/http/routes-index.js';
-import type { RouteAuth, RouteDef } from '../../src/http/route.js';
+import { allRoutes } from '../../src/app/routes-index.js';
+import type { AnyRouteDef, RouteAuth } from '../../src/http/route.js';
 
 const readme = readFileSync(path.join(process.cwd(), 'README.md'), 'utf8');
 
@@ -34,7 +34,7 @@ function sectionOf(heading: string): string {
   return next < 0 ? rest : rest.slice(0, next);
 }
 
-const bodyProperties = (route: RouteDef<any, any>): Record<string, unknown> =>
+const bodyProperties = (route: AnyRouteDef): Record<string, unknown> =>
   (route.body as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
 
 const scopeText = (auth: RouteAuth): string =>

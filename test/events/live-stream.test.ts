@@ -106,7 +106,7 @@ describe('live event stream', () => {
     const { t, admin } = await app({ events: { sse: { heartbeatMs: 30 } } });
     const s = await stream(t, admin);
     await eventually(() => s.raw().includes(': heartbeat'), 'a heartbeat');
-    await t.deps.events.stop(0);
+    await t.deps.events.stop();
     await s.ended;
     assert.equal(s.messages.at(-1)?.event, 'end');
     assert.match(s.messages.at(-1)?.data ?? '', /shutting_down/);
@@ -175,7 +175,7 @@ describe('live event stream', () => {
   });
 
   it('prunes events past retention, keeping those a delivery still waits for', async () => {
-    const { t, admin } = await app({ events: { retentionMs: 1000, worker: { maxInFlight: 0 } } });
+    const { t, admin } = await app({ events: { retentionMs: 1000 }, webhooks: { maxInFlight: 0 } });
     const rx = await startReceiver();
     open.push(rx);
     await t.deps.events.recordNow('job.created', { id: 'job_old' });

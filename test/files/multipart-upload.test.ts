@@ -7,14 +7,15 @@ import { Readable } from 'node:stream';
 import { fileLimits } from '../../src/files/file-limits.js';
 import { createFilesService } from '../../src/files/files.service.js';
 import { parseMultipartJobUpload } from '../../src/files/multipart-upload.js';
-import { defineRoute } from '../../src/http/route.js';
+import type { AppDeps } from '../../src/app/app-deps.js';
+import { routeDefiner } from '../../src/http/route.js';
 import { mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { closing, fieldPart, filePartHead, generatedGcode, postMultipart } from './multipart-helpers.js';
 import { cura, makePng } from './gcode-fixtures.js';
 
 const limits = fileLimits({ maxFileBytes: 24 * 1024 * 1024, maxFieldBytes: 256, maxFields: 10 });
 
-const uploadRoute = defineRoute({
+const uploadRoute = routeDefiner<AppDeps>()({
   method: 'POST',
   path: '/v1/test-upload',
   summary: 'test only: what the jobs route does with a multipart body',

@@ -4,15 +4,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/app/app.js';
 import { mintKeyOffline } from '../../src/auth/bootstrap.js';
 import { ManualClock } from '../../src/clock.js';
 import type { RunEnvironment } from '../../src/config.js';
 import type { EventsOptions } from '../../src/events/events-runtime.js';
-import { buildAppDeps } from '../../src/build-deps.js';
-import type { AppDeps } from '../../src/http/app-deps.js';
-import type { RouteDef } from '../../src/http/route.js';
-import { allRoutes } from '../../src/http/routes-index.js';
+import type { DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker.js';
+import { buildAppDeps } from '../../src/app/build-deps.js';
+import type { AppDeps } from '../../src/app/app-deps.js';
+import { allRoutes, type AppRoute } from '../../src/app/routes-index.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PrintersServiceDeps } from '../../src/printers/printers.service.js';
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
@@ -41,11 +41,12 @@ export async function startTestApp(
     file?: string;
     env?: RunEnvironment;
     clock?: ManualClock;
-    extraRoutes?: RouteDef<any, any>[];
+    extraRoutes?: AppRoute[];
     /** Holds the secret key file; without it the key lives in memory only (like the :memory: database). */
     dataDir?: string;
     trustProxy?: boolean;
     events?: EventsOptions;
+    webhooks?: DeliveryWorkerOptions;
     /** Overrides of the printers service's options (discovery roots, command timeout, session tuning). */
     printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'discovery' | 'commandTimeoutMs'>>;
   } = {},
@@ -66,9 +67,11 @@ export async function startTestApp(
     secrets,
     printers: { sessionOptions: FAST_SESSIONS, ...options.printers },
     ...(options.events ? { events: options.events } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   const { printers } = deps;
   deps.events.start();
+  deps.webhooks.start();
   await farm.start();
   // As at a real start: stored printers (a file database) reconnect by themselves.
   await printers.openAllSessions();
@@ -84,7 +87,8 @@ export async function startTestApp(
     baseUrl,
     request: (path, init) => fetch(baseUrl + path, init),
     async close() {
-      await deps.events.stop(0);
+      await deps.webhooks.stop(0);
+      await deps.events.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await farm.stop();

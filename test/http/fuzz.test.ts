@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { FAILED_AUTH_WINDOW_MS } from '../../src/http/middleware/failed-auth-guard.middleware.js';
 import type { RouteDef } from '../../src/http/route.js';
-import { allRoutes } from '../../src/http/routes-index.js';
+import { allRoutes } from '../../src/app/routes-index.js';
 import { mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import {
   brokenJson,

@@ -1,7 +1,7 @@
 // Every built list endpoint goes through the list-query helper: unknown, repeated or out-of-range parameters are 400, a page past the end is empty.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { allRoutes } from '../../src/http/routes-index.js';
+import { allRoutes } from '../../src/app/routes-index.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 interface ListBody {

@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { mountRoutes } from '../../src/http/mount-routes.js';
 import { buildOpenApiDocument, operationId, toOpenApiPath } from '../../src/http/openapi.js';
 import { defineRoute } from '../../src/http/route.js';
-import { allRoutes } from '../../src/http/routes-index.js';
+import { allRoutes } from '../../src/app/routes-index.js';
 import { withTextDefaults } from '../../src/http/text-field.js';
 import { compileSchema } from '../../src/http/validation.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';

@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 async function app(options: Parameters<typeof startTestApp>[0] = {}): Promise<{ t: TestApp; key: string }> {
-  const t = track(await startTestApp({ events: { worker: { random: () => 0.5, timeoutMs: 3000 } }, ...options }));
+  const t = track(await startTestApp({ webhooks: { random: () => 0.5, timeoutMs: 3000 }, ...options }));
   return { t, key: await mintTestKey(t) };
 }
 
@@ -89,22 +89,22 @@ describe('delivery worker', () => {
     assert.equal(Buffer.byteLength(d!.response_excerpt ?? ''), 1024, 'the excerpt is cut at 1 KB');
 
     clock.advance(29_000);
-    t.deps.events.worker.wake();
+    t.deps.webhooks.worker.wake();
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(rx.received.length, 1, 'not before its time');
     clock.advance(1_000);
-    t.deps.events.worker.wake();
+    t.deps.webhooks.worker.wake();
     await eventually(async () => (await deliveries(t, hook))[0]?.attempts === 2, 'the second attempt');
     [d] = await deliveries(t, hook);
     assert.equal(d!.next_attempt_ms, clock.now() + 60_000, 'then 60 s');
     clock.advance(60_000);
-    t.deps.events.worker.wake();
+    t.deps.webhooks.worker.wake();
     await eventually(async () => (await deliveries(t, hook))[0]?.attempts === 3, 'the third attempt');
     [d] = await deliveries(t, hook);
     assert.equal(d!.status, 'pending', 'still pending after three failures');
     assert.equal(d!.next_attempt_ms, clock.now() + 300_000, 'then 5 min');
     clock.advance(300_000);
-    t.deps.events.worker.wake();
+    t.deps.webhooks.worker.wake();
     await eventually(async () => (await deliveries(t, hook))[0]?.status === 'delivered', 'delivered on the fourth attempt');
     assert.equal(rx.received.length, 4);
     assert.equal(new Set(rx.received.map((r) => r.headers['x-event-id'])).size, 1, 'the same event id every time');
@@ -127,7 +127,7 @@ describe('delivery worker', () => {
     for (let n = 1; n <= MAX_ATTEMPTS; n++) {
       await eventually(async () => (await deliveries(t, hook))[0]?.attempts === n, `attempt ${n}`);
       clock.advance(9 * 3600 * 1000);
-      t.deps.events.worker.wake();
+      t.deps.webhooks.worker.wake();
     }
     const [d] = await deliveries(t, hook);
     assert.equal(d!.status, 'failed');
@@ -171,7 +171,7 @@ describe('delivery worker', () => {
 
   it('a hanging attempt times out and is retried', async () => {
     const clock = new ManualClock();
-    const { t, key } = await app({ clock, events: { worker: { random: () => 0.5, timeoutMs: 200 } } });
+    const { t, key } = await app({ clock, webhooks: { random: () => 0.5, timeoutMs: 200 } });
     const rx = track(await startReceiver((_r, i) => (i === 0 ? { status: 200, hang: true } : { status: 200 })));
     const hook = await createHook(t, key, rx.url);
     await t.deps.events.recordNow('job.started', { id: 'job_1' });
@@ -180,7 +180,7 @@ describe('delivery worker', () => {
     assert.equal(d!.last_status_code, null);
     assert.match(d!.last_error ?? '', /no complete answer within 0.2 s/);
     clock.advance(31_000);
-    t.deps.events.worker.wake();
+    t.deps.webhooks.worker.wake();
     await eventually(async () => (await deliveries(t, hook))[0]?.status === 'delivered', 'the retry');
   });
 });

@@ -1,4 +1,4 @@
-// What the auth middleware needs from the feature that owns keys, sessions and limits: passed in on AppDeps, so http imports no feature.
+// What the auth middleware needs from the feature that owns keys, sessions and limits: passed in on HttpDeps, so http imports no feature.
 import type { AuthContext } from './auth-context.js';
 
 export interface AccessControl {

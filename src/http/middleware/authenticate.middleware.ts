@@ -1,7 +1,7 @@
 // Resolves the caller of an API request into ctx.state.auth: the key in the Authorization header, else the session cookie.
 import type Koa from 'koa';
 import { AppError } from '../../errors.js';
-import type { AppDeps } from '../app-deps.js';
+import type { HttpDeps } from '../http-deps.js';
 import { setSessionRefusal } from './auth-context.js';
 import { readCredentials } from './credentials.js';
 import { isApiPath } from './rate-limit-headers.js';
@@ -13,7 +13,7 @@ import { clearedSessionCookie, readSessionCookie } from './session-cookie.js';
  * saying what was wrong with the header. Presented but invalid keys are refused here. The session cookie is used only
  * when there is no Authorization header at all: a header is an explicit choice and wins.
  */
-export function authenticate(deps: AppDeps): Koa.Middleware {
+export function authenticate(deps: HttpDeps): Koa.Middleware {
   return async (ctx, next) => {
     if (!isApiPath(ctx.path)) return next();
     const credentials = readCredentials(ctx.get('Authorization') || undefined);
@@ -29,7 +29,7 @@ export function authenticate(deps: AppDeps): Koa.Middleware {
   };
 }
 
-async function useSession(ctx: Koa.Context, deps: AppDeps, token: string): Promise<void> {
+async function useSession(ctx: Koa.Context, deps: HttpDeps, token: string): Promise<void> {
   let auth;
   try {
     auth = await deps.auth.verifySession(token);

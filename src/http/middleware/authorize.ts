@@ -1,7 +1,7 @@
 // Route-level access check: a valid key for 'key' routes, a session cookie for 'session' routes, a covering scope for scoped routes (403 names the scope).
 import type Koa from 'koa';
 import { AppError } from '../../errors.js';
-import type { AppDeps } from '../app-deps.js';
+import type { HttpDeps } from '../http-deps.js';
 import type { RouteAuth } from '../route.js';
 import { getAuth, noCallerError } from './auth-context.js';
 
@@ -23,7 +23,7 @@ const notASession = (): AppError =>
     'sessions are for browsers: sign in with POST /v1/sessions and send the printfarm_session cookie; a key needs no session',
   );
 
-export function authorize(ctx: Koa.Context, auth: RouteAuth, deps: AppDeps): void {
+export function authorize(ctx: Koa.Context, auth: RouteAuth, deps: HttpDeps): void {
   if (auth === 'none') return;
   const caller = getAuth(ctx);
   if (!caller) {

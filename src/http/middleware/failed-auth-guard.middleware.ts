@@ -1,7 +1,7 @@
 // Limits failed authentications per client address (against key guessing) and gives keyless responses rate headers.
 import type Koa from 'koa';
 import { AppError } from '../../errors.js';
-import type { AppDeps } from '../app-deps.js';
+import type { HttpDeps } from '../http-deps.js';
 import { getAuth } from './auth-context.js';
 import { readCredentials } from './credentials.js';
 import { FixedWindowCounter } from './fixed-window.js';
@@ -26,7 +26,7 @@ const SECRET_CHECKING_REQUESTS = new Set(['POST /v1/sessions', 'POST /v1/users/a
  * Signing in and accepting an invitation are refused from a locked-out address whatever the request also presents,
  * which is what stops password guessing.
  */
-export function failedAuthGuard(deps: AppDeps): Koa.Middleware {
+export function failedAuthGuard(deps: HttpDeps): Koa.Middleware {
   // One counter per app instance, made here: nothing else reads it.
   const counter = new FixedWindowCounter(FAILED_AUTH_WINDOW_MS);
   return async (ctx, next) => {
@@ -61,7 +61,7 @@ export function failedAuthGuard(deps: AppDeps): Koa.Middleware {
 }
 
 /** The same choice authenticate makes: the Authorization header's key, else (no header at all) the session cookie. */
-async function presentsValidCredential(deps: AppDeps, ctx: Koa.Context): Promise<boolean> {
+async function presentsValidCredential(deps: HttpDeps, ctx: Koa.Context): Promise<boolean> {
   const credentials = readCredentials(ctx.get('Authorization') || undefined);
   const token = credentials.kind === 'none' ? readSessionCookie(ctx.get('Cookie') || undefined) : null;
   try {

@@ -1,6 +1,6 @@
 // Requests per API key (or browser session) per fixed clock hour, by the limit the access control gives; headers on every keyed response, 429 past it.
 import type Koa from 'koa';
-import type { AppDeps } from '../app-deps.js';
+import type { HttpDeps } from '../http-deps.js';
 import { getAuth } from './auth-context.js';
 import { FixedWindowCounter } from './fixed-window.js';
 import { isApiPath, rateLimitExceeded, setRateLimitHeaders } from './rate-limit-headers.js';
@@ -8,7 +8,7 @@ import { isApiPath, rateLimitExceeded, setRateLimitHeaders } from './rate-limit-
 export const KEY_WINDOW_MS = 60 * 60 * 1000;
 
 /** Runs after authenticate. The windows live as long as this app: one counter per createApp. */
-export function rateLimit(deps: AppDeps): Koa.Middleware {
+export function rateLimit(deps: HttpDeps): Koa.Middleware {
   const windows = new FixedWindowCounter(KEY_WINDOW_MS);
   return async (ctx, next) => {
     const auth = getAuth(ctx);

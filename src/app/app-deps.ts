@@ -1,4 +1,5 @@
-// What the HTTP app needs from the rest of the program, wired by hand in cli/serve.command.ts (and by tests).
+// The one deps object of a running program, built by app/build-deps.ts: everything the HTTP layer and each feature's
+// routes need (the compiler checks it against each feature's declared route deps in routes-index.ts).
 import type BetterSqlite3 from 'better-sqlite3';
 import type { PasswordCheckGate } from '../auth/password-check-gate.js';
 import type { Clock } from '../clock.js';
@@ -13,18 +14,22 @@ import type { PrintersService } from '../printers/printers.service.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { TemperatureHistory } from '../printers/temperature-history.js';
 import type { SchedulerLoop } from '../scheduler/scheduler-loop.js';
+import type { WebhooksRuntime } from '../webhooks/webhooks-runtime.js';
 import type { Db } from '../storage/db.js';
-import type { AccessControl } from './middleware/access-control.js';
+import type { HttpDeps } from '../http/http-deps.js';
+import type { AccessControl } from '../http/middleware/access-control.js';
 
-export interface AppDeps {
+export interface AppDeps extends HttpDeps {
   db: Db;
   sqlite: BetterSqlite3.Database;
   clock: Clock;
   /** The environment this server runs in: it mints and accepts only keys of it. */
   env: RunEnvironment;
   bus: EventBus;
-  /** The event outbox, live stream and webhook delivery worker (src/events/events-runtime.ts). */
+  /** The event outbox and live stream (src/events/events-runtime.ts). */
   events: EventsRuntime;
+  /** The webhook outbox subscriber and delivery worker (src/webhooks/webhooks-runtime.ts). */
+  webhooks: WebhooksRuntime;
   logger: Logger;
   /** The data directory: stored G-code files live under <dataDir>/files. */
   dataDir: string;

@@ -1,5 +1,6 @@
 // Every route of the API, feature by feature (each feature exports its RouteDef array): mounted by app.ts, documented by OpenAPI.
-import type { RouteDef } from './route.js';
+import type { RouteDef } from '../http/route.js';
+import type { AppDeps } from './app-deps.js';
 import { apiKeyRoutes } from '../auth/api-keys.routes.js';
 import { invitationRoutes } from '../auth/invitations.routes.js';
 import { organizationRoutes } from '../auth/organization.routes.js';
@@ -9,14 +10,17 @@ import { fileRoutes } from '../files/files.routes.js';
 import { jobRoutes } from '../jobs/jobs.routes.js';
 import { queueRoutes } from '../scheduler/queue.routes.js';
 import { printerRoutes } from '../printers/printers.routes.js';
-import { healthRoutes } from './health.routes.js';
-import { openApiRoutes } from './openapi.routes.js';
+import { healthRoutes } from '../http/health.routes.js';
+import { openApiRoutes } from '../http/openapi.routes.js';
 import { eventRoutes } from '../events/events.routes.js';
 import { webhookRoutes } from '../webhooks/webhooks.routes.js';
 import { analyticsRoutes } from '../analytics/analytics.routes.js';
 import { materialRoutes } from '../materials/materials.routes.js';
 
-export function allRoutes(): RouteDef<any, any>[] {
+/** A route of any feature, typed against the one deps object the program builds (the compiler checks each feature's needs). */
+export type AppRoute = RouteDef<any, any, AppDeps>;
+
+export function allRoutes(): AppRoute[] {
   return [
     ...healthRoutes,
     ...apiKeyRoutes,

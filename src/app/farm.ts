@@ -1,22 +1,22 @@
 // Builds the farm's services (files, jobs, the job runner, the scheduler loop) from the platform's deps, in one place
 // for the server and the tests, and starts and stops them in the right order.
-import type { Clock } from './clock.js';
-import type { EventBus } from './events/event-bus.js';
-import type { EventsRuntime } from './events/events-runtime.js';
-import { bridgePrinterEvents } from './printers/printer-events.js';
-import { createFilesService, type FilesService } from './files/files.service.js';
-import { findOrganization } from './auth/organization.repository.js';
-import { JobRunner } from './jobs/job-runner.js';
-import { jobFilesFrom, type JobFiles } from './jobs/job-files.js';
-import { JobsService, type PublishJobEvent } from './jobs/jobs.service.js';
-import { MaterialMeter } from './materials/material-meter.js';
-import { spoolsByPrinter } from './materials/loaded-spools.js';
-import type { Logger } from './logger.js';
-import type { PrintersService } from './printers/printers.service.js';
-import type { SessionRegistry } from './printers/session-registry.js';
-import { SchedulerLoop } from './scheduler/scheduler-loop.js';
-import { TemperatureHistory } from './printers/temperature-history.js';
-import type { Db } from './storage/db.js';
+import type { Clock } from '../clock.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { EventsRuntime } from '../events/events-runtime.js';
+import { bridgePrinterEvents } from '../printers/printer-events.js';
+import { createFilesService, type FilesService } from '../files/files.service.js';
+import { findOrganization } from '../auth/organization.repository.js';
+import { JobRunner } from '../jobs/job-runner.js';
+import { jobFilesFrom, type JobFiles } from '../jobs/job-files.js';
+import { JobsService, type PublishJobEvent } from '../jobs/jobs.service.js';
+import { MaterialMeter } from '../materials/material-meter.js';
+import { spoolsByPrinter } from '../materials/loaded-spools.js';
+import type { Logger } from '../logger.js';
+import type { PrintersService } from '../printers/printers.service.js';
+import type { SessionRegistry } from '../printers/session-registry.js';
+import { SchedulerLoop } from '../scheduler/scheduler-loop.js';
+import { TemperatureHistory } from '../printers/temperature-history.js';
+import type { Db } from '../storage/db.js';
 
 export interface FarmBase {
   events: EventsRuntime;

@@ -1,6 +1,6 @@
-// Error response documentation shared by the auth feature's routes, for OpenAPI.
-import type { RouteResponseDoc } from '../http/route.js';
-import type { JsonSchema } from '../http/validation.js';
+// Error response documentation shared by every feature's routes, for the OpenAPI document.
+import type { RouteResponseDoc } from './route.js';
+import type { JsonSchema } from './validation.js';
 
 const errorSchema: JsonSchema = {
   type: 'object',

@@ -1,18 +1,20 @@
 // Builds the one deps object of a running app (bus, sessions, printers, event log, the farm's services, access
 // control) from an open database: the server and the test app call this, so the wiring exists once.
-import { createAuthRuntime } from './auth/auth-runtime.js';
-import { PasswordCheckGate } from './auth/password-check-gate.js';
-import type { Clock } from './clock.js';
-import type { RunEnvironment } from './config.js';
-import { EventBus } from './events/event-bus.js';
-import { createEventsRuntime, type EventsOptions } from './events/events-runtime.js';
+import { createAuthRuntime } from '../auth/auth-runtime.js';
+import { PasswordCheckGate } from '../auth/password-check-gate.js';
+import type { Clock } from '../clock.js';
+import type { RunEnvironment } from '../config.js';
+import { EventBus } from '../events/event-bus.js';
+import { createEventsRuntime, type EventsOptions } from '../events/events-runtime.js';
 import { createFarm, type Farm } from './farm.js';
-import type { AppDeps } from './http/app-deps.js';
-import type { Logger } from './logger.js';
-import { PrintersService, type PrintersServiceDeps } from './printers/printers.service.js';
-import type { SecretBox } from './printers/secret-box.js';
-import { SessionRegistry } from './printers/session-registry.js';
-import type { DbHandle } from './storage/db.js';
+import type { AppDeps } from './app-deps.js';
+import type { Logger } from '../logger.js';
+import { PrintersService, type PrintersServiceDeps } from '../printers/printers.service.js';
+import type { SecretBox } from '../printers/secret-box.js';
+import type { DeliveryWorkerOptions } from '../webhooks/delivery-worker.js';
+import { createWebhooksRuntime } from '../webhooks/webhooks-runtime.js';
+import { SessionRegistry } from '../printers/session-registry.js';
+import type { DbHandle } from '../storage/db.js';
 
 export interface DepsSettings {
   handle: DbHandle;
@@ -26,6 +28,8 @@ export interface DepsSettings {
   /** Session tuning, discovery roots, command timeout (tests shorten them). */
   printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'discovery' | 'commandTimeoutMs'>>;
   events?: EventsOptions;
+  /** Webhook delivery tuning (tests shorten timeouts, the benchmark scales the retry schedule). */
+  webhooks?: DeliveryWorkerOptions;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -35,6 +39,8 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const sessions = new SessionRegistry();
   const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, ...s.printers });
   const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger }, s.events);
+  // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
+  const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);
   const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers });
   const deps: AppDeps = {
     db: handle.db,
@@ -48,6 +54,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     sessions,
     printers,
     events,
+    webhooks,
     files: farm.files,
     jobFiles: farm.jobFiles,
     jobs: farm.jobs,

@@ -1,20 +1,19 @@
 // Builds the Koa application without listening: tests drive app.callback(), `printfarm serve` hands it to node:http.
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { AppDeps } from './http/app-deps.js';
-import { errorMiddleware } from './http/error-middleware.js';
-import { authenticate } from './http/middleware/authenticate.middleware.js';
-import { failedAuthGuard } from './http/middleware/failed-auth-guard.middleware.js';
-import { rateLimit } from './http/middleware/rate-limit.middleware.js';
-import { unmatchedRoute } from './http/middleware/unmatched-route.middleware.js';
-import { mountRoutes } from './http/mount-routes.js';
-import { requestId } from './http/request-id.js';
-import type { RouteDef } from './http/route.js';
-import { allRoutes } from './http/routes-index.js';
-import { staticWeb } from './http/static-web.js';
+import type { AppDeps } from './app-deps.js';
+import { errorMiddleware } from '../http/error-middleware.js';
+import { authenticate } from '../http/middleware/authenticate.middleware.js';
+import { failedAuthGuard } from '../http/middleware/failed-auth-guard.middleware.js';
+import { rateLimit } from '../http/middleware/rate-limit.middleware.js';
+import { unmatchedRoute } from '../http/middleware/unmatched-route.middleware.js';
+import { mountRoutes } from '../http/mount-routes.js';
+import { requestId } from '../http/request-id.js';
+import { allRoutes, type AppRoute } from './routes-index.js';
+import { staticWeb } from '../http/static-web.js';
 
 /** `routes` defaults to every route of the API; tests may mount extra test-only routes beside them. */
-export function createApp(deps: AppDeps, routes: readonly RouteDef<any, any>[] = allRoutes()): Koa {
+export function createApp(deps: AppDeps, routes: readonly AppRoute[] = allRoutes()): Koa {
   const app = new Koa();
   // Behind a reverse proxy the client address comes from X-Forwarded-For only when the operator says so. Only its
   // last entry, the one our proxy appended, is believed: the entries before it are whatever the client sent.

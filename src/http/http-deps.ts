@@ -1,0 +1,13 @@
+// What the cross-cutting HTTP layer (auth, rate limits, idempotency, health) needs from the program: the composition
+// root hands a deps object that has at least these, so http/ imports no feature.
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Clock } from '../clock.js';
+import type { AccessControl } from './middleware/access-control.js';
+
+export interface HttpDeps {
+  /** The raw connection: idempotency keys and the health check use it directly. */
+  sqlite: BetterSqlite3.Database;
+  clock: Clock;
+  /** Keys, sessions, scopes and limits for the auth middleware (built by auth/auth-runtime.ts). */
+  auth: AccessControl;
+}

@@ -1,0 +1,30 @@
+// Webhooks as a subscriber of the event log, wired once at composition: delivery rows written with each recorded event,
+// and the worker that sends them, woken whenever new events commit.
+import type { Clock } from '../clock.js';
+import type { EventsRuntime } from '../events/events-runtime.js';
+import type { Logger } from '../logger.js';
+import type { Db } from '../storage/db.js';
+import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.js';
+import { fanOutToWebhooks } from './webhook-outbox.js';
+
+export interface WebhooksRuntime {
+  readonly worker: DeliveryWorker;
+  /** Deliveries left pending by the last run (or interrupted by its shutdown) go out from here. */
+  start(): void;
+  /** In-flight attempts get `graceMs`, then are retried after the next start. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export function createWebhooksRuntime(
+  base: { db: Db; clock: Clock; logger: Logger; events: Pick<EventsRuntime, 'onRecord' | 'feed'> },
+  options: DeliveryWorkerOptions = {},
+): WebhooksRuntime {
+  const worker = new DeliveryWorker({ db: base.db, clock: base.clock, logger: base.logger }, options);
+  base.events.onRecord(fanOutToWebhooks);
+  base.events.feed.subscribe(() => worker.wake());
+  return {
+    worker,
+    start: () => worker.start(),
+    stop: (graceMs) => worker.stop(graceMs),
+  };
+}
