@@ -1,5 +1,5 @@
 // POST /v1/printers/:id/actions: maps each action onto the live session; answers once the command was accepted, not done.
-import type { PrinterSession } from './printer-session.js';
+import type { PrinterLink } from './printer-link.js';
 import { printerBusy, printerOffline } from './printer-state.js';
 import type { PrinterRecord } from './printer-record.js';
 import type { PrinterAction } from './printers.schemas.js';
@@ -29,7 +29,7 @@ const NEEDS_LINK: ReadonlySet<PrinterAction> = new Set(['pause', 'resume', 'canc
 /** Actions the session runs as commands; ready and disconnect are handled before (they need no acceptance turn). */
 type SessionCommand = Exclude<PrinterAction, 'ready' | 'disconnect'>;
 
-function sessionCall(session: PrinterSession, action: SessionCommand): () => unknown {
+function sessionCall(session: PrinterLink, action: SessionCommand): () => unknown {
   switch (action) {
     case 'pause':
       return () => session.pause();

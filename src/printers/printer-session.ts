@@ -25,6 +25,7 @@ import {
 import type { CommandCallback, ConsoleEntry } from './session-context.js';
 import { SessionHandshake, splitProfileParam, type HandshakeContext } from './session-handshake.js';
 import { SessionJobControl, type JobHandle } from './session-job-control.js';
+import type { JobStartRequest, PrinterLink } from './printer-link.js';
 import { SessionKeepAlive } from './session-keepalive.js';
 import { SessionTimer } from './session-timer.js';
 import { ReconnectPolicy, type ReconnectPolicyOptions } from './reconnect-policy.js';
@@ -61,7 +62,7 @@ export interface PrinterSessionOptions {
   scripts?: Partial<FirmwareScripts>;
 }
 
-export class PrinterSession {
+export class PrinterSession implements PrinterLink {
   readonly printerId: string;
   readonly url: string;
   private readonly transportUrl: string;
@@ -244,7 +245,7 @@ export class PrinterSession {
   }
 
   /** Starts streaming a file; rejects with a typed error unless idle and ready. */
-  async startJob(req: { jobId: string; filePath: string }): Promise<JobHandle> {
+  async startJob(req: JobStartRequest): Promise<JobHandle> {
     this.requireIdle('start a job');
     return this.jobs.start(req);
   }

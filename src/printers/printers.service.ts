@@ -15,6 +15,7 @@ import { checkConnectionUrl, linkIdentity } from './connection-url.js';
 import { cleanClearBedGcode, cleanOptionalText, cleanTags, cleanText } from './printer-input.js';
 import { apiStatus, PRINTER_FIELDS, PRINTER_STATUSES, toPrinterRecord, type ApiPrinterStatus, type PrinterRecord, type PrinterRow } from './printer-record.js';
 import { PrinterSession, type PrinterSessionOptions } from './printer-session.js';
+import type { PrinterLink } from './printer-link.js';
 import { printerBusy } from './printer-state.js';
 import type { PrinterCreateInput, PrinterUpdateInput } from './printers.schemas.js';
 import { allPrinters, deletePrinter, findPrinterById, insertPrinter, selectPrinters, updatePrinter } from './printers.repository.js';
@@ -115,7 +116,7 @@ export class PrintersService {
   }
 
   /** Builds, registers and starts connecting a session; a failed attempt is retried by the session itself. */
-  openSession(row: PrinterRow): PrinterSession {
+  openSession(row: PrinterRow): PrinterLink {
     const session = new PrinterSession({ ...this.deps.sessionOptions, printerId: row.id, url: row.connection_url, bus: this.deps.bus });
     this.deps.sessions.add(session);
     session.connect().catch((err: Error) => {
@@ -124,7 +125,7 @@ export class PrintersService {
     return session;
   }
 
-  session(printerId: string): PrinterSession | undefined {
+  session(printerId: string): PrinterLink | undefined {
     return this.deps.sessions.get(printerId);
   }
 

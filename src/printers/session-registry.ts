@@ -1,24 +1,24 @@
 // Holds the live printer sessions by printer id, and closes them all within a bounded time at shutdown.
 import { AppError, notFound } from '../errors.js';
-import type { PrinterSession } from './printer-session.js';
+import type { PrinterLink } from './printer-link.js';
 
 export class SessionRegistry {
-  private readonly sessions = new Map<string, PrinterSession>();
+  private readonly sessions = new Map<string, PrinterLink>();
 
   /** Adds a session; a second session for one printer would fight over the port, so it is refused. */
-  add(session: PrinterSession): void {
+  add(session: PrinterLink): void {
     if (this.sessions.has(session.printerId)) {
       throw new AppError(409, 'invalid_state', `printer ${session.printerId} already has a session`);
     }
     this.sessions.set(session.printerId, session);
   }
 
-  get(printerId: string): PrinterSession | undefined {
+  get(printerId: string): PrinterLink | undefined {
     return this.sessions.get(printerId);
   }
 
   /** Like get(), as a 404 for the API layer. */
-  require(printerId: string): PrinterSession {
+  require(printerId: string): PrinterLink {
     const s = this.sessions.get(printerId);
     if (!s) throw notFound(`printer session ${printerId}`);
     return s;
@@ -28,7 +28,7 @@ export class SessionRegistry {
     return this.sessions.has(printerId);
   }
 
-  list(): PrinterSession[] {
+  list(): PrinterLink[] {
     return [...this.sessions.values()];
   }
 

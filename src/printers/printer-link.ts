@@ -1,0 +1,46 @@
+// The one printer interface: a USB/serial session and a network printer (Moonraker, OctoPrint, PrusaLink) look the same
+// to the registry, the job runner, the scheduler, the materials meter and the API. Implementations publish the bus
+// events of events/event-types.ts (printer.online/offline/error, job.started/progress/paused/resumed/completed/
+// failed/cancelled) exactly as the serial session does.
+import type { ProtocolStats } from '../protocol/protocol-types.js';
+import type { ConsoleEntry } from './session-context.js';
+import type { JobHandle } from './session-job-control.js';
+import type { CommandReply, PrinterSnapshot, PrinterStatus } from './printer-state.js';
+
+/** What a job start gives the printer: our job id and the stored file (network printers upload it under `fileName`). */
+export interface JobStartRequest {
+  jobId: string;
+  filePath: string;
+}
+
+export interface PrinterLink {
+  readonly printerId: string;
+  readonly url: string;
+  readonly currentStatus: PrinterStatus;
+  /** Status, firmware identity, temperatures, the running job's counters (with `extruded_mm` per tool), error. */
+  snapshot(): PrinterSnapshot;
+  /** Line counters of a streamed link (serial); null where the printer prints its own copy of the file. */
+  stats(): ProtocolStats | null;
+  /** When the link was identified and its line rate (null where there is none), for the printer record. */
+  linkInfo(): { connectedAt: number | null; baudRate: number | null };
+  /** Sent commands and the printer's replies and messages, for a console. Returns the unsubscribe function. */
+  onConsole(listener: (e: ConsoleEntry) => void): () => void;
+  /** Opens the link; resolves when idle (or printing a job it found), rejects with the reason of a failed attempt. */
+  connect(): Promise<void>;
+  /** Drops and reopens the link: the way out of `error`. */
+  reconnect(): Promise<void>;
+  /** Closes the link until connect(); a job we stream fails with `session_closed`. */
+  disconnect(): Promise<void>;
+  /** Starts a job; rejects with a typed error unless idle and ready. */
+  startJob(req: JobStartRequest): Promise<JobHandle>;
+  /** The bed was cleared: the next job may start. */
+  markReady(): void;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  cancel(): Promise<void>;
+  home(): Promise<CommandReply>;
+  cooldown(): Promise<void>;
+  emergencyStop(): void;
+  /** One console command; resolves with its reply lines. */
+  sendCommand(text: string): Promise<CommandReply>;
+}
