@@ -21,6 +21,21 @@ export interface JobEndPayload {
   error?: { code: string; message: string };
 }
 
+/** A print started on the printer itself ended: recorded as a job with origin `external` so analytics count it. */
+export interface ExternalJobEndPayload {
+  printer_id: string;
+  file_name: string;
+  status: 'completed' | 'cancelled' | 'failed';
+  /** Clock ms. */
+  started_at: number;
+  ended_at: number;
+  /** Seconds printing, pauses excluded where the printer says so. */
+  print_seconds: number;
+  /** Filament per tool (mm) where the printer reports it, else null. */
+  extruded_mm: number[] | null;
+  message?: string;
+}
+
 export interface DomainEvents {
   'printer.online': PrinterEventPayload;
   'printer.offline': PrinterEventPayload;
@@ -40,4 +55,5 @@ export interface DomainEvents {
   'job.completed': JobEndPayload;
   'job.failed': JobEndPayload;
   'job.cancelled': JobEndPayload;
+  'printer.external_job_ended': ExternalJobEndPayload;
 }

@@ -7,10 +7,15 @@ import type { ConsoleEntry } from './session-context.js';
 import type { JobHandle } from './session-job-control.js';
 import type { CommandReply, PrinterSnapshot, PrinterStatus } from './printer-state.js';
 
-/** What a job start gives the printer: our job id and the stored file (network printers upload it under `fileName`). */
+/** What a job start gives the printer: our job id and the stored file. */
 export interface JobStartRequest {
   jobId: string;
   filePath: string;
+  /**
+   * The name a network printer stores the upload under: it carries our job id and the file's hash, so after our
+   * restart the print the printer is running is recognised as this job (adoptJob). Serial sessions ignore it.
+   */
+  remoteName?: string;
 }
 
 export interface PrinterLink {
@@ -43,4 +48,10 @@ export interface PrinterLink {
   emergencyStop(): void;
   /** One console command; resolves with its reply lines. */
   sendCommand(text: string): Promise<CommandReply>;
+  /**
+   * After our restart: if the printer is printing (or paused in) the upload named `req.remoteName`, follow it as this
+   * job and return its handle (it ends as the printer's print ends); null when the printer is not running it. Only
+   * printers that print their own copy of the file can; a serial session has no such method.
+   */
+  adoptJob?(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null>;
 }

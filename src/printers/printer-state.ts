@@ -49,6 +49,28 @@ export interface JobSnapshot {
   extruded_mm: number[];
 }
 
+/** Why a printer is offline (API `offline_reason`); the message is in `error`. */
+export type OfflineReason =
+  /** Nothing answers at the address (refused, timed out, no route, DNS). */
+  | 'unreachable'
+  /** The printer's API refused our key or password. */
+  | 'auth_failed'
+  /** The firmware itself stopped (Klipper shutdown/error, a halted board): its message is in `error.message`. */
+  | 'firmware_error'
+  /** The host software (OctoPrint, Moonraker) is up but its printer is not connected to it. */
+  | 'printer_disconnected'
+  /** TLS failed: an untrusted or mismatched certificate, or a pinned fingerprint that does not match. */
+  | 'tls_error';
+
+/** A print started on the printer itself (its screen, Mainsail, OctoPrint's page): not ours, but it occupies the printer. */
+export interface ExternalJob {
+  file_name: string;
+  /** Percent 0..100 as the printer reports it. */
+  progress: number;
+  /** Clock ms when the printer says it started (or when we first saw it). */
+  started_at: number;
+}
+
 export interface PrinterSnapshot {
   printer_id: string;
   url: string;
@@ -60,6 +82,10 @@ export interface PrinterSnapshot {
   job: JobSnapshot | null;
   /** Why the printer is in `error` or `offline`; null otherwise. */
   error: { code: string; message: string } | null;
+  /** Set while `offline` (or `error`) for a reason the farm owner must act on; null otherwise. */
+  offline_reason?: OfflineReason | null;
+  /** A print we did not start, while it runs (status `printing`/`paused`, `job` null). */
+  external_job?: ExternalJob | null;
 }
 
 /** The reply to a console command. */

@@ -1,4 +1,5 @@
-// Streaming pre-pass over a G-code file: the bytes and lines a job will really send (comments and blank lines excluded).
+// Streaming passes over a G-code file: every raw line with the byte offset just past it, and from that the bytes and
+// lines a job will really send (comments and blank lines excluded).
 import { GcodeFileSource } from './gcode-file-source.js';
 
 export interface GcodeTotal {
@@ -11,32 +12,42 @@ export interface GcodeTotal {
 export const sentBytes = (stripped: string): number => Buffer.byteLength(stripped) + 1;
 
 /**
- * Reads the file once, as a stream (memory stays flat for any size), stripping each line with the same rule as
- * the job stream, so the total and the acknowledged count are measured the same way. `cancelled()` is polled
- * between reads so an ended job stops the pass. Rejects when the file cannot be read.
+ * Reads the file once, as a stream (memory stays flat for any size), handing each raw line and the offset just past it
+ * (terminator included) to `onLine`. `cancelled()` is polled between reads; a cancelled pass resolves false. Rejects
+ * when the file cannot be read or is not text.
  */
-export function countGcode(filePath: string, strip: (raw: string) => string, cancelled: () => boolean = () => false): Promise<GcodeTotal | null> {
+export function scanGcodeLines(filePath: string, onLine: (raw: string, endOffset: number) => void, cancelled: () => boolean = () => false): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    let bytes = 0;
-    let lines = 0;
     const src: GcodeFileSource = new GcodeFileSource(filePath, { onReadable: () => pump(), onError: reject });
     const pump = (): void => {
       if (cancelled()) {
         src.close();
-        resolve(null);
+        resolve(false);
         return;
       }
-      for (let raw = src.nextLine(); raw !== null; raw = src.nextLine()) {
-        const text = strip(raw);
-        if (text === '') continue;
-        bytes += sentBytes(text);
-        lines++;
-      }
+      for (let raw = src.nextLine(); raw !== null; raw = src.nextLine()) onLine(raw, src.bytesConsumed);
       if (src.done) {
         src.close();
-        resolve({ bytes, lines });
+        resolve(true);
       }
     };
     src.open().then(pump, reject);
   });
+}
+
+/** The sent bytes and lines of a file, stripping each line with the same rule as the job stream; null when cancelled. */
+export async function countGcode(filePath: string, strip: (raw: string) => string, cancelled: () => boolean = () => false): Promise<GcodeTotal | null> {
+  let bytes = 0;
+  let lines = 0;
+  const complete = await scanGcodeLines(
+    filePath,
+    (raw) => {
+      const text = strip(raw);
+      if (text === '') return;
+      bytes += sentBytes(text);
+      lines++;
+    },
+    cancelled,
+  );
+  return complete ? { bytes, lines } : null;
 }

@@ -81,6 +81,11 @@ export class ExtrusionTracker {
   }
 
   /** Net filament (mm) of one tool so far; 0 for a tool never used. */
+  /** Tools seen so far (index = tool number). */
+  get toolCount(): number {
+    return this.s.tools.length;
+  }
+
   netMm(tool: number): number {
     return this.s.tools[tool]?.net_mm ?? 0;
   }
