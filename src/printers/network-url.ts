@@ -1,0 +1,67 @@
+// Network printer URLs (moonraker://, octoprint://, prusalink:// and their +https forms) parsed into what a driver needs:
+// the kind, the base HTTP(S) address and an optional pinned certificate fingerprint, with clear errors.
+import { badRequest } from '../errors.js';
+
+export type NetworkKind = 'moonraker' | 'octoprint' | 'prusalink';
+export const NETWORK_KINDS: readonly NetworkKind[] = ['moonraker', 'octoprint', 'prusalink'];
+
+/** Each API's usual port when the URL names none (Moonraker listens on 7125; OctoPrint and PrusaLink on the web port). */
+const DEFAULT_PORTS: Record<NetworkKind, { http: number; https: number }> = {
+  moonraker: { http: 7125, https: 7130 },
+  octoprint: { http: 80, https: 443 },
+  prusalink: { http: 80, https: 443 },
+};
+
+export interface NetworkPrinterUrl {
+  kind: NetworkKind;
+  secure: boolean;
+  host: string;
+  port: number;
+  /** Where the API lives, e.g. http://192.168.1.20:7125 (with OctoPrint's path prefix when the URL has one). */
+  baseUrl: string;
+  /** SHA-256 of the server certificate (64 lowercase hex digits) that is trusted even when self-signed; null: verify normally. */
+  fingerprint: string | null;
+}
+
+const EXAMPLES = 'moonraker://host[:port], octoprint://host[:port][/path], prusalink://host; +https (e.g. moonraker+https://host?fingerprint=<sha256>)';
+
+const invalid = (url: string, why: string): Error => badRequest(`invalid connection URL "${url}": ${why}`, `network forms: ${EXAMPLES}`);
+
+/** The network kind a URL names, or null for the other schemes (serial, tcp, sim). */
+export function networkKindOf(url: string): NetworkKind | null {
+  const m = /^([a-z]+)(\+https)?:\/\//i.exec(url.trim());
+  const kind = m?.[1]?.toLowerCase();
+  return kind && (NETWORK_KINDS as readonly string[]).includes(kind) ? (kind as NetworkKind) : null;
+}
+
+/** Parses a network printer URL; throws a 400 naming the rule. */
+export function parseNetworkUrl(raw: string): NetworkPrinterUrl {
+  const text = raw.trim();
+  const m = /^([a-z]+)(\+https)?:\/\//i.exec(text);
+  const kind = networkKindOf(text);
+  if (!m || !kind) throw invalid(text, 'not a network printer scheme');
+  const secure = m[2] !== undefined;
+  let url: URL;
+  try {
+    url = new URL(`${secure ? 'https' : 'http'}://${text.slice(m[0].length)}`);
+  } catch {
+    throw invalid(text, 'the host part is not a valid address');
+  }
+  if (!url.hostname) throw invalid(text, 'a host is required');
+  if (url.username || url.password) throw invalid(text, 'put credentials in api_key, not in the URL');
+  if (url.hash) throw invalid(text, 'a #fragment means nothing here');
+  if (kind !== 'octoprint' && url.pathname !== '/' && url.pathname !== '') throw invalid(text, `a ${kind} URL takes no path`);
+  let fingerprint: string | null = null;
+  for (const [key, value] of url.searchParams) {
+    if (key !== 'fingerprint') throw invalid(text, `unknown parameter "${key}" (known: fingerprint)`);
+    if (!secure) throw invalid(text, `fingerprint pins a certificate: use ${kind}+https://`);
+    const hex = value.replace(/:/g, '').toLowerCase();
+    if (!/^[0-9a-f]{64}$/.test(hex)) throw invalid(text, 'fingerprint must be the certificate\'s SHA-256: 64 hex digits (colons allowed)');
+    fingerprint = hex;
+  }
+  const port = url.port ? Number(url.port) : DEFAULT_PORTS[kind][secure ? 'https' : 'http'];
+  const path = url.pathname.replace(/\/+$/, '');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  return { kind, secure, host, port, baseUrl: `${secure ? 'https' : 'http'}://${hostPart}:${port}${path}`, fingerprint };
+}
