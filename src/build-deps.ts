@@ -7,6 +7,7 @@ import type { RunEnvironment } from './config.js';
 import { EventBus } from './events/event-bus.js';
 import { createEventsRuntime, type EventsOptions } from './events/events-runtime.js';
 import { createFarm, type Farm } from './farm.js';
+import type { HostResolver } from './files/url-guard.js';
 import type { AppDeps } from './http/app-deps.js';
 import type { Logger } from './logger.js';
 import { PrintersService, type PrintersServiceDeps } from './printers/printers.service.js';
@@ -26,6 +27,8 @@ export interface DepsSettings {
   /** Session tuning, discovery roots, command timeout (tests shorten them). */
   printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'discovery' | 'commandTimeoutMs'>>;
   events?: EventsOptions;
+  /** Resolves file_url host names; the system resolver when absent. */
+  resolveHost?: HostResolver;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -35,7 +38,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const sessions = new SessionRegistry();
   const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, ...s.printers });
   const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger }, s.events);
-  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers });
+  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost });
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,

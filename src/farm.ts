@@ -5,6 +5,7 @@ import type { EventBus } from './events/event-bus.js';
 import type { EventsRuntime } from './events/events-runtime.js';
 import { bridgePrinterEvents } from './printers/printer-events.js';
 import { createFilesService, type FilesService } from './files/files.service.js';
+import type { HostResolver } from './files/url-guard.js';
 import { findOrganization } from './auth/organization.repository.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { jobFilesFrom, type JobFiles } from './jobs/job-files.js';
@@ -27,6 +28,8 @@ export interface FarmBase {
   dataDir: string;
   sessions: SessionRegistry;
   printers: PrintersService;
+  /** Resolves file_url host names (tests answer with addresses that must be refused); the system resolver by default. */
+  resolveHost?: HostResolver;
 }
 
 export interface Farm {

@@ -8,7 +8,7 @@ import { runListQuery, type ListPage, type ListQuery } from '../storage/list-pag
 import type { Db } from '../storage/db.js';
 import { findDelivery, selectDeliveries, updateDelivery } from './deliveries.repository.js';
 import { toDeliveryRecord, type DeliveryRecord } from './delivery-record.js';
-import { hostAllowed } from './host-allowlist.js';
+import { hostAllowed } from '../net/host-allowlist.js';
 import { activeSecrets, allowedHostsOf, generateSecret, SECRET_OVERLAP_MS } from './webhook-secrets.js';
 import type { WebhookCreate, WebhookUpdate } from './webhooks.schemas.js';
 import { countWebhooks, deleteWebhook, findWebhook, insertWebhook, selectWebhooks, updateWebhook, type WebhookRow } from './webhooks.repository.js';

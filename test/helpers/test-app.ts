@@ -9,6 +9,7 @@ import { mintKeyOffline } from '../../src/auth/bootstrap.js';
 import { ManualClock } from '../../src/clock.js';
 import type { RunEnvironment } from '../../src/config.js';
 import type { EventsOptions } from '../../src/events/events-runtime.js';
+import type { HostResolver } from '../../src/files/url-guard.js';
 import { buildAppDeps } from '../../src/build-deps.js';
 import type { AppDeps } from '../../src/http/app-deps.js';
 import type { RouteDef } from '../../src/http/route.js';
@@ -48,6 +49,8 @@ export async function startTestApp(
     events?: EventsOptions;
     /** Overrides of the printers service's options (discovery roots, command timeout, session tuning). */
     printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'discovery' | 'commandTimeoutMs'>>;
+    /** Answers file_url host names instead of the system resolver. */
+    resolveHost?: HostResolver;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -66,6 +69,7 @@ export async function startTestApp(
     secrets,
     printers: { sessionOptions: FAST_SESSIONS, ...options.printers },
     ...(options.events ? { events: options.events } : {}),
+    resolveHost: options.resolveHost,
   });
   const { printers } = deps;
   deps.events.start();

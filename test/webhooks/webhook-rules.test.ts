@@ -5,7 +5,7 @@ import { anyPatternMatches, mayReadEvent, patternMatches, scopeForEventType } fr
 import { telemetryFromSnapshot } from '../../src/events/printer-telemetry.js';
 import { TelemetryThrottle } from '../../src/events/telemetry-throttle.js';
 import { decideAfterAttempt } from '../../src/webhooks/delivery-outcome.js';
-import { hostAllowed, invalidHostPattern } from '../../src/webhooks/host-allowlist.js';
+import { hostAllowed, invalidHostPattern } from '../../src/net/host-allowlist.js';
 import { MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_S } from '../../src/webhooks/retry-schedule.js';
 import { signatureHeader, signPayload, verifySignature } from '../../src/webhooks/signature.js';
 
