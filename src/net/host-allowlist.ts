@@ -8,14 +8,12 @@ type Pattern = { kind: 'name'; name: string } | { kind: 'suffix'; suffix: string
 /** The pattern, or why it is invalid. */
 function parsePattern(pattern: string): Pattern | string {
   const p = pattern.toLowerCase();
-  const slash = p.lastIndexOf('/');
-  if (slash >= 0) {
-    const bytes = parseIp(p.slice(0, slash));
-    const bits = p.slice(slash + 1);
-    if (!bytes || !/^\d{1,3}$/.test(bits) || Number(bits) > bytes.length * 8) {
-      return 'not a valid CIDR range (an IPv4 range such as 10.0.0.0/8, or an IPv6 one such as fd00::/8)';
-    }
-    return { kind: 'ip', bytes, bits: Number(bits) };
+  const cidr = /^([^/]+)\/(\d{1,3})$/.exec(p);
+  if (cidr) {
+    const bytes = parseIp(cidr[1] as string);
+    const bits = Number(cidr[2]);
+    if (!bytes || bits > bytes.length * 8) return 'not a valid CIDR range (an IPv4 range such as 10.0.0.0/8, or an IPv6 one such as fd00::/8)';
+    return { kind: 'ip', bytes, bits };
   }
   const bytes = parseIp(p);
   if (bytes) return { kind: 'ip', bytes, bits: bytes.length * 8 };
