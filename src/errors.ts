@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'printer_offline'
   | 'invalid_state'
   | 'file_invalid'
+  | 'file_url_forbidden'
   | 'rate_limit_exceeded'
   | 'internal_error';
 

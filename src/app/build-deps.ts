@@ -15,6 +15,7 @@ import type { DeliveryWorkerOptions } from '../webhooks/delivery-worker.js';
 import { createWebhooksRuntime } from '../webhooks/webhooks-runtime.js';
 import { SessionRegistry } from '../printers/session-registry.js';
 import type { DbHandle } from '../storage/db.js';
+import type { HostResolver } from '../files/url-guard.js';
 
 export interface DepsSettings {
   handle: DbHandle;
@@ -30,6 +31,8 @@ export interface DepsSettings {
   events?: EventsOptions;
   /** Webhook delivery tuning (tests shorten timeouts, the benchmark scales the retry schedule). */
   webhooks?: DeliveryWorkerOptions;
+  /** Resolves file_url host names; the system resolver when absent. */
+  resolveHost?: HostResolver;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -41,7 +44,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);
-  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers });
+  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost });
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,

@@ -17,6 +17,7 @@ import type { SessionRegistry } from '../printers/session-registry.js';
 import { SchedulerLoop } from '../scheduler/scheduler-loop.js';
 import { TemperatureHistory } from '../printers/temperature-history.js';
 import type { Db } from '../storage/db.js';
+import type { HostResolver } from '../files/url-guard.js';
 
 export interface FarmBase {
   events: EventsRuntime;
@@ -27,6 +28,8 @@ export interface FarmBase {
   dataDir: string;
   sessions: SessionRegistry;
   printers: PrintersService;
+  /** Resolves file_url host names (tests answer with addresses that must be refused); the system resolver by default. */
+  resolveHost?: HostResolver;
 }
 
 export interface Farm {

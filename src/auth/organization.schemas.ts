@@ -23,6 +23,9 @@ export const OrganizationRecord = Type.Object({
   timezone: Type.String({ description: 'IANA time zone' }),
   auto_start: Type.Boolean({ description: 'start queued jobs on free printers without an operator' }),
   webhook_allowed_hosts: Type.Array(Type.String(), { description: 'hosts webhook receivers may use; empty allows any' }),
+  file_url_hosts: Type.Array(Type.String(), {
+    description: 'hosts a job file_url may be downloaded from (every redirect too); empty allows any not forbidden',
+  }),
   power_budget_watts: Type.Union([Type.Number(), Type.Null()], {
     description: 'extension: the most the farm may draw for printer heat-ups at once (W); heat-ups are staggered to stay under it; null: no budget',
   }),
@@ -39,6 +42,10 @@ export const PatchedOrganization = Type.Object({
   warnings: Type.Optional(Type.Array(Type.String(), { description: 'what the change does to rate limits; absent when nothing' })),
 });
 
+/** A PATCHable host list: the patterns src/net/host-allowlist.ts understands (checked further by the service). */
+const HostList = (description: string) =>
+  Type.Optional(Type.Array(TextField({ minLength: 1, maxLength: 253 }), { maxItems: 100, uniqueItems: true, description }));
+
 const settings = {
   name: Type.Optional(TextField({ minLength: 1, maxLength: NAME_MAX })),
   plan: Type.Optional(Plan),
@@ -48,12 +55,12 @@ const settings = {
   energy_cost_per_kwh: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000 })),
   timezone: Type.Optional(TextField({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Berlin' })),
   auto_start: Type.Optional(Type.Boolean()),
-  webhook_allowed_hosts: Type.Optional(
-    Type.Array(TextField({ minLength: 1, maxLength: 253 }), {
-      maxItems: 100,
-      uniqueItems: true,
-      description: 'host names, *.domain wildcards, IPv4 addresses or ranges (10.0.0.0/8) or [IPv6] webhook receivers may use; [] allows any',
-    }),
+  webhook_allowed_hosts: HostList(
+    'host names, *.domain wildcards, IP addresses or CIDR ranges (10.0.0.0/8, fd00::/8) webhook receivers may use; [] allows any',
+  ),
+  file_url_hosts: HostList(
+    'host names, *.domain wildcards, IP addresses or CIDR ranges a job file_url (and each redirect) may reach; an address ' +
+      'or range also allows a host name that resolves into it; [] allows any host not refused by address class',
   ),
   power_budget_watts: Type.Optional(
     Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }), Type.Null()], {

@@ -2,7 +2,7 @@
 import { isoTime, type Clock } from '../clock.js';
 import { badRequest, quoteInput } from '../errors.js';
 import type { Db } from '../storage/db.js';
-import { invalidHostPattern } from '../webhooks/host-allowlist.js';
+import { invalidHostPattern } from '../net/host-allowlist.js';
 import { findOrganization, updateOrganization, type OrganizationRow } from './organization.repository.js';
 import type { OrganizationPatch, OrganizationRecord } from './organization.schemas.js';
 
@@ -51,6 +51,7 @@ export function toOrganizationRecord(row: OrganizationRow): OrganizationRecord {
     timezone: row.timezone,
     auto_start: row.auto_start === 1,
     webhook_allowed_hosts: JSON.parse(row.webhook_allowed_hosts) as string[],
+    file_url_hosts: JSON.parse(row.file_url_hosts) as string[],
     power_budget_watts: row.power_budget_watts,
     session_lifetime_hours: row.session_lifetime_hours,
     session_idle_minutes: row.session_idle_minutes,
@@ -87,11 +88,19 @@ export function checkOrganizationPatch(patch: OrganizationPatch): void {
   if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) {
     throw badRequest(`timezone: ${quoteInput(patch.timezone)} is not an IANA time zone (e.g. UTC, Europe/Berlin)`);
   }
-  patch.webhook_allowed_hosts?.forEach((host, i) => {
+  checkHostList('webhook_allowed_hosts', patch.webhook_allowed_hosts);
+  checkHostList('file_url_hosts', patch.file_url_hosts);
+}
+
+function checkHostList(field: string, hosts: readonly string[] | undefined): void {
+  hosts?.forEach((host, i) => {
     const why = invalidHostPattern(host);
-    if (why) throw badRequest(`webhook_allowed_hosts[${i}]: "${host}" ${why}`);
+    if (why) throw badRequest(`${field}[${i}]: ${quoteInput(host)} ${why}`);
   });
 }
+
+/** Stored as JSON, lower case (host names are matched without case). */
+const hostListColumn = (hosts: readonly string[]): string => JSON.stringify(hosts.map((h) => h.toLowerCase()));
 
 /** What a PATCH changed that the caller should know about: today only a lowered rate limit. */
 export function patchWarnings(before: OrganizationRow, after: OrganizationRow, nowMs: number): string[] {
@@ -119,10 +128,11 @@ export async function patchOrganization(
   if (patch.rate_limit_per_hour !== undefined && (patch.plan ?? current.plan) !== 'enterprise') {
     throw badRequest(`rate_limit_per_hour: can only be set on the enterprise plan (the ${patch.plan ?? current.plan} plan allows ${hourlyLimit({ plan: patch.plan ?? current.plan, rate_limit_per_hour: 1 })} per hour)`);
   }
-  const { auto_start, name, webhook_allowed_hosts, ...rest } = patch;
+  const { auto_start, name, webhook_allowed_hosts, file_url_hosts, ...rest } = patch;
   const update = {
     ...rest,
-    ...(webhook_allowed_hosts !== undefined ? { webhook_allowed_hosts: JSON.stringify(webhook_allowed_hosts.map((h) => h.toLowerCase())) } : {}),
+    ...(webhook_allowed_hosts !== undefined ? { webhook_allowed_hosts: hostListColumn(webhook_allowed_hosts) } : {}),
+    ...(file_url_hosts !== undefined ? { file_url_hosts: hostListColumn(file_url_hosts) } : {}),
     ...(name !== undefined ? { name: name.trim() } : {}),
     ...(auto_start !== undefined ? { auto_start: auto_start ? 1 : 0 } : {}),
     updated_at: isoTime(deps.clock.now()),

@@ -17,6 +17,12 @@ export async function findFileBySha256(db: Db, sha256: string): Promise<FileRow 
   return db.selectFrom('files').selectAll().where('sha256', '=', sha256).executeTakeFirst();
 }
 
+/** The organization's file_url_hosts (empty: any host). */
+export async function fileUrlHostsOf(db: Db): Promise<string[]> {
+  const row = await db.selectFrom('organization').select('file_url_hosts').orderBy('created_at').limit(1).executeTakeFirst();
+  return row ? (JSON.parse(row.file_url_hosts) as string[]) : [];
+}
+
 export async function countFiles(db: Db): Promise<number> {
   const row = await db.selectFrom('files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);

@@ -8,16 +8,19 @@ import type { Db } from '../storage/db.js';
 import { DEFAULT_FILE_LIMITS, type FileLimits } from './file-limits.js';
 import { rowFromInspection, toFileRecord } from './file-record.js';
 import { FileStore } from './file-store.js';
-import { findFileById, findFileBySha256, insertFile } from './files.repository.js';
+import { fileUrlHostsOf, findFileById, findFileBySha256, insertFile } from './files.repository.js';
 import type { FileRecord } from './files.schemas.js';
 import { GcodeInspector, type FileInvalid } from './gcode-inspector.js';
 import { openDownload, tooLarge } from './url-download.js';
+import { systemResolver, type HostResolver } from './url-guard.js';
 
 export interface FilesServiceDeps {
   db: Db;
   dataDir: string;
   clock: Clock;
   logger: Logger;
+  /** Resolves file_url host names (the system resolver by default); every answer is checked before a socket uses it. */
+  resolveHost?: HostResolver;
 }
 
 export interface Thumbnail {
@@ -30,7 +33,10 @@ export interface FilesService {
   readonly limits: FileLimits;
   /** Streams a file to the store; 422 file_invalid when it is not G-code, 413 over `limits.maxFileBytes`. */
   ingestStream(source: Readable, originalName: string, limits?: FileLimits, field?: string): Promise<FileRecord>;
-  /** Downloads and ingests; 400 naming the failure (bad URL, DNS, refused, remote status, redirects, timeouts), 413, 422. */
+  /**
+   * Downloads and ingests; 400 naming the failure (bad URL, DNS, refused, remote status, redirects, timeouts), 413,
+   * 422 file_invalid, 422 file_url_forbidden when a hop's host or address may not be reached.
+   */
   ingestUrl(url: string, limits?: FileLimits): Promise<FileRecord>;
   /** 404 resource_not_found for an unknown id. */
   getFile(id: string): Promise<FileRecord>;
@@ -99,7 +105,8 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
   }
 
   async function ingestUrl(url: string, limits = defaults): Promise<FileRecord> {
-    const download = await openDownload(url, limits);
+    const access = { resolve: deps.resolveHost ?? systemResolver, allowedHosts: await fileUrlHostsOf(deps.db) };
+    const download = await openDownload(url, limits, access);
     try {
       return await ingestStream(download.body, cleanFileName(download.name, 'download.gcode'), limits, 'file_url');
     } catch (err) {

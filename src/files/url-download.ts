@@ -1,8 +1,14 @@
-// Opens an http(s) download for ingestion: manual redirects (bounded), header/idle/total timeouts, size checked up front, and one clear 400 per failure.
-import { Readable, Transform, pipeline } from 'node:stream';
-import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
+// Opens an http(s) download for ingestion over node:http(s): each hop's host checked before and while its socket connects
+// (url-guard), manual redirects (bounded), header/idle/total timeouts, size checked up front, and one clear error per failure.
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { Transform, pipeline, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { AppError, badRequest } from '../errors.js';
+import { VERSION } from '../version.js';
 import { formatBytes, type FileLimits } from './file-limits.js';
+import { checkUrlHost, guardedLookup, type UrlAccess } from './url-guard.js';
 
 const FIELD = 'file_url';
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -34,7 +40,7 @@ function parseHttpUrl(text: string, what: string): URL {
   return url;
 }
 
-/** Why a connection failed, from the error undici's fetch gives as `cause`. */
+/** Why a connection failed, from a node:http error (or one that carries it as `cause`). */
 export function describeNetworkError(err: unknown, url: URL): string {
   const cause = ((err as { cause?: unknown })?.cause ?? err) as { code?: string; message?: string };
   const host = url.host;
@@ -61,8 +67,8 @@ export function describeNetworkError(err: unknown, url: URL): string {
   }
 }
 
-function fileNameOf(res: Response, url: URL): string {
-  const cd = res.headers.get('content-disposition') ?? '';
+function fileNameOf(res: http.IncomingMessage, url: URL): string {
+  const cd = res.headers['content-disposition'] ?? '';
   const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(cd);
   const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(cd);
   const raw = star?.[1] ?? plain?.[1] ?? url.pathname.split('/').filter(Boolean).pop() ?? '';
@@ -73,12 +79,39 @@ function fileNameOf(res: Response, url: URL): string {
   }
 }
 
+const HEADERS = { Accept: 'text/x-gcode, text/plain, */*', 'Accept-Encoding': 'gzip, deflate, br', 'User-Agent': `printfarm/${VERSION}` };
+
+/** Sends one GET; resolves when the response headers are in. */
+function get(url: URL, signal: AbortSignal, lookup: LookupFunction): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    // A socket of its own (agent: false): a pooled one could have been connected without this lookup's check.
+    const req = (url.protocol === 'https:' ? https : http).request(url, { agent: false, signal, lookup, headers: HEADERS });
+    req.on('response', resolve);
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Decoders for a Content-Encoding list, outermost first; an unknown coding is passed on as it is (the file check then judges the bytes). */
+function decodersFor(encoding: string | undefined): Transform[] {
+  const codings = (encoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter(Boolean).reverse();
+  return codings.flatMap((c): Transform[] => {
+    if (c === 'gzip' || c === 'x-gzip') return [zlib.createGunzip()];
+    if (c === 'deflate') return [zlib.createInflate()];
+    if (c === 'br') return [zlib.createBrotliDecompress()];
+    return [];
+  });
+}
+
 /**
- * Requests `text` and follows up to `maxRedirects` redirects (each checked to stay http/https). Resolves once a 2xx
- * answer's headers are in; the body is then read by the caller within the idle and total time limits.
+ * Requests `text` and follows up to `maxRedirects` redirects (each checked to stay http/https). Every hop's host is
+ * checked against `access` (forbidden address classes, the organization's file_url_hosts) before and while it
+ * connects: 422 file_url_forbidden. Resolves once a 2xx answer's headers are in; the body is then read by the caller
+ * within the idle and total time limits.
  */
-export async function openDownload(text: string, limits: FileLimits): Promise<Download> {
+export async function openDownload(text: string, limits: FileLimits, access: UrlAccess): Promise<Download> {
   let url = parseHttpUrl(text, 'the address');
+  let refusalPrefix = `${FIELD}: `;
   const controller = new AbortController();
   let stopped: AppError | null = null;
   const stop = (err: AppError): void => {
@@ -111,37 +144,40 @@ export async function openDownload(text: string, limits: FileLimits): Promise<Do
   };
 
   try {
-    let res: Response;
+    let res: http.IncomingMessage;
     for (let hops = 0; ; hops++) {
+      checkUrlHost(url, access, refusalPrefix);
       const headers = setTimeout(
         () => stop(badRequest(`${FIELD}: ${url.host} did not answer within ${seconds(limits.downloadHeadersTimeoutMs)}`)),
         limits.downloadHeadersTimeoutMs,
       );
       try {
-        res = await fetch(url, { redirect: 'manual', signal: controller.signal, headers: { Accept: 'text/x-gcode, text/plain, */*' } });
+        res = await get(url, controller.signal, guardedLookup(access, refusalPrefix));
       } finally {
         clearTimeout(headers);
       }
-      if (!REDIRECTS.has(res.status)) break;
-      await res.body?.cancel().catch(() => undefined);
-      const location = res.headers.get('location');
-      if (!location) throw badRequest(`${FIELD}: ${url.host} answered ${res.status} without a Location to follow`);
+      const status = res.statusCode ?? 0;
+      if (!REDIRECTS.has(status)) break;
+      res.destroy();
+      const location = res.headers.location;
+      if (!location) throw badRequest(`${FIELD}: ${url.host} answered ${status} without a Location to follow`);
       if (hops + 1 > limits.maxRedirects) {
         throw badRequest(`${FIELD}: more than ${limits.maxRedirects} redirects (a redirect loop?); last one to ${location}`);
       }
       url = parseHttpUrl(new URL(location, url).toString(), `the redirect to ${location}`);
+      refusalPrefix = `${FIELD}: the redirect to ${url.href} is refused: `;
     }
-    if (res.status < 200 || res.status > 299) {
-      await res.body?.cancel().catch(() => undefined);
-      throw badRequest(`${FIELD}: the server answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''} for ${url.href}`);
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status > 299) {
+      res.destroy();
+      throw badRequest(`${FIELD}: the server answered ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''} for ${url.href}`);
     }
-    const declared = Number(res.headers.get('content-length') ?? NaN);
+    const declared = Number(res.headers['content-length'] ?? NaN);
     // Only a plain body's length is the file's size; a compressed one is checked while it is read.
-    if (!res.headers.get('content-encoding') && Number.isFinite(declared) && declared > limits.maxFileBytes) {
-      await res.body?.cancel().catch(() => undefined);
+    if (!res.headers['content-encoding'] && Number.isFinite(declared) && declared > limits.maxFileBytes) {
+      res.destroy();
       throw tooLarge(FIELD, limits.maxFileBytes, declared);
     }
-    const source = res.body ? Readable.fromWeb(res.body as unknown as NodeWebReadableStream<Uint8Array>) : Readable.from([]);
     armIdle();
     const idleTap = new Transform({
       transform(chunk, _enc, done) {
@@ -149,8 +185,9 @@ export async function openDownload(text: string, limits: FileLimits): Promise<Do
         done(null, chunk);
       },
     });
-    pipeline(source, idleTap, () => clearTimeout(idle));
-    return { body: idleTap, name: fileNameOf(res, url), explain, close };
+    const stages: [Readable, ...Transform[]] = [res, idleTap, ...decodersFor(res.headers['content-encoding'])];
+    pipeline(stages, () => clearTimeout(idle));
+    return { body: stages[stages.length - 1] as Readable, name: fileNameOf(res, url), explain, close };
   } catch (err) {
     close();
     throw explain(err);

@@ -24,6 +24,10 @@ const ERRORS: Record<number, string> = {
     'something did not come from this origin',
   404: 'resource_not_found',
   409: 'conflict with the current state',
+  422:
+    'file_invalid: the file is not usable G-code (details: the reason); file_url_forbidden: file_url or one of its ' +
+    'redirects leads to an address that is never reached (link-local, multicast, broadcast, unspecified) or to a host ' +
+    "outside the organization's file_url_hosts (details: the reason)",
   429: 'rate_limit_exceeded: with Retry-After; the message says after how many seconds',
 };
 

@@ -18,6 +18,8 @@ export interface OrganizationTable {
   updated_at: string;
   /** JSON array of host names or patterns webhook receivers may use; empty allows any. */
   webhook_allowed_hosts: Generated<string>;
+  /** JSON array of host patterns a job's file_url may be downloaded from; empty allows any (forbidden addresses aside). */
+  file_url_hosts: Generated<string>;
   /** A browser session ends this many hours after sign-in (1..8760). */
   session_lifetime_hours: Generated<number>;
   /** A browser session ends after this many minutes without a request (5..525600). */

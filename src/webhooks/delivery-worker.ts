@@ -7,7 +7,7 @@ import type { Db } from '../storage/db.js';
 import { TEST_EVENT_TYPE } from '../events/event-names.js';
 import { dueDeliveriesOf, failPendingOf, nextDueMs, pendingDelivery, updateDelivery, type DueDelivery } from './deliveries.repository.js';
 import { decideAfterAttempt, type AttemptResult } from './delivery-outcome.js';
-import { hostAllowed } from './host-allowlist.js';
+import { hostAllowed } from '../net/host-allowlist.js';
 import { signatureHeader } from './signature.js';
 import { AttemptAborted, postWebhook } from './webhook-poster.js';
 import { activeSecrets, allowedHostsOf } from './webhook-secrets.js';

@@ -12,7 +12,7 @@ import { findDelivery, selectDeliveries, updateDelivery } from './deliveries.rep
 import { toDeliveryRecord, type DeliveryRecord } from './delivery-record.js';
 import { queueDelivery } from './webhook-outbox.js';
 import type { WebhooksRuntime } from './webhooks-runtime.js';
-import { hostAllowed } from './host-allowlist.js';
+import { hostAllowed } from '../net/host-allowlist.js';
 import { activeSecrets, allowedHostsOf, generateSecret, SECRET_OVERLAP_MS } from './webhook-secrets.js';
 import type { WebhookCreate, WebhookUpdate } from './webhooks.schemas.js';
 import { countWebhooks, deleteWebhook, findWebhook, insertWebhook, selectWebhooks, updateWebhook, type WebhookRow } from './webhooks.repository.js';

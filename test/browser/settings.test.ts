@@ -54,6 +54,7 @@ describe('settings pages', { skip: browserSkip }, () => {
     await page.getByLabel('Machine cost per print hour').fill('1.5');
     await page.getByLabel('Power budget (W)').fill('900');
     await page.getByLabel('Currency').fill('usd');
+    await page.getByLabel('Hosts jobs may download files from').fill('NAS.lan\n10.0.0.0/8');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.locator('.note.success', { hasText: 'Saved.' }).waitFor();
     const org = await d.api('GET', '/v1/organization');
@@ -61,6 +62,7 @@ describe('settings pages', { skip: browserSkip }, () => {
     assert.equal(org.hourly_rate, 1.5);
     assert.equal(org.power_budget_watts, 900);
     assert.equal(org.currency, 'USD');
+    assert.deepEqual(org.file_url_hosts, ['nas.lan', '10.0.0.0/8']);
     assert.equal(await page.getByLabel('Currency').inputValue(), 'USD');
 
     await page.getByLabel('Energy cost per kWh').fill('5000');

@@ -13,6 +13,7 @@ import type { DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker.j
 import { buildAppDeps } from '../../src/app/build-deps.js';
 import type { AppDeps } from '../../src/app/app-deps.js';
 import { allRoutes, type AppRoute } from '../../src/app/routes-index.js';
+import type { HostResolver } from '../../src/files/url-guard.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PrintersServiceDeps } from '../../src/printers/printers.service.js';
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
@@ -49,6 +50,8 @@ export async function startTestApp(
     webhooks?: DeliveryWorkerOptions;
     /** Overrides of the printers service's options (discovery roots, command timeout, session tuning). */
     printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'discovery' | 'commandTimeoutMs'>>;
+    /** Answers file_url host names instead of the system resolver. */
+    resolveHost?: HostResolver;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -68,6 +71,7 @@ export async function startTestApp(
     printers: { sessionOptions: FAST_SESSIONS, ...options.printers },
     ...(options.events ? { events: options.events } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    resolveHost: options.resolveHost,
   });
   const { printers } = deps;
   deps.events.start();

@@ -60,6 +60,7 @@ describe('organization', () => {
         timezone: 'UTC',
         auto_start: true,
         webhook_allowed_hosts: [],
+        file_url_hosts: [],
         power_budget_watts: null,
         session_lifetime_hours: 168,
         session_idle_minutes: 720,

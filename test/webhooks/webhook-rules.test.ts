@@ -1,11 +1,10 @@
-// Pure webhook rules by table: signatures (rotation, tolerance), the retry schedule, the attempt state machine, hosts, patterns.
+// Pure webhook rules by table: signatures (rotation, tolerance), the retry schedule, the attempt state machine, event patterns (hosts: test/net/host-allowlist.test.ts).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { anyPatternMatches, mayReadEvent, patternMatches, scopeForEventType } from '../../src/events/event-names.js';
 import { telemetryFromSnapshot } from '../../src/events/printer-telemetry.js';
 import { TelemetryThrottle } from '../../src/events/telemetry-throttle.js';
 import { decideAfterAttempt } from '../../src/webhooks/delivery-outcome.js';
-import { hostAllowed, invalidHostPattern } from '../../src/webhooks/host-allowlist.js';
 import { MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_S } from '../../src/webhooks/retry-schedule.js';
 import { signatureHeader, signPayload, verifySignature } from '../../src/webhooks/signature.js';
 
@@ -55,26 +54,6 @@ describe('retry schedule and attempt outcomes', () => {
   for (const [name, code, attempts, retries, expected] of cases) {
     it(name, () => assert.deepEqual(decideAfterAttempt(result(code), attempts, 0, 0.5, retries), expected));
   }
-});
-
-describe('allowed hosts', () => {
-  const table: Array<[string[], string, boolean]> = [
-    [[], 'http://192.168.1.5/h', true],
-    [['printers.lan'], 'http://printers.lan:8000/h', true],
-    [['printers.lan'], 'http://evil.lan/h', false],
-    [['*.example.com'], 'https://hooks.example.com/x', true],
-    [['*.example.com'], 'https://example.com/x', false],
-    [['*.example.com'], 'https://badexample.com/x', false],
-    [['10.0.0.0/8'], 'http://10.20.30.40/h', true],
-    [['10.0.0.0/8'], 'http://11.0.0.1/h', false],
-    [['192.168.1.20'], 'http://192.168.1.20/h', true],
-    [['[::1]'], 'http://[::1]:9/h', true],
-  ];
-  for (const [allowed, url, ok] of table) it(`${allowed.join(',') || '(any)'} ${ok ? 'allows' : 'refuses'} ${url}`, () => assert.equal(hostAllowed(allowed, url), ok));
-  it('validates patterns', () => {
-    for (const good of ['printers.lan', '*.example.com', '10.0.0.0/8', '192.168.1.20', '[::1]']) assert.equal(invalidHostPattern(good), null, good);
-    for (const bad of ['http://x', 'a b', '10.0.0.0/33', '*', '300.1.1.1/8']) assert.notEqual(invalidHostPattern(bad), null, bad);
-  });
 });
 
 describe('event names, patterns and scopes', () => {

@@ -19,6 +19,7 @@ export interface Organization {
   auto_start: boolean;
   power_budget_watts: number | null;
   webhook_allowed_hosts: string[];
+  file_url_hosts: string[];
   /** Being added with browser sessions: absent on servers without them. */
   session_lifetime_hours?: number;
   session_idle_minutes?: number;
@@ -29,12 +30,12 @@ export interface Organization {
 
 type Form = {
   name: string; plan: string; rate_limit_per_hour: string; currency: string; hourly_rate: string; energy_cost_per_kwh: string;
-  timezone: string; auto_start: boolean; power_budget_watts: string; webhook_allowed_hosts: string;
+  timezone: string; auto_start: boolean; power_budget_watts: string; webhook_allowed_hosts: string; file_url_hosts: string;
   session_lifetime_hours: string; session_idle_minutes: string;
 };
 
 const FIELDS = ['name', 'plan', 'rate_limit_per_hour', 'currency', 'hourly_rate', 'energy_cost_per_kwh', 'timezone', 'auto_start',
-  'power_budget_watts', 'webhook_allowed_hosts', 'session_lifetime_hours', 'session_idle_minutes'] as const;
+  'power_budget_watts', 'webhook_allowed_hosts', 'file_url_hosts', 'session_lifetime_hours', 'session_idle_minutes'] as const;
 
 /** What each field takes, said when the server refuses a value (its own rule follows in brackets). */
 const FIELD_WORDS: Record<string, string> = {
@@ -47,7 +48,8 @@ const FIELD_WORDS: Record<string, string> = {
   timezone: 'Pick a time zone from the list, like Europe/Berlin or UTC.',
   auto_start: 'Tick or untick it.',
   power_budget_watts: 'Enter watts above 0 (at most 1,000,000), or leave it empty for no budget.',
-  webhook_allowed_hosts: 'One host per line: a name (erp.lan), a wildcard (*.example.com), an IPv4 address or range (192.168.1.0/24) or a bracketed IPv6 address; at most 100.',
+  webhook_allowed_hosts: 'One host per line: a name (erp.lan), a wildcard (*.example.com), an IP address or a range (192.168.1.0/24, fd00::/8); at most 100.',
+  file_url_hosts: 'One host per line: a name (nas.lan), a wildcard (*.example.com), an IP address or a range (192.168.1.0/24, fd00::/8); at most 100.',
   session_lifetime_hours: 'Enter how many hours a sign-in lasts, 1 to 8760.',
   session_idle_minutes: 'Enter after how many idle minutes a sign-in ends, 5 to 525,600.',
 };
@@ -56,6 +58,7 @@ const toForm = (o: Organization): Form => ({
   name: o.name, plan: o.plan, rate_limit_per_hour: String(o.rate_limit_per_hour), currency: o.currency, hourly_rate: String(o.hourly_rate),
   energy_cost_per_kwh: String(o.energy_cost_per_kwh), timezone: o.timezone, auto_start: o.auto_start,
   power_budget_watts: numberText(o.power_budget_watts), webhook_allowed_hosts: o.webhook_allowed_hosts.join('\n'),
+  file_url_hosts: o.file_url_hosts.join('\n'),
   session_lifetime_hours: numberText(o.session_lifetime_hours), session_idle_minutes: numberText(o.session_idle_minutes),
 });
 
@@ -73,8 +76,10 @@ function changes(f: Form, o: Organization): { body: Record<string, unknown> } | 
   if (f.currency.trim().toUpperCase() !== o.currency) body.currency = f.currency.trim().toUpperCase();
   if (f.timezone.trim() !== o.timezone) body.timezone = f.timezone.trim();
   if (f.auto_start !== o.auto_start) body.auto_start = f.auto_start;
-  const hosts = f.webhook_allowed_hosts.split(/[\n,]/).map((h) => h.trim()).filter(Boolean);
-  if (hosts.join('\n') !== o.webhook_allowed_hosts.join('\n')) body.webhook_allowed_hosts = hosts;
+  for (const k of ['webhook_allowed_hosts', 'file_url_hosts'] as const) {
+    const hosts = f[k].split(/[\n,]/).map((h) => h.trim()).filter(Boolean);
+    if (hosts.join('\n') !== o[k].join('\n')) body[k] = hosts;
+  }
   const bad =
     num('hourly_rate') ?? num('energy_cost_per_kwh') ?? num('power_budget_watts', true) ??
     (f.plan === 'enterprise' ? num('rate_limit_per_hour') : null) ??
@@ -168,6 +173,8 @@ function OrgForm({ org, onSaved }: { org: Organization; onSaved: (o: Organizatio
   const text = (k: keyof Form, more: Record<string, unknown> = {}, hint = false) =>
     html`<input type="text" ...${attrs(k, hint)} value=${form[k] as string} onInput=${set(k)} ...${more} />`;
   const dec = { inputmode: 'decimal', autocomplete: 'off' };
+  const hostList = (k: 'webhook_allowed_hosts' | 'file_url_hosts') =>
+    html`<textarea ...${attrs(k, true)} rows="3" value=${form[k]} onInput=${set(k)}></textarea>`;
 
   return html`<form class="org-form" onSubmit=${submit} novalidate>
     <fieldset>
@@ -191,7 +198,8 @@ function OrgForm({ org, onSaved }: { org: Organization; onSaved: (o: Organizatio
           <option value="enterprise">enterprise (own limit)</option>
         </select>`, 'A change applies to every key at once.')}
       ${form.plan === 'enterprise' ? field('rate_limit_per_hour', 'Requests per hour per key', text('rate_limit_per_hour', { inputmode: 'numeric', autocomplete: 'off' })) : null}
-      ${field('webhook_allowed_hosts', 'Hosts webhooks may call', html`<textarea ...${attrs('webhook_allowed_hosts', true)} rows="3" value=${form.webhook_allowed_hosts} onInput=${set('webhook_allowed_hosts')}></textarea>`, 'One per line, e.g. erp.lan, *.example.com, 192.168.1.0/24. Empty: any host.')}
+      ${field('webhook_allowed_hosts', 'Hosts webhooks may call', hostList('webhook_allowed_hosts'), 'One per line, e.g. erp.lan, *.example.com, 192.168.1.0/24. Empty: any host.')}
+      ${field('file_url_hosts', 'Hosts jobs may download files from', hostList('file_url_hosts'), 'For a job\'s file_url and its redirects. One per line, e.g. nas.lan, 192.168.1.0/24. Empty: any host (link-local, multicast and broadcast addresses never).')}
     </fieldset>
     ${org.session_lifetime_hours !== undefined || org.session_idle_minutes !== undefined
       ? html`<fieldset>
