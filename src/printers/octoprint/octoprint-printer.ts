@@ -351,6 +351,8 @@ export class OctoPrintPrinter implements PrinterLink {
         if (before === 'paused' && job.phase !== 'paused' && m.activity !== 'cancelling') this.bus.emit('job.resumed', { printer_id: this.printerId, job_id: job.id });
       } else if (job.seenPrinting || now - this.jobStartAt > this.startGraceMs || m.status === 'error') {
         // The print is over (or OctoPrint prints something else): how it ended comes from the event, else the states.
+        // OctoPrint keeps the finished print's progress: its last file position is what ran.
+        if (isOurUpload(view, job.remoteName) && job.update(view!.filepos, view!.progress, job.lastActivity, now)) this.emitProgress(job);
         this.endJob(job, m);
       }
     }
