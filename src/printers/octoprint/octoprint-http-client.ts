@@ -116,8 +116,11 @@ export class OctoPrintHttpClient {
       headers['Content-Type'] = body.contentType;
       headers['Content-Length'] = body.length;
     }
-    const options: RequestOptions = { method, headers, agent: false };
+    // No pooled agent: every request opens its own connection (pinned ones through the connector; node uses
+    // createConnection only when no agent is given).
+    const options: RequestOptions = { method, headers };
     if (endpoint.fingerprint) (options as { createConnection?: unknown }).createConnection = pinnedConnector(endpoint.fingerprint);
+    else options.agent = false;
     const doRequest = endpoint.secure ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       let settled = false;
