@@ -4,6 +4,10 @@ import { AppError, badRequest } from '../errors.js';
 import { parseSimulatorOptions } from '../simulator/simulator-options.js';
 import { parseTransportUrl, type TransportUrl } from '../transport/transport-url.js';
 import { profileByName } from './firmware-profiles.js';
+import { networkKindOf, parseNetworkUrl, type NetworkPrinterUrl } from './network-url.js';
+
+/** A stored connection URL, parsed: a link we stream over (serial, tcp, sim) or a printer on the network. */
+export type PrinterUrl = TransportUrl | NetworkPrinterUrl;
 
 export const CONNECTION_URL_MAX = 2048;
 
@@ -17,11 +21,19 @@ const fail = (why: string, details = ''): AppError => badRequest(`connection_url
  * firmware profile; the session takes it out before the transport sees the URL); in a sim:// URL `profile=` picks the
  * simulated firmware and every other option is checked by the simulator's own parser.
  */
-export function checkConnectionUrl(raw: string): { url: string; parsed: TransportUrl } {
+export function checkConnectionUrl(raw: string): { url: string; parsed: PrinterUrl } {
   // Checked before trimming, like every text field: a line break at the end is refused, not silently dropped.
   if (CONTROL_CHARS.test(raw)) throw fail('must not contain control characters');
   const url = raw.trim();
   if (url === '') throw fail('must not be empty');
+  if (networkKindOf(url) !== null) {
+    try {
+      return { url, parsed: parseNetworkUrl(url) };
+    } catch (err) {
+      if (err instanceof AppError) throw fail(err.message, err.details);
+      throw err;
+    }
+  }
   let transportUrl = url;
   const q = url.indexOf('?');
   if (q !== -1 && !/^sim:/i.test(url)) {
@@ -68,7 +80,7 @@ export async function resolveDevice(path: string): Promise<string> {
  * What a URL connects to, for "is this link already used": a serial device whichever path names it, a TCP endpoint
  * whatever the spelling of the host's case, and for sim:// the URL itself (every sim:// printer is its own simulator).
  */
-export async function linkIdentity(url: string, parsed?: TransportUrl): Promise<string> {
+export async function linkIdentity(url: string, parsed?: PrinterUrl): Promise<string> {
   if (!parsed) {
     try {
       parsed = checkConnectionUrl(url).parsed;
@@ -84,5 +96,8 @@ export async function linkIdentity(url: string, parsed?: TransportUrl): Promise<
       return `tcp:${parsed.host.toLowerCase()}:${parsed.port}`;
     case 'sim':
       return url;
+    default:
+      // One network printer answers at one address, whichever spelling or scheme variant names it.
+      return `${parsed.kind}:${parsed.host.toLowerCase()}:${parsed.port}`;
   }
 }

@@ -27,6 +27,11 @@ const EXAMPLES = 'moonraker://host[:port], octoprint://host[:port][/path], prusa
 
 const invalid = (url: string, why: string): Error => badRequest(`invalid connection URL "${url}": ${why}`, `network forms: ${EXAMPLES}`);
 
+/** What a printer is, as the API shows it (`kind`): serial covers every link we stream over (serial, tcp, sim). */
+export type PrinterKind = 'serial' | NetworkKind;
+
+export const printerKindOf = (url: string): PrinterKind => networkKindOf(url) ?? 'serial';
+
 /** The network kind a URL names, or null for the other schemes (serial, tcp, sim). */
 export function networkKindOf(url: string): NetworkKind | null {
   const m = /^([a-z]+)(\+https)?:\/\//i.exec(url.trim());

@@ -2,7 +2,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import type { PrinterTable } from '../storage/schema.js';
-import type { PrinterSnapshot, PrinterStatus } from './printer-state.js';
+import { printerKindOf } from './network-url.js';
+import type { OfflineReason, PrinterSnapshot, PrinterStatus } from './printer-state.js';
 import { SerialStatsSchema, type SerialStats } from './serial-stats.js';
 
 /** A printers row; reads also carry `loaded_spools` (JSON array of the spools on its tools, from the materials table). */
@@ -16,9 +17,18 @@ const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 const nullableNumber = (description: string) => nullable(Type.Number({ description }));
 const nullableString = (description: string) => nullable(Type.String({ description }));
 
+export const OFFLINE_REASONS = ['unreachable', 'auth_failed', 'firmware_error', 'printer_disconnected', 'tls_error'] as const;
+export const PRINTER_KINDS = ['serial', 'moonraker', 'octoprint', 'prusalink'] as const;
+
 export const PrinterRecordSchema = Type.Object({
   id: Type.String({ description: 'prt_...' }),
   name: Type.String(),
+  kind: Type.Unsafe<(typeof PRINTER_KINDS)[number]>({
+    type: 'string',
+    enum: [...PRINTER_KINDS],
+    description:
+      'Extension, from connection_url: serial (serial://, tcp://, sim://: we stream the G-code line by line), or a printer on the network that prints its own copy of the file (moonraker, octoprint, prusalink).',
+  }),
   status: Type.Unsafe<ApiPrinterStatus>({
     type: 'string',
     enum: [...PRINTER_STATUSES],
@@ -47,6 +57,27 @@ export const PrinterRecordSchema = Type.Object({
     Type.Object(
       { code: Type.String(), message: Type.String() },
       { description: 'Why the printer is in error, or why the last connection attempt failed or the link was lost.' },
+    ),
+  ),
+  offline_reason: nullable(
+    Type.Unsafe<OfflineReason>({
+      type: 'string',
+      enum: [...OFFLINE_REASONS],
+      description:
+        'Extension: why an offline (or error) printer is not usable: unreachable (nothing answers), auth_failed (the api_key was refused), firmware_error (the firmware stopped; its message is in error), printer_disconnected (OctoPrint or Moonraker is up but its printer is not), tls_error. Null while online or connecting.',
+    }),
+  ),
+  external_job: nullable(
+    Type.Object(
+      {
+        file_name: Type.String(),
+        progress: Type.Number({ description: 'Percent 0..100 as the printer reports it.' }),
+        started_at: Type.String({ format: 'date-time' }),
+      },
+      {
+        description:
+          'Extension: a print started on the printer itself (its screen, Mainsail, OctoPrint), while it runs; current_job is null then and the scheduler sends the printer nothing until it ends. When it ends it is recorded as a job with origin external.',
+      },
     ),
   ),
   material_type: nullableString('Loaded material type (stop-gap: the scheduler uses it only while no spool is loaded).'),
@@ -93,6 +124,7 @@ export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null, s
   return {
     id: row.id,
     name: row.name,
+    kind: printerKindOf(row.connection_url),
     status,
     connecting: snap?.status === 'connecting',
     ready: row.ready === 1 && (snap?.ready ?? true),
@@ -111,6 +143,10 @@ export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null, s
     connection_url: row.connection_url,
     has_api_key: row.api_key_sealed !== null,
     error: snap?.error ? { code: snap.error.code, message: snap.error.message } : null,
+    offline_reason: offlineReasonOf(snap),
+    external_job: snap?.external_job
+      ? { file_name: snap.external_job.file_name, progress: snap.external_job.progress, started_at: new Date(snap.external_job.started_at).toISOString() }
+      : null,
     material_type: row.material_type,
     material_color: row.material_color,
     materials: row.loaded_spools ? (JSON.parse(row.loaded_spools) as PrinterRecord['materials']) : [],
@@ -123,4 +159,16 @@ export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null, s
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/**
+ * A network driver says why it is offline; a serial link that is offline with an error could not be opened or was lost
+ * (unreachable), and one in error was halted by its firmware. While connecting there is no reason yet.
+ */
+function offlineReasonOf(snap: PrinterSnapshot | null): OfflineReason | null {
+  if (!snap) return 'unreachable';
+  if (snap.offline_reason !== undefined) return snap.status === 'offline' || snap.status === 'error' ? snap.offline_reason : null;
+  if (snap.status === 'error') return 'firmware_error';
+  if (snap.status === 'offline') return snap.error ? 'unreachable' : null;
+  return null;
 }

@@ -10,11 +10,12 @@ import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
 import type { PrinterTable } from '../storage/schema.js';
 import type { DiscoveryOptions } from '../transport/serial-discovery.js';
-import type { TransportUrl } from '../transport/transport-url.js';
-import { checkConnectionUrl, linkIdentity } from './connection-url.js';
+import { checkConnectionUrl, linkIdentity, type PrinterUrl } from './connection-url.js';
 import { cleanClearBedGcode, cleanOptionalText, cleanTags, cleanText } from './printer-input.js';
 import { apiStatus, PRINTER_FIELDS, PRINTER_STATUSES, toPrinterRecord, type ApiPrinterStatus, type PrinterRecord, type PrinterRow } from './printer-record.js';
-import { PrinterSession, type PrinterSessionOptions } from './printer-session.js';
+import type { ExtrusionIndexCache } from './extrusion-index-cache.js';
+import { printerKindOf } from './network-url.js';
+import { openPrinterLink, type LinkDeps, type SessionTuning } from './open-printer-link.js';
 import type { PrinterLink } from './printer-link.js';
 import { printerBusy } from './printer-state.js';
 import type { PrinterCreateInput, PrinterUpdateInput } from './printers.schemas.js';
@@ -23,8 +24,6 @@ import type { SecretBox } from './secret-box.js';
 import { serialStatsOf } from './serial-stats.js';
 import type { SessionRegistry } from './session-registry.js';
 
-/** Session options the service passes to every session it opens (tests: short drain and handshake timings). */
-export type SessionTuning = Partial<Omit<PrinterSessionOptions, 'printerId' | 'url' | 'bus'>>;
 
 export interface PrintersServiceDeps {
   db: Db;
@@ -35,6 +34,10 @@ export interface PrintersServiceDeps {
   sessions: SessionRegistry;
   secrets: SecretBox;
   sessionOptions?: SessionTuning;
+  /** Network printer drivers' tuning (tests shorten polling and timeouts). */
+  networkOptions?: LinkDeps['networkOptions'];
+  /** Extrusion indexes of stored files, shared by every network printer. */
+  extrusionIndexes: ExtrusionIndexCache;
   /** Roots for serial discovery (tests build a /dev and /sys tree). */
   discovery?: DiscoveryOptions;
   /** How long POST /commands waits for one command's answer (default 30 s). */
@@ -117,7 +120,8 @@ export class PrintersService {
 
   /** Builds, registers and starts connecting a session; a failed attempt is retried by the session itself. */
   openSession(row: PrinterRow): PrinterLink {
-    const session = new PrinterSession({ ...this.deps.sessionOptions, printerId: row.id, url: row.connection_url, bus: this.deps.bus });
+    const apiKey = row.api_key_sealed === null ? null : this.deps.secrets.open(row.api_key_sealed, row.id);
+    const session = openPrinterLink({ id: row.id, url: row.connection_url, apiKey }, this.deps);
     this.deps.sessions.add(session);
     session.connect().catch((err: Error) => {
       this.deps.logger.info('printer not connected yet; retrying in the background', { printer_id: row.id, reason: err.message });
@@ -206,6 +210,11 @@ export class PrintersService {
     if (input.api_key !== undefined) {
       const key = cleanOptionalText('api_key', input.api_key);
       patch.api_key_sealed = key === null ? null : this.deps.secrets.seal(key, id);
+      // A network printer's driver holds the credential: a new one takes effect on a new link (a refused key is fixed this way).
+      if (printerKindOf(row.connection_url) !== 'serial' && patch.api_key_sealed !== row.api_key_sealed) {
+        this.refuseWhileBusy(id, 'change api_key');
+        reconnect = true;
+      }
     }
     if (input.model !== undefined) patch.model = cleanOptionalText('model', input.model);
     if (input.group !== undefined) patch.group_name = cleanOptionalText('group', input.group);
@@ -275,7 +284,7 @@ export class PrintersService {
   }
 
   /** Two sessions on one serial port or TCP bridge would fight over it: refused, however the URL spells the device. */
-  private async ensureLinkFree(url: string, parsed: TransportUrl, selfId: string | null): Promise<void> {
+  private async ensureLinkFree(url: string, parsed: PrinterUrl, selfId: string | null): Promise<void> {
     const wanted = await linkIdentity(url, parsed);
     for (const other of await allPrinters(this.deps.db)) {
       if (other.id === selfId) continue;

@@ -1,0 +1,38 @@
+// Builds the live link of a stored printer from its URL: a serial/tcp/sim session we stream to, or the driver of a
+// printer on the network. The only place that asks which kind a printer is.
+import type { Clock } from '../clock.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { Logger } from '../logger.js';
+import type { ExtrusionIndexCache } from './extrusion-index-cache.js';
+import { networkKindOf } from './network-url.js';
+import { createOctoPrintPrinter } from './octoprint/create-octoprint-printer.js';
+import type { PrinterLink } from './printer-link.js';
+import { PrinterSession, type PrinterSessionOptions } from './printer-session.js';
+
+/** Session options the service passes to every serial session it opens (tests: short drain and handshake timings). */
+export type SessionTuning = Partial<Omit<PrinterSessionOptions, 'printerId' | 'url' | 'bus'>>;
+
+export interface LinkDeps {
+  bus: EventBus;
+  logger: Logger;
+  clock: Clock;
+  /** One per program: network printers charge filament from their position in the file. */
+  extrusionIndexes: ExtrusionIndexCache;
+  sessionOptions?: SessionTuning;
+  /** Network driver tuning (tests shorten polling and timeouts). */
+  networkOptions?: { pollMs?: number; requestTimeoutMs?: number };
+}
+
+export function openPrinterLink(printer: { id: string; url: string; apiKey: string | null }, deps: LinkDeps): PrinterLink {
+  const kind = networkKindOf(printer.url);
+  const common = { printerId: printer.id, url: printer.url, bus: deps.bus, extrusionIndexes: deps.extrusionIndexes, ...deps.networkOptions };
+  const log = (line: string): void => deps.logger.info(line, { printer_id: printer.id });
+  switch (kind) {
+    case 'octoprint':
+      return createOctoPrintPrinter({ ...common, apiKey: printer.apiKey ?? '', log });
+    case null:
+      return new PrinterSession({ ...deps.sessionOptions, printerId: printer.id, url: printer.url, bus: deps.bus });
+    default:
+      throw new Error(`no driver for ${kind} printers in this build`);
+  }
+}
