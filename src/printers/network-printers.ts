@@ -166,11 +166,14 @@ export function endpointOf(connectionUrl: string): { host: string; port: number 
   return { host: cleanHost(url.hostname.replace(/^\[(.*)\]$/, '$1')), port };
 }
 
+/** Code-point order: the same on every machine, unlike localeCompare's. */
+const order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 const sameEndpoint = (a: NetworkCandidate, b: NetworkCandidate): boolean =>
   a.ports.some((p) => b.ports.includes(p)) && a.hosts.some((h) => b.hosts.includes(h));
 
 /**
- * The printers to offer, sorted by kind then name: PrusaLink on a Raspberry Pi also announces `_octoprint._tcp` (for
+ * The printers to offer, sorted by kind then name (ignoring case): PrusaLink on a Raspberry Pi also announces `_octoprint._tcp` (for
  * old slicers) on the same port, so an OctoPrint answer from an endpoint that announces PrusaLink is dropped, as is
  * the same kind answered twice from one endpoint. A printer is in use when a stored connection_url names one of its
  * host names or addresses with one of its ports, whatever the URL's scheme.
@@ -192,5 +195,5 @@ export function networkPrinters(
       ...c.printer,
       in_use_by: endpoints.find((e) => e.at !== null && c.hosts.includes(e.at.host) && c.ports.includes(e.at.port))?.id ?? null,
     }))
-    .sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name) || a.connection_url.localeCompare(b.connection_url));
+    .sort((a, b) => order(a.kind, b.kind) || order(a.name.toLowerCase(), b.name.toLowerCase()) || order(a.connection_url, b.connection_url));
 }
