@@ -13,6 +13,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** PRINTFARM_TRUST_PROXY=1 (no flag): client addresses come from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Network printer discovery by multicast DNS; off with --no-mdns or PRINTFARM_MDNS=0. */
+  mdns: boolean;
 }
 
 export const CONFIG_DEFAULTS: ServerConfig = {
@@ -22,6 +24,7 @@ export const CONFIG_DEFAULTS: ServerConfig = {
   env: 'live',
   logLevel: 'info',
   trustProxy: false,
+  mdns: true,
 };
 
 export class ConfigError extends Error {
@@ -38,7 +41,8 @@ const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'sile
 export const envVarFor = (flag: string): string => `PRINTFARM_${flag.replace(/-/g, '_').toUpperCase()}`;
 
 type Flag = 'host' | 'port' | 'data-dir' | 'env';
-export type ConfigFlags = Partial<Record<Flag, string>>;
+/** The valued flags as typed, and the switch --no-mdns (true when given). */
+export type ConfigFlags = Partial<Record<Flag, string>> & { 'no-mdns'?: boolean };
 
 /** One setting as the user typed it, and where: the flag or the variable, so an error names what was really written. */
 interface Typed {
@@ -48,7 +52,7 @@ interface Typed {
 
 /** Flags win over environment variables; an empty variable counts as unset (`PRINTFARM_PORT=` in an env file). */
 function typed(name: string, flags: ConfigFlags, environment: NodeJS.ProcessEnv): Typed | undefined {
-  const fromFlag = flags[name as Flag];
+  const fromFlag = flags[name as Flag] as string | undefined;
   if (fromFlag !== undefined) return { text: fromFlag, origin: `--${name}` };
   const variable = envVarFor(name);
   const fromEnv = environment[variable];
@@ -96,6 +100,10 @@ export function resolveServerConfig(flags: ConfigFlags, environment: NodeJS.Proc
   if (trustProxy !== undefined && trustProxy.text !== '1' && trustProxy.text !== '0') {
     throw invalid(trustProxy, 'expected 1 (behind a reverse proxy) or 0');
   }
+  const mdns = typed('mdns', {}, environment);
+  if (mdns !== undefined && mdns.text !== '1' && mdns.text !== '0') {
+    throw invalid(mdns, 'expected 1 (discover network printers by mDNS) or 0');
+  }
 
   return {
     host: hostText?.text ?? CONFIG_DEFAULTS.host,
@@ -103,5 +111,7 @@ export function resolveServerConfig(flags: ConfigFlags, environment: NodeJS.Proc
     ...storage,
     logLevel,
     trustProxy: trustProxy?.text === '1',
+    // The flag turns it off whatever the variable says: a flag wins over its variable.
+    mdns: flags['no-mdns'] === true ? false : mdns === undefined ? CONFIG_DEFAULTS.mdns : mdns.text === '1',
   };
 }

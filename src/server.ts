@@ -14,6 +14,8 @@ import type { DeliveryWorkerOptions } from './webhooks/delivery-worker.js';
 import { createLogger, type Logger } from './logger.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
 import { loadSecretBox } from './printers/secret-box.js';
+import { NetworkDiscovery } from './printers/network-discovery.js';
+import { createMdnsBrowser } from './transport/mdns-browser.js';
 import { DATABASE_FILE, openDatabase, type DbHandle } from './storage/db.js';
 import { SchemaTooNewError } from './storage/migrate.js';
 
@@ -23,8 +25,11 @@ import { SchemaTooNewError } from './storage/migrate.js';
  */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 3_000;
 
-/** What startServer needs of the configuration; the log level is the logger's business, trustProxy defaults to off. */
-export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> & Partial<Pick<ServerConfig, 'trustProxy'>>;
+/**
+ * What startServer needs of the configuration; the log level is the logger's business. trustProxy and mdns default
+ * to off (`serve` sets both from its flags): a server started by a test never sends multicast unless asked.
+ */
+export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> & Partial<Pick<ServerConfig, 'trustProxy' | 'mdns'>>;
 
 export interface StartServerOptions {
   logger?: Logger;
@@ -130,6 +135,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       dataDir: config.dataDir,
       trustProxy: config.trustProxy ?? false,
       secrets: loadSecretBox(config.dataDir),
+      ...(config.mdns ? { printers: { mdns: new NetworkDiscovery({ browser: createMdnsBrowser(), clock }) } } : {}),
       ...(options.events ? { events: options.events } : {}),
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     });

@@ -27,8 +27,8 @@ export interface DepsSettings {
   trustProxy: boolean;
   /** Seals printer credentials; its key file lives in the data directory. */
   secrets: SecretBox;
-  /** Session tuning, discovery roots, command timeout (tests shorten them). */
-  printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'discovery' | 'commandTimeoutMs'>>;
+  /** Session tuning, discovery roots, command timeout (tests shorten them), mDNS browsing (off when absent). */
+  printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'networkOptions' | 'discovery' | 'commandTimeoutMs' | 'mdns'>>;
   events?: EventsOptions;
   /** Webhook delivery tuning (tests shorten timeouts, the benchmark scales the retry schedule). */
   webhooks?: DeliveryWorkerOptions;

@@ -13,6 +13,7 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   env: { type: 'string' },
   demo: { type: 'string' },
+  'no-mdns': { type: 'boolean' },
 } as const;
 
 /**
@@ -37,11 +38,14 @@ Flags (each also as an environment variable; a flag wins over the variable):
   --env ENV        live, test or dev            ${envVarFor('env').padEnd(20)} default ${CONFIG_DEFAULTS.env}
   --demo N         on a farm with no printers yet, add N virtual printers (1 to ${DEMO_MAX_PRINTERS}) with different
                    materials and one queued print each, to see the farm work
+  --no-mdns        do not look for network printers by multicast DNS (GET /v1/printers/discover lists serial
+                   ports only); same as ${envVarFor('mdns')}=0
 
 Only as environment variables:
   PRINTFARM_LOG_LEVEL    debug, info, warn, error or silent               default ${CONFIG_DEFAULTS.logLevel}
   PRINTFARM_TRUST_PROXY  1 behind a reverse proxy (client address from
                          the last X-Forwarded-For entry)                  default 0
+  PRINTFARM_MDNS         0 to stop looking for network printers by mDNS   default 1
 
 One server per data directory: a second start on DIR in use is refused (the lock is
 released by the OS when the holding process ends, even on a crash).
@@ -62,7 +66,7 @@ function usageError(err: unknown): CliUsageError {
   return new CliUsageError(`${(e.message ?? String(err)).split('\n')[0]} (see printfarm serve --help)`);
 }
 
-function parseFlags(args: string[]): Partial<Record<keyof typeof OPTIONS, string>> {
+function parseFlags(args: string[]): Partial<Record<Exclude<keyof typeof OPTIONS, 'no-mdns'>, string>> & { 'no-mdns'?: boolean } {
   try {
     return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (err) {

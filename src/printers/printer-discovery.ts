@@ -1,6 +1,8 @@
-// GET /v1/printers/discover: the serial ports present now, each with the printer (if any) whose connection_url names it.
+// GET /v1/printers/discover: the serial ports present now and the network printers announced by mDNS, each with the
+// printer (if any) whose connection_url names it.
 import { listSerialPorts } from '../transport/serial-discovery.js';
 import { linkIdentity, resolveDevice } from './connection-url.js';
+import { networkPrinters, type DiscoveredNetworkPrinter } from './network-printers.js';
 import type { PrintersService } from './printers.service.js';
 
 export interface DiscoveredPort {
@@ -32,4 +34,33 @@ export async function discoverSerialPorts(svc: PrintersService): Promise<Discove
     });
   }
   return out;
+}
+
+/** How the network list came about: off (`--no-mdns`), a browse (maybe reused), or why the network could not be used. */
+export interface MdnsOutcome {
+  enabled: boolean;
+  browse_ms: number | null;
+  browsed_at: string | null;
+  cached: boolean;
+  error: string | null;
+}
+
+export interface Discovery {
+  data: DiscoveredPort[];
+  network: DiscoveredNetworkPrinter[];
+  mdns: MdnsOutcome;
+}
+
+/** Serial ports and network printers; the mDNS browse (bounded by browseMs) runs while the ports are listed. */
+export async function discoverPrinters(svc: PrintersService, browseMs: number): Promise<Discovery> {
+  const mdns = svc.deps.mdns;
+  const [ports, browse] = await Promise.all([discoverSerialPorts(svc), mdns ? mdns.browse(browseMs) : null]);
+  if (!browse) return { data: ports, network: [], mdns: { enabled: false, browse_ms: null, browsed_at: null, cached: false, error: null } };
+  // Read after the browse: a printer added while it listened counts as using its address.
+  const stored = await svc.listAll();
+  return {
+    data: ports,
+    network: networkPrinters(browse.services, stored),
+    mdns: { enabled: true, browse_ms: browse.browse_ms, browsed_at: browse.browsed_at, cached: browse.cached, error: browse.error },
+  };
 }

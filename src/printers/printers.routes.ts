@@ -1,4 +1,4 @@
-// /v1/printers: CRUD on stored printers with their live session state, control actions, console commands, serial discovery.
+// /v1/printers: CRUD on stored printers with their live session state, control actions, console commands, discovery.
 import { errorDocs } from '../http/route-docs.js';
 import { listResponseSchema } from '../http/list-query.js';
 import type { ListQuery } from '../storage/list-page.js';
@@ -7,15 +7,20 @@ import { routeDefiner } from '../http/route.js';
 import type { JsonSchema } from '../http/validation.js';
 import { runPrinterAction } from './printer-actions.js';
 import { runPrinterCommands, SAFE_WHILE_PRINTING } from './printer-commands.js';
-import { discoverSerialPorts } from './printer-discovery.js';
+import { discoverPrinters } from './printer-discovery.js';
+import { MDNS_CACHE_MS } from './network-discovery.js';
+import { NETWORK_KINDS } from './network-printers.js';
 import { PrinterRecordSchema } from './printer-record.js';
 import {
+  DiscoverQuery,
+  parseBrowseMs,
   PrinterActionBody,
   PrinterCommandsBody,
   PrinterCreateBody,
   PrinterUpdateBody,
   TemperatureHistoryRecord,
   TemperaturesQuery,
+  type DiscoverQueryInput,
   type PrinterActionInput,
   type PrinterCommandsInput,
   type PrinterCreateInput,
@@ -42,6 +47,7 @@ const discoverResponse: JsonSchema = {
   properties: {
     data: {
       type: 'array',
+      description: 'Serial ports, sorted by path',
       items: {
         type: 'object',
         properties: {
@@ -53,6 +59,34 @@ const discoverResponse: JsonSchema = {
           serial_number: nullableString,
           printer_id: { ...nullableString, description: 'The printer using this port, or null' },
         },
+      },
+    },
+    network: {
+      type: 'array',
+      description: 'Network printers announced by mDNS, sorted by kind then name (empty when mDNS is off)',
+      items: {
+        type: 'object',
+        properties: {
+          kind: { type: 'string', enum: [...NETWORK_KINDS] },
+          name: { type: 'string', description: 'The announced instance name' },
+          host: { type: 'string', description: 'The announced host name, e.g. voron.local' },
+          port: { type: 'integer', description: 'The announced port' },
+          addresses: { type: 'array', items: { type: 'string' }, description: 'The announced IPv4 and IPv6 addresses' },
+          connection_url: { type: 'string', description: 'What to store as connection_url to add this printer' },
+          version: { ...nullableString, description: 'Software version from the announcement (Moonraker, OctoPrint)' },
+          in_use_by: { ...nullableString, description: 'The printer whose connection_url names this host and port, or null' },
+        },
+      },
+    },
+    mdns: {
+      type: 'object',
+      description: 'How the network list was made',
+      properties: {
+        enabled: { type: 'boolean', description: 'false when the server runs with --no-mdns' },
+        browse_ms: { type: ['integer', 'null'], description: 'How long the browse listened' },
+        browsed_at: { ...nullableString, description: 'When that browse ended' },
+        cached: { type: 'boolean', description: `true when an earlier browse (at most ${MDNS_CACHE_MS / 1000} s old) was reused` },
+        error: { ...nullableString, description: 'Why the network could not be browsed, or null' },
       },
     },
   },
@@ -78,17 +112,19 @@ const commandsResponse: JsonSchema = {
 };
 
 export const printerRoutes = [
-  defineRoute({
+  defineRoute<unknown, DiscoverQueryInput>({
     method: 'GET',
     path: '/v1/printers/discover',
-    summary: 'Serial ports present now, and which printer uses each',
-    description: 'USB CDC-ACM (ttyACM*) and USB-serial (ttyUSB*) ports with their by-id link and USB ids. Pseudo-terminals never appear.',
+    summary: 'Serial ports present now and network printers announced on the LAN, and which printer uses each',
+    description:
+      'USB CDC-ACM (ttyACM*) and USB-serial (ttyUSB*) ports with their by-id link and USB ids; pseudo-terminals never appear. ' +
+      'Moonraker, OctoPrint and PrusaLink printers that announce themselves by mDNS, found by listening for mdns_browse_ms.',
     tag: TAG,
     auth: read,
-    query: { type: 'object', additionalProperties: false, properties: {} },
-    responses: { 200: { description: '`data`: the ports, sorted by path', schema: discoverResponse }, ...errorDocs(400, 403) },
-    async handle(ctx, _input, deps) {
-      ctx.body = { data: await discoverSerialPorts(deps.printers) };
+    query: DiscoverQuery as unknown as JsonSchema,
+    responses: { 200: { description: '`data`: the serial ports; `network`: the network printers; `mdns`: how they were found', schema: discoverResponse }, ...errorDocs(400, 403) },
+    async handle(ctx, { query }, deps) {
+      ctx.body = await discoverPrinters(deps.printers, parseBrowseMs(query.mdns_browse_ms));
     },
   }),
 

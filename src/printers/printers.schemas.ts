@@ -3,6 +3,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { badRequest } from '../errors.js';
 import { TextField } from '../http/text-field.js';
 import { CONNECTION_URL_MAX } from './connection-url.js';
+import { MDNS_BROWSE_MS } from './network-discovery.js';
 
 export const PRINTER_LIMITS = {
   name: 100,
@@ -145,3 +146,28 @@ export const TemperatureHistoryRecord = Type.Object({
     { description: 'Oldest first; only while the printer was connected (gaps while offline).' },
   ),
 });
+
+/** GET /v1/printers/discover: `mdns_browse_ms` is text on the wire, checked by parseBrowseMs. */
+export const DiscoverQuery = Type.Object(
+  {
+    mdns_browse_ms: Type.Optional(
+      TextField({
+        minLength: 1,
+        maxLength: 10,
+        description: `How long to listen for network printers, in ms: an integer from ${MDNS_BROWSE_MS.min} to ${MDNS_BROWSE_MS.max} (default ${MDNS_BROWSE_MS.default}).`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type DiscoverQueryInput = Static<typeof DiscoverQuery>;
+
+/** The `mdns_browse_ms` parameter as a number; a clear 400 naming it otherwise. */
+export function parseBrowseMs(text: string | undefined): number {
+  if (text === undefined) return MDNS_BROWSE_MS.default;
+  const n = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(n >= MDNS_BROWSE_MS.min && n <= MDNS_BROWSE_MS.max)) {
+    throw badRequest(`query parameter mdns_browse_ms: must be an integer from ${MDNS_BROWSE_MS.min} to ${MDNS_BROWSE_MS.max}`);
+  }
+  return n;
+}

@@ -11,6 +11,7 @@ import type { Db } from '../storage/db.js';
 import type { PrinterTable } from '../storage/schema.js';
 import type { DiscoveryOptions } from '../transport/serial-discovery.js';
 import { checkConnectionUrl, linkIdentity, type PrinterUrl } from './connection-url.js';
+import type { NetworkDiscovery } from './network-discovery.js';
 import { cleanClearBedGcode, cleanOptionalText, cleanTags, cleanText } from './printer-input.js';
 import { apiStatus, PRINTER_FIELDS, PRINTER_STATUSES, toPrinterRecord, type ApiPrinterStatus, type PrinterRecord, type PrinterRow } from './printer-record.js';
 import type { ExtrusionIndexCache } from './extrusion-index-cache.js';
@@ -40,6 +41,8 @@ export interface PrintersServiceDeps {
   extrusionIndexes: ExtrusionIndexCache;
   /** Roots for serial discovery (tests build a /dev and /sys tree). */
   discovery?: DiscoveryOptions;
+  /** mDNS browsing for network printers; absent when off (`--no-mdns`, and in tests unless they pass a loopback one). */
+  mdns?: NetworkDiscovery;
   /** How long POST /commands waits for one command's answer (default 30 s). */
   commandTimeoutMs?: number;
 }
@@ -110,6 +113,8 @@ export class PrintersService {
    */
   async close(): Promise<void> {
     this.closing = true;
+    // A browse in flight ends now (its sockets would keep the process alive for up to its length).
+    this.deps.mdns?.close();
     const open = this.deps.sessions.list();
     const late = await this.deps.sessions.closeAll();
     if (late.length > 0) this.deps.logger.warn('shutdown: printer sessions did not close in time', { printers: late.join(',') });

@@ -26,6 +26,8 @@ const refused: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
   ],
   ['PRINTFARM_LOG_LEVEL=INFO', [], { PRINTFARM_LOG_LEVEL: 'INFO' }, /^invalid PRINTFARM_LOG_LEVEL "INFO"/],
   ['PRINTFARM_TRUST_PROXY=true', [], { PRINTFARM_TRUST_PROXY: 'true' }, /^invalid PRINTFARM_TRUST_PROXY "true": expected 1 \(behind a reverse proxy\) or 0$/],
+  ['PRINTFARM_MDNS=off', [], { PRINTFARM_MDNS: 'off' }, /^invalid PRINTFARM_MDNS "off": expected 1 \(discover network printers by mDNS\) or 0$/],
+  ['--no-mdns with a value', ['--no-mdns=1'], {}, /--no-mdns/],
   ['a value with a quote', ['--host', 'a"b'], {}, /^invalid --host "a\\"b"/],
   ['an unknown flag', ['--bogus'], {}, /^unknown flag --bogus \(see printfarm serve --help\)$/],
   ['a short flag', ['-p', '80'], {}, /^unknown flag -p /],
@@ -55,6 +57,7 @@ describe('serve settings (in process)', () => {
       env: 'live',
       logLevel: 'info',
       trustProxy: false,
+      mdns: true,
     });
     const env = {
       PRINTFARM_HOST: '127.0.0.1',
@@ -63,6 +66,7 @@ describe('serve settings (in process)', () => {
       PRINTFARM_ENV: 'test',
       PRINTFARM_LOG_LEVEL: 'warn',
       PRINTFARM_TRUST_PROXY: '1',
+      PRINTFARM_MDNS: '0',
     };
     assert.deepEqual(parseServeArgs([], env), {
       host: '127.0.0.1',
@@ -71,6 +75,7 @@ describe('serve settings (in process)', () => {
       env: 'test',
       logLevel: 'warn',
       trustProxy: true,
+      mdns: false,
     });
     assert.deepEqual(parseServeArgs(['--port=9100', '--env', 'dev', '--data-dir', 'rel'], env), {
       host: '127.0.0.1',
@@ -79,8 +84,17 @@ describe('serve settings (in process)', () => {
       env: 'dev',
       logLevel: 'warn',
       trustProxy: true,
+      mdns: false,
     });
     assert.equal(parseServeArgs([], { PRINTFARM_PORT: '', PRINTFARM_TRUST_PROXY: '0' }).port, 8080);
+  });
+
+  it('--no-mdns turns network discovery off whatever PRINTFARM_MDNS says; the variable alone does too', () => {
+    assert.equal(parseServeArgs(['--no-mdns'], {}).mdns, false);
+    assert.equal(parseServeArgs(['--no-mdns'], { PRINTFARM_MDNS: '1' }).mdns, false);
+    assert.equal(parseServeArgs([], { PRINTFARM_MDNS: '1' }).mdns, true);
+    assert.equal(parseServeArgs([], { PRINTFARM_MDNS: '' }).mdns, true);
+    assert.equal(parseServeArgs([], { PRINTFARM_MDNS: '0' }).mdns, false);
   });
 
   it('keys create checks only the settings it uses, with the same wording', () => {

@@ -48,8 +48,8 @@ export async function startTestApp(
     trustProxy?: boolean;
     events?: EventsOptions;
     webhooks?: DeliveryWorkerOptions;
-    /** Overrides of the printers service's options (discovery roots, command timeout, session tuning). */
-    printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'discovery' | 'commandTimeoutMs'>>;
+    /** Overrides of the printers service's options (discovery roots, command timeout, session tuning, mDNS browsing). */
+    printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'networkOptions' | 'discovery' | 'commandTimeoutMs' | 'mdns'>>;
     /** Answers file_url host names instead of the system resolver. */
     resolveHost?: HostResolver;
   } = {},

@@ -49,11 +49,14 @@ describe('serial port discovery', () => {
       { path: join(dev, 'ttyACM1'), by_id: null, manufacturer: null, vendor_id: null, product_id: null, serial_number: null, printer_id: null },
       { path: join(dev, 'ttyUSB0'), by_id: null, manufacturer: null, vendor_id: null, product_id: null, serial_number: null, printer_id: ender.id },
     ]);
+    // Without an mDNS browser (the server's --no-mdns; tests unless they bring one on loopback) nothing is browsed.
+    assert.deepEqual(res.body.network, []);
+    assert.deepEqual(res.body.mdns, { enabled: false, browse_ms: null, browsed_at: null, cached: false, error: null });
     // The same device under another name is refused: two sessions would fight over one port.
     const twice = await app.call('POST', '/v1/printers', { name: 'again', connection_url: `serial://${join(dev, 'ttyACM0')}` });
     assert.equal(twice.status, 409);
     assert.match(twice.body.error.message, new RegExp(`^connection_url: printer ${mk4.id} already uses`));
-    // The discover route is matched before /:id (which would answer 404), and takes no parameters.
+    // The discover route is matched before /:id (which would answer 404), and takes only mdns_browse_ms.
     const extra = await app.call('GET', '/v1/printers/discover?x=1');
     assert.equal(extra.status, 400);
     assert.equal(extra.body.error.message, 'unknown query parameter "x"');
