@@ -406,10 +406,11 @@ export class MoonrakerPrinter implements PrinterLink {
   private followJob(job: MoonrakerJob, v: PrintView): void {
     const base = { printer_id: this.printerId, job_id: job.id };
     if (job.observe(v)) this.bus.emit('job.progress', { ...base, progress: job.progressPct, lines_acked: 0, bytes_acked: job.bytesAcked });
-    if (v.state === 'paused' && job.phase !== 'paused') {
+    // A report from before our own pause or resume went through leaves the phase alone.
+    if (v.state === 'paused' && (job.phase === 'streaming' || job.phase === 'pausing')) {
       job.phase = 'paused';
       this.bus.emit('job.paused', base);
-    } else if (v.state === 'printing' && job.phase === 'paused') {
+    } else if (v.state === 'printing' && (job.phase === 'paused' || job.phase === 'resuming')) {
       job.phase = 'streaming';
       this.bus.emit('job.resumed', base);
     }
