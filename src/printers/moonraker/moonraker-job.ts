@@ -1,0 +1,104 @@
+// One job printing on a Moonraker: its handle, the counters from the printer's reports, the filament from the file's
+// extrusion index at the reported file position, and its one ending.
+import type { ExtrusionIndex } from '../../protocol/extrusion-index.js';
+import type { JobOutcome, JobSnapshot } from '../printer-state.js';
+import type { JobHandle } from '../session-job-control.js';
+import type { PrintState, PrintView } from './moonraker-state.js';
+
+export class MoonrakerJob {
+  readonly handle: JobHandle;
+  /** Set once the printer showed this file printing (or ended after our start): from then on its state is ours. */
+  armed = false;
+  /** /printer/print/start answered ok. */
+  startAcked = false;
+  cancelRequested = false;
+  phase: JobSnapshot['phase'] = 'streaming';
+  outcome: JobOutcome | null = null;
+  index: ExtrusionIndex | null = null;
+  private filePosition = 0;
+  private fileSize: number;
+  private progress = 0;
+  private printSeconds: number | null = null;
+  private endedAt: number | null = null;
+  private settle!: (o: JobOutcome) => void;
+
+  constructor(
+    readonly id: string,
+    readonly filePath: string,
+    /** The name of the upload on the printer (relative to the gcodes root). */
+    readonly remoteName: string,
+    readonly startedAt: number,
+    fileSize: number,
+    /** print_stats before our start: an old ending of the same file name is not this job's. */
+    readonly baseline: { filename: string; state: PrintState },
+    private readonly now: () => number,
+  ) {
+    this.fileSize = fileSize;
+    const finished = new Promise<JobOutcome>((resolve) => (this.settle = resolve));
+    this.handle = { id, finished, snapshot: () => this.snapshot() };
+  }
+
+  /** Takes the printer's counters; returns true when the file position moved. */
+  observe(v: PrintView): boolean {
+    if (this.outcome) return false;
+    const moved = v.filePosition !== this.filePosition;
+    this.filePosition = v.filePosition;
+    if (v.fileSize > 0) this.fileSize = v.fileSize;
+    this.progress = v.progress;
+    this.printSeconds = v.printDuration;
+    return moved;
+  }
+
+  /** Does this report concern our print? Arms the job the first time it does. */
+  claims(v: PrintView): boolean {
+    if (v.filename !== this.remoteName) return false;
+    if (this.armed) return true;
+    const active = v.state === 'printing' || v.state === 'paused';
+    // Reports are coalesced: a short print may go from our start straight to its ending between two of them.
+    const endedSinceStart = this.startAcked && (this.baseline.filename !== this.remoteName || this.baseline.state !== v.state);
+    if (active || endedSinceStart) this.armed = true;
+    return this.armed;
+  }
+
+  /** Ends the job once; returns false when it had ended already. */
+  end(outcome: JobOutcome): boolean {
+    if (this.outcome) return false;
+    this.outcome = outcome;
+    this.endedAt = this.now();
+    if (outcome.status === 'completed') {
+      this.filePosition = this.fileSize;
+      this.progress = 100;
+    }
+    this.settle(outcome);
+    return true;
+  }
+
+  get bytesAcked(): number {
+    return this.filePosition;
+  }
+
+  get progressPct(): number {
+    return this.progress;
+  }
+
+  snapshot(): JobSnapshot {
+    const now = this.endedAt ?? this.now();
+    return {
+      id: this.id,
+      file_path: this.filePath,
+      progress: this.progress,
+      bytes_acked: this.filePosition,
+      bytes_total: this.fileSize,
+      gcode_bytes_acked: this.filePosition,
+      gcode_bytes_total: this.fileSize,
+      lines_acked: 0,
+      lines_sent: 0,
+      lines_total: null,
+      phase: this.phase,
+      started_at: this.startedAt,
+      // Klipper's print_duration leaves pauses out; before its first report, the wall clock.
+      elapsed_ms: this.printSeconds !== null ? Math.round(this.printSeconds * 1000) : Math.max(0, now - this.startedAt),
+      extruded_mm: this.index ? this.index.extrudedAt(this.filePosition) : [],
+    };
+  }
+}
