@@ -90,6 +90,7 @@ export function createFarm(base: FarmBase): Farm {
     clock: base.clock,
     logger: base.logger,
     filePath: (fileId) => jobFiles.pathOf(fileId),
+    keepsPrinting: async (printerId) => ((await base.printers.get(printerId).catch(() => null))?.kind ?? 'serial') !== 'serial',
     publishProgress: (job) => base.events.live('job.progress', job),
     onJobEnded: (printerId) => {
       // The session keeps its own not-ready flag; the stored one survives a restart.
@@ -148,6 +149,8 @@ export function createFarm(base: FarmBase): Farm {
     async start() {
       const failed = await runner.failInterrupted();
       if (failed > 0) base.logger.warn('jobs cut off by the last stop were marked failed (host_restart)', { jobs: failed });
+      // Jobs on network printers went on printing there: followed again once their printers answer (in the background).
+      runner.adoptInterrupted().catch((err: Error) => base.logger.error('could not follow interrupted network jobs', { error: err }));
       stopBridge = bridgePrinterEvents(base);
       temperatures.start();
       loop.wake();

@@ -1,10 +1,11 @@
 // Runs claimed jobs on printer sessions and turns what the sessions report (pause, resume, progress, the outcome)
 // into job state changes through the jobs service's one transition path.
+import path from 'node:path';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
-import type { JobHandle } from '../printers/printer-session.js';
+import type { JobHandle } from '../printers/session-job-control.js';
 import type { JobOutcome, JobSnapshot } from '../printers/printer-state.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { JobRecord } from './job-record.js';
@@ -26,6 +27,8 @@ export interface JobRunnerDeps {
   logger: Logger;
   /** Where the stored file of a job lives on disk. */
   filePath(fileId: string): Promise<string>;
+  /** Whether the printer prints its own copy of a file (a network printer): its job outlives our restart. */
+  keepsPrinting(printerId: string): Promise<boolean>;
   /** Live-only job.progress with the job as the API shows it (never stored nor sent to webhooks). */
   publishProgress(job: JobRecord): void;
   /** A job ended on this printer (the scheduler looks again; the printer may need its bed cleared). */
@@ -37,10 +40,23 @@ export interface JobRunnerDeps {
 /** What the runner tells the filament meter about a job's life. */
 export interface JobMeter {
   begin(jobId: string, printerId: string): void;
+  /** Follows a job again after our restart, counting what was charged before it. */
+  adopt(jobId: string, printerId: string): Promise<void>;
   progress(jobId: string, snap: JobSnapshot): Promise<void>;
   /** Before the job's final state is written: its event then carries the grams and the cost. */
   finish(jobId: string, snap: JobSnapshot): Promise<void>;
   interrupted(jobId: string, printerId: string | null, printingSeconds: number): Promise<void>;
+}
+
+/** How long after a start a network printer may take to answer before its interrupted job is given up. */
+export const ADOPT_WAIT_MS = 10 * 60_000;
+
+/**
+ * The name a network printer stores a job's upload under: our job id and the start of the file's SHA-256 (stored files
+ * are named by their hash), so the print found running after a restart is recognised as this job and this file.
+ */
+export function remoteNameFor(jobId: string, filePath: string): string {
+  return `${jobId}-${path.basename(filePath).replace(/\.gcode$/, '').slice(0, 16)}.gcode`;
 }
 
 const outcomeTrigger = (o: JobOutcome): JobTrigger =>
@@ -48,6 +64,9 @@ const outcomeTrigger = (o: JobOutcome): JobTrigger =>
 
 export class JobRunner {
   private readonly running = new Map<string, JobHandle>();
+  /** Jobs on network printers found running at start, waiting for their printers to answer. */
+  private readonly adoptable: Array<Awaited<ReturnType<typeof activeJobs>>[number]> = [];
+  private stopped = false;
   private readonly lastWrite = new Map<string, number>();
   private readonly lastEvent = new Map<string, { step: number; at: number }>();
   private readonly unsubscribe: Array<() => void> = [];
@@ -63,11 +82,16 @@ export class JobRunner {
   }
 
   /**
-   * A job that was printing when the process died cannot be resumed safely (the firmware lost its stream): it is
-   * failed with `host_restart`. Queued jobs stay queued. Call once at start, before sessions connect.
+   * A job that was printing on a streamed link when the process died cannot be resumed safely (the firmware lost its
+   * stream): it is failed with `host_restart`. A job on a printer that prints its own copy goes on there: it is kept
+   * for adoptInterrupted(). Queued jobs stay queued. Call once at start, before sessions connect.
    */
   async failInterrupted(): Promise<number> {
-    const stale = await activeJobs(this.d.jobs.db);
+    const stale: Awaited<ReturnType<typeof activeJobs>> = [];
+    for (const row of await activeJobs(this.d.jobs.db)) {
+      if (row.printer_id !== null && (await this.d.keepsPrinting(row.printer_id))) this.adoptable.push(row);
+      else stale.push(row);
+    }
     for (const row of stale) {
       await this.d.meter
         ?.interrupted(row.id, row.printer_id, row.elapsed_time)
@@ -78,6 +102,54 @@ export class JobRunner {
       }, { quietIfFinal: true, counters: { progress: row.progress, elapsedSeconds: row.elapsed_time } });
     }
     return stale.length;
+  }
+
+  /**
+   * Follows again, once their printers answer, the jobs failInterrupted() kept: each printer is asked whether it still
+   * prints the upload of that job (by its name, which carries the job id and the file's hash). A job the printer no
+   * longer runs, or whose printer stays unreachable for `waitMs`, fails with `link_lost`. Runs in the background.
+   */
+  adoptInterrupted(waitMs = ADOPT_WAIT_MS, pollMs = 500): Promise<void> {
+    const rows = this.adoptable.splice(0);
+    return Promise.all(rows.map((row) => this.adopt(row, waitMs, pollMs))).then(() => undefined);
+  }
+
+  private async adopt(row: Awaited<ReturnType<typeof activeJobs>>[number], waitMs: number, pollMs: number): Promise<void> {
+    const printerId = row.printer_id!;
+    const deadline = this.d.clock.now() + waitMs;
+    let handle: JobHandle | null = null;
+    let why = `the printer did not answer within ${Math.round(waitMs / 1000)} s after the server restarted`;
+    try {
+      const filePath = await this.d.filePath(row.file_id);
+      for (;;) {
+        const link = this.d.sessions.get(printerId);
+        const status = link?.currentStatus;
+        if (link?.adoptJob && status !== undefined && status !== 'offline' && status !== 'connecting') {
+          const startedAt = row.started_at ? Date.parse(row.started_at) : this.d.clock.now();
+          handle = await link.adoptJob({ jobId: row.id, filePath, remoteName: remoteNameFor(row.id, filePath), startedAt });
+          if (!handle) why = 'after the server restarted, the printer was no longer printing this job';
+          break;
+        }
+        if (this.stopped || this.d.clock.now() >= deadline) break;
+        await new Promise((r) => setTimeout(r, pollMs).unref());
+      }
+    } catch (err) {
+      why = `could not follow the job again after the restart: ${(err as Error).message}`;
+    }
+    if (this.stopped) return;
+    if (!handle) {
+      await this.d.meter?.interrupted(row.id, printerId, row.elapsed_time).catch(() => undefined);
+      await this.d.jobs.applyTrigger(row.id, { type: 'fail', error: { code: 'link_lost', message: why } }, {
+        quietIfFinal: true,
+        counters: { progress: row.progress, elapsedSeconds: row.elapsed_time },
+      });
+      return;
+    }
+    this.d.logger.info('job followed again on its printer after the restart', { job_id: row.id, printer_id: printerId });
+    this.running.set(row.id, handle);
+    await this.d.meter?.adopt(row.id, printerId);
+    const adopted = handle;
+    void adopted.finished.then((outcome) => this.ended(row.id, printerId, adopted, outcome));
   }
 
   /**
@@ -95,7 +167,8 @@ export class JobRunner {
     }
     let handle: JobHandle;
     try {
-      handle = await session.startJob({ jobId, filePath: await this.d.filePath(fileId) });
+      const filePath = await this.d.filePath(fileId);
+      handle = await session.startJob({ jobId, filePath, remoteName: remoteNameFor(jobId, filePath) });
     } catch (err) {
       this.d.logger.warn('printer refused a job start; the job goes back to the queue', {
         job_id: jobId,
@@ -121,6 +194,7 @@ export class JobRunner {
   }
 
   stop(): void {
+    this.stopped = true;
     for (const off of this.unsubscribe.splice(0)) off();
   }
 

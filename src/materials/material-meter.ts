@@ -48,6 +48,22 @@ export class MaterialMeter {
     this.jobs.set(jobId, { printerId, chargedMm: [], lastWriteMs: null, chain: Promise.resolve() });
   }
 
+  /**
+   * A job followed again after our restart (a network printer kept printing it): what its usage rows already charged
+   * counts as charged, so the printer's running total is not charged twice.
+   */
+  async adopt(jobId: string, printerId: string): Promise<void> {
+    const spools = new Map<number, MaterialRow>((await loadedMaterials(this.d.db, printerId)).map((s) => [s.tool, s]));
+    const job = await this.d.db.selectFrom('jobs').select(['material_type']).where('id', '=', jobId).executeTakeFirst();
+    const chargedMm: number[] = [];
+    for (const u of await usageOfJob(this.d.db, jobId)) {
+      const spool = spools.get(u.tool);
+      const gramsPerMm = filamentGrams(1, spool?.diameter ?? DEFAULT_DIAMETER_MM, spool?.density ?? fallbackDensity(job?.material_type));
+      chargedMm[u.tool] = gramsPerMm > 0 ? u.grams / gramsPerMm : 0;
+    }
+    this.jobs.set(jobId, { printerId, chargedMm, lastWriteMs: null, chain: Promise.resolve() });
+  }
+
   /** New acknowledged lines: charges what they extruded when the last write is old enough. */
   progress(jobId: string, snap: MeteredSnapshot): Promise<void> {
     const m = this.jobs.get(jobId);

@@ -1,10 +1,11 @@
 // Builds the live link of a stored printer from its URL: a serial/tcp/sim session we stream to, or the driver of a
-// printer on the network. The only place that asks which kind a printer is.
-import type { Clock } from '../clock.js';
+// printer on the network. The only place that asks which kind a printer is. Links keep the system clock: their timers
+// need time that moves, whatever clock the records use.
 import type { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
 import type { ExtrusionIndexCache } from './extrusion-index-cache.js';
 import { networkKindOf } from './network-url.js';
+import { createMoonrakerPrinter } from './moonraker/moonraker-printer.js';
 import { createOctoPrintPrinter } from './octoprint/create-octoprint-printer.js';
 import type { PrinterLink } from './printer-link.js';
 import { PrinterSession, type PrinterSessionOptions } from './printer-session.js';
@@ -15,7 +16,6 @@ export type SessionTuning = Partial<Omit<PrinterSessionOptions, 'printerId' | 'u
 export interface LinkDeps {
   bus: EventBus;
   logger: Logger;
-  clock: Clock;
   /** One per program: network printers charge filament from their position in the file. */
   extrusionIndexes: ExtrusionIndexCache;
   sessionOptions?: SessionTuning;
@@ -28,6 +28,8 @@ export function openPrinterLink(printer: { id: string; url: string; apiKey: stri
   const common = { printerId: printer.id, url: printer.url, bus: deps.bus, extrusionIndexes: deps.extrusionIndexes, ...deps.networkOptions };
   const log = (line: string): void => deps.logger.info(line, { printer_id: printer.id });
   switch (kind) {
+    case 'moonraker':
+      return createMoonrakerPrinter({ ...common, apiKey: printer.apiKey, logger: deps.logger });
     case 'octoprint':
       return createOctoPrintPrinter({ ...common, apiKey: printer.apiKey ?? '', log });
     case null:
