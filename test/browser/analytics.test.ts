@@ -1,5 +1,5 @@
 // The Analytics page in headless Chromium: figures and charts after a printed job, period and group changes, CSV export.
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { browserSkip, startDashboard, type Dashboard } from './harness.js';
@@ -30,6 +30,7 @@ describe('analytics page', { skip: browserSkip }, () => {
     page = await d.newPage();
     await d.signInWithKey(page);
   });
+  afterEach(() => d?.checkPages());
   after(async () => {
     await d?.close();
   });

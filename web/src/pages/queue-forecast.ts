@@ -7,6 +7,7 @@ import { Empty, ErrorNote, StatusBadge } from '../components/ui.js';
 import type { Forecast, Job } from './queue-types.js';
 import { waitingWords } from './queue-waiting.js';
 import { statusKey, type Printer } from './printer-types.js';
+import { now as serverNow } from '../lib/clock.js';
 
 interface Block {
   jobId: string;
@@ -71,7 +72,7 @@ interface Props {
 export function ForecastTimeline({ forecast, error, printers, running, names }: Props) {
   const body = () => {
     if (!forecast) return error ? null : html`<p aria-busy="true">Loading the forecast…</p>`;
-    const now = Date.parse(forecast.generated_at) || Date.now();
+    const now = Date.parse(forecast.generated_at) || serverNow();
     const rows = blocksByPrinter(printers, running, forecast, now);
     const lastEnd = Math.max(now, ...[...rows.values()].flat().map((b) => b.end));
     const ax = axis(now, lastEnd);
