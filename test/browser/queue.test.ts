@@ -187,6 +187,7 @@ describe('queue page', { skip: browserSkip }, () => {
     assert.equal(await forecast.locator('.fc-block.current').count(), 2, 'the running prints');
     assert.equal(await forecast.locator('.fc-block.forecast').count(), 3, 'the three queued gears are planned');
     const text = await forecast.locator('.fc-text').first().innerText();
+    // The server's clock (which the page follows) starts at the harness's 10:00, so the plan stays within the day.
     assert.match(text, /now–\d{1,2}:\d{2}/);
     assert.match(text, /\d{1,2}:\d{2}.*–\d{1,2}:\d{2}.*gear-/s);
     const unplaced = await forecast.locator('.fc-unplaced').innerText();

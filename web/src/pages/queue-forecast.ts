@@ -24,10 +24,11 @@ const STEPS_MIN = [5, 10, 15, 30, 60, 120, 180, 360, 720, 1440];
 const MAX_TICKS = 4;
 const HOUR = 3600_000;
 
-function clock(ms: number, now: number): string {
+/** The time of `ms`, with its weekday when that is another day than `ref`'s (now, or the tick before on the axis). */
+function clock(ms: number, ref: number): string {
   const d = new Date(ms);
   const t = d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
-  return new Date(now).toDateString() === d.toDateString() ? t : `${d.toLocaleDateString(undefined, { weekday: 'short' })} ${t}`;
+  return new Date(ref).toDateString() === d.toDateString() ? t : `${d.toLocaleDateString(undefined, { weekday: 'short' })} ${t}`;
 }
 
 /** The axis: from now to a little after the last end (at least half an hour), with round ticks. */
@@ -81,7 +82,7 @@ export function ForecastTimeline({ forecast, error, printers, running, names }: 
     return html`
       <div class="fc-axis" aria-hidden="true">
         <span class="fc-axis-label">Now ${clock(now, now)}</span>
-        <div class="fc-ticks">${ax.ticks.map((t, i) => html`<span class=${`fc-tick${i % 2 ? ' odd' : ''}`} style=${{ left: `${pos(t)}%` }}>${clock(t, now)}</span>`)}</div>
+        <div class="fc-ticks">${ax.ticks.map((t, i) => html`<span class=${`fc-tick${i % 2 ? ' odd' : ''}`} style=${{ left: `${pos(t)}%` }}>${clock(t, i === 0 ? now : ax.ticks[i - 1]!)}</span>`)}</div>
       </div>
       <ul class="fc-rows">
         ${printers.map((p) => {
