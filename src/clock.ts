@@ -20,4 +20,22 @@ export class ManualClock implements Clock {
   }
 }
 
+/**
+ * A clock that keeps the wall clock's pace from a chosen instant: a whole server under test (real timers, real printers)
+ * runs at a set time of day and date, whatever the machine's clock says.
+ */
+export class ShiftedClock implements Clock {
+  private offsetMs: number;
+  constructor(startMs: number, private readonly wall: Clock = systemClock) {
+    this.offsetMs = startMs - wall.now();
+  }
+  now(): number {
+    return this.wall.now() + this.offsetMs;
+  }
+  /** Jumps to `ms` and runs on from there. */
+  set(ms: number): void {
+    this.offsetMs = ms - this.wall.now();
+  }
+}
+
 export const isoTime = (ms: number): string => new Date(ms).toISOString();

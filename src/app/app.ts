@@ -9,6 +9,7 @@ import { rateLimit } from '../http/middleware/rate-limit.middleware.js';
 import { unmatchedRoute } from '../http/middleware/unmatched-route.middleware.js';
 import { mountRoutes } from '../http/mount-routes.js';
 import { requestId } from '../http/request-id.js';
+import { serverDate } from '../http/server-date.js';
 import { allRoutes, type AppRoute } from './routes-index.js';
 import { staticWeb } from '../http/static-web.js';
 
@@ -21,6 +22,7 @@ export function createApp(deps: AppDeps, routes: readonly AppRoute[] = allRoutes
   app.maxIpsCount = 1;
   app.silent = true;
 
+  app.use(serverDate(deps.clock));
   app.use(requestId());
   app.use(errorMiddleware(deps.logger));
   // Inside the error middleware so 401/404/429 responses carry the rate-limit headers too; these only act on /v1.

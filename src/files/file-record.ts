@@ -35,6 +35,7 @@ export function toFileRecord(row: FileRow): FileRecord {
             size: row.thumbnail_size ?? 0,
             url: thumbnailPath(row.id),
           },
+    thumbnail_url: row.thumbnail_type === null ? null : thumbnailPath(row.id),
     created_at: row.created_at,
   };
 }

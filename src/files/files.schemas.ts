@@ -41,6 +41,7 @@ export const FileRecordSchema = Type.Object({
   layer_height: Nullable(Type.Number({ description: 'Millimetres.' })),
   layer_count: Nullable(Type.Integer()),
   thumbnail: Type.Union([ThumbnailInfoSchema, Type.Null()], { description: 'The largest PNG or JPEG embedded by the slicer.' }),
+  thumbnail_url: NullableString('Path of the thumbnail (/v1/files/{id}/thumbnail), null when the file has none: ask for it only when set.'),
   created_at: Type.String({ format: 'date-time' }),
 });
 

@@ -23,6 +23,7 @@ export const toJobFileInfo = (f: FileRecord): JobFileInfo => ({
   filament_grams: f.filament_used_g,
   filament_type: f.filament_type,
   nozzle_diameter: f.nozzle_diameter,
+  has_thumbnail: f.thumbnail !== null,
 });
 
 export function jobFilesFrom(files: FilesService): JobFiles {

@@ -1,6 +1,7 @@
 // A job row as the API shows it: the stored fields plus the live counters of a running session.
 import { estimateRemaining } from './job-eta.js';
-import type { JobRow } from './jobs.repository.js';
+import { thumbnailPath } from '../files/file-record.js';
+import type { JobReadRow, JobRow } from './jobs.repository.js';
 
 /** What a live session knows of a running job, fresher than the row. */
 export interface LiveJobCounters {
@@ -17,6 +18,8 @@ export interface JobRecord {
   progress: number;
   file_url: string | null;
   file_id: string;
+  /** The file's thumbnail (GET /v1/files/:id/thumbnail), or null when the file has none: nobody requests a 404. */
+  thumbnail_url: string | null;
   estimated_duration: number | null;
   elapsed_time: number;
   estimated_remaining: number | null;
@@ -39,7 +42,7 @@ export interface JobRecord {
 
 const round1 = (n: number): number => Math.round(n * 10) / 10;
 
-export function toJobRecord(row: JobRow, live?: LiveJobCounters | null): JobRecord {
+export function toJobRecord(row: JobReadRow, live?: LiveJobCounters | null): JobRecord {
   const running = row.status === 'printing' || row.status === 'paused';
   const progress = running && live ? live.progress : row.status === 'completed' ? 100 : row.progress;
   const elapsed = running && live ? live.elapsedSeconds : row.elapsed_time;
@@ -52,6 +55,7 @@ export function toJobRecord(row: JobRow, live?: LiveJobCounters | null): JobReco
     progress: round1(progress),
     file_url: row.file_url,
     file_id: row.file_id,
+    thumbnail_url: row.file_has_thumbnail ? thumbnailPath(row.file_id) : null,
     estimated_duration: row.estimated_duration,
     elapsed_time: Math.round(elapsed),
     estimated_remaining: running || row.status === 'queued' ? estimateRemaining(row.estimated_duration, progress, elapsed) : null,

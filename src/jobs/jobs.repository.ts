@@ -1,9 +1,11 @@
 // Rows of the jobs table: function-style queries taking a kysely handle (the database or a transaction). Portable SQL only.
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Kysely, Selectable, SqlBool, Updateable } from 'kysely';
 import type { Database, JobTable } from '../storage/schema.js';
 import type { JobStatus } from './job-state.js';
 
 export type JobRow = Selectable<JobTable>;
+/** A job row as the API reads it: with whether its stored file has a thumbnail (the record links it only then). */
+export type JobReadRow = JobRow & { file_has_thumbnail: SqlBool };
 type Q = Kysely<Database>;
 
 export const PRIORITY_RANK = { low: 0, normal: 1, high: 2, urgent: 3 } as const;
@@ -12,12 +14,23 @@ export async function insertJobs(db: Q, rows: JobRow[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('jobs').values(rows).execute();
 }
 
-export async function findJob(db: Q, id: string): Promise<JobRow | undefined> {
-  return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findJob(db: Q, id: string): Promise<JobReadRow | undefined> {
+  return selectJobs(db).where('id', '=', id).executeTakeFirst();
 }
 
-/** The base select of a job listing: the list-query helper adds filters, order and paging. */
-export const selectJobs = (db: Q) => db.selectFrom('jobs').selectAll();
+/**
+ * The base select of a job listing: the list-query helper adds filters, order and paging. The file's thumbnail is a
+ * subquery rather than a join, so the filters and the order keep naming the jobs table's columns alone.
+ */
+export const selectJobs = (db: Q) =>
+  db
+    .selectFrom('jobs')
+    .selectAll()
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('files').select('files.id').whereRef('files.id', '=', 'jobs.file_id').where('files.thumbnail_type', 'is not', null))
+        .as('file_has_thumbnail'),
+    );
 
 /**
  * Writes `patch` only while the job is still in `from`: the status is the row's lock, so two writers (the scheduler,

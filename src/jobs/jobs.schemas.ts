@@ -113,6 +113,7 @@ export const jobRecordSchema: JsonSchema = {
     progress: { type: 'number', description: 'Percent 0..100 of the G-code bytes (comments excluded) acknowledged' },
     file_url: nullable({ type: 'string' }),
     file_id: { type: 'string', description: 'Extension: the stored file (GET /v1/files/:id)' },
+    thumbnail_url: nullable({ type: 'string', description: "Extension: the file's thumbnail (/v1/files/{file_id}/thumbnail); null when the file has none" }),
     estimated_duration: nullable({ type: 'number', description: 'Seconds, from the slicer metadata' }),
     elapsed_time: { type: 'number', description: 'Seconds printing, pauses excluded' },
     estimated_remaining: nullable({ type: 'number', description: 'Extension: seconds, slicer estimate corrected by measured progress' }),

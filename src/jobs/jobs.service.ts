@@ -11,7 +11,7 @@ import type { SessionRegistry } from '../printers/session-registry.js';
 import type { Database, JobTable } from '../storage/schema.js';
 import { toJobRecord, type JobRecord, type LiveJobCounters } from './job-record.js';
 import { transition, type JobEventType, type JobTrigger } from './job-state.js';
-import { claimJob, findJob, insertJobs, PRIORITY_RANK, selectJobs, updateJobIf, type JobRow } from './jobs.repository.js';
+import { claimJob, findJob, insertJobs, PRIORITY_RANK, selectJobs, updateJobIf, type JobReadRow, type JobRow } from './jobs.repository.js';
 import type { JobPriority } from './jobs.schemas.js';
 
 /** What a stored file tells the job about itself (from the files feature's slicer metadata). */
@@ -22,6 +22,8 @@ export interface JobFileInfo {
   filament_grams: number | null;
   filament_type: string | null;
   nozzle_diameter: number | null;
+  /** Whether the file carries a thumbnail (the job record then links it). */
+  has_thumbnail: boolean;
 }
 
 /** The public event log: writes the event (and its webhook deliveries) inside the caller's transaction. */
@@ -83,7 +85,7 @@ export class JobsService {
     return { progress: snap.progress, elapsedSeconds: elapsedMs / 1000 };
   }
 
-  record(row: JobRow): JobRecord {
+  record(row: JobReadRow): JobRecord {
     return toJobRecord(row, this.live(row));
   }
 
@@ -94,7 +96,7 @@ export class JobsService {
   }
 
   async list(q: ListQuery) {
-    return runListQuery(selectJobs(this.d.db), q, (row: JobRow) => this.record(row));
+    return runListQuery(selectJobs(this.d.db), q, (row: JobReadRow) => this.record(row));
   }
 
   async create(fields: NewJobFields, file: JobFileInfo, fileUrl: string | null, keyId: string | null): Promise<{ first: JobRecord; jobIds: string[] }> {
@@ -142,10 +144,10 @@ export class JobsService {
     }));
     await this.d.db.transaction().execute(async (trx) => {
       await insertJobs(trx, rows);
-      for (const row of rows) await this.d.publish(trx, 'job.created', toJobRecord(row));
+      for (const row of rows) await this.d.publish(trx, 'job.created', toJobRecord({ ...row, file_has_thumbnail: file.has_thumbnail }));
     });
     this.d.wakeScheduler();
-    return { first: toJobRecord(rows[0]!), jobIds: rows.map((r) => r.id) };
+    return { first: toJobRecord({ ...rows[0]!, file_has_thumbnail: file.has_thumbnail }), jobIds: rows.map((r) => r.id) };
   }
 
   /** PATCH: name and tags any time; priority, printer, group and material only while queued. */
@@ -207,7 +209,7 @@ export class JobsService {
    * is still where it was read (else re-reads and asks again), and publishes the event in the same transaction.
    * `quietIfFinal`: a job that already ended is returned as it is (a late session outcome after an API cancel).
    */
-  async applyTrigger(id: string, trigger: JobTrigger, opts: { quietIfFinal?: boolean; counters?: LiveJobCounters | null } = {}): Promise<JobRow> {
+  async applyTrigger(id: string, trigger: JobTrigger, opts: { quietIfFinal?: boolean; counters?: LiveJobCounters | null } = {}): Promise<JobReadRow> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const row = await findJob(this.d.db, id);
       if (!row) throw notFound(`job ${id}`);

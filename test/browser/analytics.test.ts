@@ -1,5 +1,5 @@
 // The Analytics page in headless Chromium: figures and charts after a printed job, period and group changes, CSV export.
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { browserSkip, startDashboard, type Dashboard } from './harness.js';
@@ -30,6 +30,7 @@ describe('analytics page', { skip: browserSkip }, () => {
     page = await d.newPage();
     await d.signInWithKey(page);
   });
+  afterEach(() => d?.checkPages());
   after(async () => {
     await d?.close();
   });
@@ -86,7 +87,8 @@ describe('analytics page', { skip: browserSkip }, () => {
     await tile('Jobs completed').filter({ hasText: /^1$/ }).waitFor();
 
     await page.getByLabel('Custom').check();
-    const today = new Date().toISOString().slice(0, 10);
+    // Today on the server's clock (the page's too), never the machine's.
+    const today = new Date(d.clock.now()).toISOString().slice(0, 10);
     await page.getByLabel('First day').fill('2020-01-01');
     await page.getByLabel('Last day').fill(today);
     await page.getByLabel('Points per').selectOption('hour');

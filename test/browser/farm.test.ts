@@ -1,6 +1,6 @@
 // The farm grid and wall mode in headless Chromium against virtual printers: live temperatures, a print from start to
 // finish without a reload, the bed-cleared button, filters in the address, wall mode fitting the screen, screenshots, axe.
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { browserSkip, solidPng, startDashboard, testGcode, type Dashboard } from './harness.js';
@@ -54,6 +54,7 @@ describe('farm grid and wall mode', { skip: browserSkip }, () => {
     await d.signInWithKey(page);
     await page.evaluate(MARK);
   });
+  afterEach(() => d?.checkPages());
   after(async () => {
     await d?.close();
   });

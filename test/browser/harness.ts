@@ -7,6 +7,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ShiftedClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { buildWeb, type WebBuildReport } from '../../scripts/web/build-web.js';
@@ -24,6 +25,13 @@ export const CHROMIUM_FLAGS = [
 export const SCREENSHOTS = path.join(process.cwd(), 'test-output', 'browser');
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
+/**
+ * Where the server's clock starts unless a test says otherwise: a Monday morning, so nothing the tests do in a few minutes
+ * crosses a day. The dashboard takes its "now" from the server (the Date header), so this one setting governs both.
+ */
+export const DEFAULT_START = '2026-11-23T10:00:00.000Z';
+/** The signed-out session probe every fresh page makes: its 401 is how the dashboard learns it must show sign-in. */
+const SESSION_PROBE = { status: 401, path: '/v1/sessions/current' };
 
 /** CI installs chromium in .ci/run, so there a missing browser is a failure, not a skip. Pass to describe({ skip }). */
 export const browserSkip: string | false =
@@ -45,6 +53,14 @@ export interface DashboardOptions {
   printerFields?: (index: number) => Record<string, unknown>;
   /** Live stream heartbeat (ms): how soon an open stream notices its session ended (default 15 s). */
   heartbeatMs?: number;
+  /** The instant (ISO) the server's clock starts at; it runs at the machine's pace from there. Default DEFAULT_START. */
+  startAt?: string;
+}
+
+/** An HTTP answer a test provokes on purpose: its status and path (a string is the whole path, or a pattern). */
+export interface ExpectedAnswer {
+  status: number;
+  path: string | RegExp;
 }
 
 export interface ApiAnswer<T = any> {
@@ -54,6 +70,8 @@ export interface ApiAnswer<T = any> {
 
 export interface Dashboard {
   server: RunningServer;
+  /** The server's clock, which the dashboard follows: tests read the time (and may set it) here, never on the wall clock. */
+  clock: ShiftedClock;
   url: string;
   adminKey: string;
   /** The created printers as POST /v1/printers answered (ids in creation order). */
@@ -76,6 +94,14 @@ export interface Dashboard {
   checkA11y(page: Page, name: string): Promise<void>;
   /** Page errors, and console errors other than failed resource loads, seen on a page (CSP violations included). */
   pageErrors(page: Page): string[];
+  /** Declares answers >= 400 the current test provokes on purpose (until the next checkPages). */
+  expectAnswers(...answers: ExpectedAnswer[]): void;
+  /**
+   * Fails listing every console error, page error and HTTP answer >= 400 seen on any page since the last check that the
+   * test did not declare (the signed-out session probe excepted); then starts afresh. Call it in afterEach.
+   */
+  checkPages(): void;
+  /** Closes everything; fails like checkPages when something unexpected was seen since the last check. */
   close(): Promise<void>;
 }
 
@@ -155,14 +181,48 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
   const buildPromise = ensureWebBuilt();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'printfarm-browser-data-'));
   mkdirSync(SCREENSHOTS, { recursive: true });
+  const clock = new ShiftedClock(Date.parse(options.startAt ?? DEFAULT_START));
   const server = await startServer(
     { host: '127.0.0.1', port: 0, dataDir, env: 'live' },
-    { logger: silentLogger, ...(options.heartbeatMs ? { events: { sse: { heartbeatMs: options.heartbeatMs } } } : {}) },
+    { logger: silentLogger, clock, ...(options.heartbeatMs ? { events: { sse: { heartbeatMs: options.heartbeatMs } } } : {}) },
   );
   assert.ok(server.initialAdminKey, 'a fresh data dir gets an admin key');
   const adminKey = server.initialAdminKey;
   const contexts = new Set<BrowserContext>();
   const errors = new Map<Page, string[]>();
+  // What every page of every context showed since the last check, and what the current test said it provokes.
+  let seen: string[] = [];
+  let expected: ExpectedAnswer[] = [SESSION_PROBE];
+  const isExpected = (status: number, urlPath: string) =>
+    expected.some((e) => e.status === status && (typeof e.path === 'string' ? urlPath === e.path : e.path.test(urlPath)));
+  const watch = (context: BrowserContext, label: string) => {
+    context.on('page', (page) => {
+      const mine: string[] = [];
+      errors.set(page, mine);
+      page.on('pageerror', (err) => {
+        mine.push(`page error: ${err.message}`);
+        seen.push(`${label}: page error: ${err.message}`);
+      });
+      page.on('console', (msg) => {
+        if (msg.type() !== 'error') return;
+        // A failed load by status is the response listener's business (it knows the path and what the test expects).
+        if (/^Failed to load resource: the server responded with a status of \d+/.test(msg.text())) return;
+        if (!msg.text().startsWith('Failed to load resource')) mine.push(`console: ${msg.text()}`);
+        seen.push(`${label}: console: ${msg.text()} (at ${msg.location().url})`);
+      });
+      page.on('response', (res) => {
+        if (res.status() < 400) return;
+        const url = new URL(res.url());
+        if (!isExpected(res.status(), url.pathname)) seen.push(`${label}: HTTP ${res.status()} ${res.request().method()} ${url.pathname}${url.search}`);
+      });
+    });
+  };
+  const checkPages = () => {
+    const unexpected = seen;
+    seen = [];
+    expected = [SESSION_PROBE];
+    assert.deepEqual(unexpected, [], `unexpected errors on the dashboard's pages:\n${unexpected.join('\n')}`);
+  };
   let browser: Browser | undefined;
 
   const apiRaw = async <T = any>(method: string, apiPath: string, body?: unknown): Promise<ApiAnswer<T>> => {
@@ -215,6 +275,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
 
   const dashboard: Dashboard = {
     server,
+    clock,
     url: server.url,
     adminKey,
     printerIds,
@@ -231,17 +292,14 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     async newPage({ mobile = false } = {}) {
       const context = await browser!.newContext({
         viewport: mobile ? MOBILE : DESKTOP,
+        // Times of day on screen read the same on any machine: UTC, in US English (11:45 PM).
+        timezoneId: 'UTC',
+        locale: 'en-US',
         ...(mobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: 1 } : {}),
       });
       contexts.add(context);
-      const page = await context.newPage();
-      const seen: string[] = [];
-      errors.set(page, seen);
-      page.on('pageerror', (err) => seen.push(`page error: ${err.message}`));
-      page.on('console', (msg) => {
-        if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) seen.push(`console: ${msg.text()}`);
-      });
-      return page;
+      watch(context, mobile ? 'phone page' : 'desktop page');
+      return context.newPage();
     },
     async signInWithKey(page, key = adminKey) {
       await page.goto(server.url);
@@ -270,11 +328,16 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
       assert.equal(bad.length, 0, `axe found ${bad.length} serious or critical violation(s) on ${name}:\n${words.join('\n')}`);
     },
     pageErrors: (page) => errors.get(page) ?? [],
+    expectAnswers: (...answers) => void expected.push(...answers),
+    checkPages,
     async close() {
+      const leftOver = seen;
+      seen = [];
       for (const c of contexts) await c.close().catch(() => {});
       await browser?.close();
       await server.close();
       await rm(dataDir, { recursive: true, force: true });
+      assert.deepEqual(leftOver, [], `unexpected errors on the dashboard's pages after the last check:\n${leftOver.join('\n')}`);
     },
   };
   return dashboard;

@@ -1,5 +1,5 @@
 // The Materials page in headless Chromium: add a spool, load it, watch it lose filament live while a job prints, weigh-in, usage history.
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { browserSkip, startDashboard, type Dashboard } from './harness.js';
@@ -29,6 +29,7 @@ describe('materials page', { skip: browserSkip }, () => {
     page = await d.newPage();
     await d.signInWithKey(page);
   });
+  afterEach(() => d?.checkPages());
   after(async () => {
     await d?.close();
   });
@@ -55,6 +56,7 @@ describe('materials page', { skip: browserSkip }, () => {
 
     // The server's own refusal: a threshold above the limit, named under its field.
     await form.getByLabel('Reorder at (g)').fill('200000');
+    d.expectAnswers({ status: 400, path: '/v1/materials' });
     await form.getByRole('button', { name: 'Add spool' }).click();
     await form.locator('.field-error').getByText(/Reorder at \(g\): must be <= 100000/).waitFor();
     await form.locator('.note.error').waitFor();
@@ -202,6 +204,8 @@ describe('materials page', { skip: browserSkip }, () => {
     const printerId = d.printerIds[0]!;
     const seen: string[] = [];
     page.on('request', (req) => seen.push(`${req.method()} ${new URL(req.url()).pathname}`));
+    // The id as typed reaches the materials resource only, which does not know it.
+    d.expectAnswers({ status: 404, path: `/v1/materials/..%2Fprinters%2F${printerId}` });
     await page.goto(`${d.url}/#/materials/..%2Fprinters%2F${printerId}`);
     await page.locator('.note.error').first().waitFor();
     assert.ok(!seen.some((r) => r.endsWith(`/v1/printers/${printerId}`)), seen.join('\n'));

@@ -1,5 +1,5 @@
 // Adding a printer from the farm page, a bad connection URL explained with the input kept, changing and removing it, in headless Chromium.
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { browserSkip, startDashboard, type Dashboard } from './harness.js';
@@ -14,6 +14,7 @@ describe('adding, changing and removing a printer', { skip: browserSkip }, () =>
     page = await d.newPage();
     await d.signInWithKey(page);
   });
+  afterEach(() => d?.checkPages());
   after(async () => {
     await d?.close();
   });
@@ -27,6 +28,7 @@ describe('adding, changing and removing a printer', { skip: browserSkip }, () =>
     await page.getByText('No USB printer is plugged in').waitFor();
     await page.getByLabel('Name').fill('Bench MK3');
     await page.getByLabel('Connection URL').fill('http://printer.local');
+    d.expectAnswers({ status: 400, path: '/v1/printers' });
     await page.getByLabel('Group').fill('bench');
     await page.getByLabel('Tags').fill('pla, small');
     await page.getByRole('button', { name: 'Add printer' }).click();

@@ -1,6 +1,6 @@
 // The printer page in headless Chromium against a real server with virtual printers: status and chart, console, pause and
 // resume, the emergency stop's confirmation and recovery, job history, connection details and serial statistics.
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import path from 'node:path';
@@ -23,6 +23,7 @@ describe('printer page', { skip: browserSkip }, () => {
     page = await d.newPage();
     await d.signInWithKey(page);
   });
+  afterEach(() => d?.checkPages());
   after(async () => {
     await d?.close();
   });
@@ -87,6 +88,7 @@ describe('printer page', { skip: browserSkip }, () => {
     // The safe list, in words.
     assert.match(await page.locator('.printer-console .note.warning').innerText(), /only passes M105/);
     await page.getByLabel('G-code command').fill('G28');
+    d.expectAnswers({ status: 409, path: /^\/v1\/printers\/prt_\w+\/commands$/ });
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     const refusal = page.locator('.console-error').last();
     await refusal.waitFor();
@@ -160,6 +162,7 @@ describe('printer page', { skip: browserSkip }, () => {
   it('explains an unknown printer in words', async () => {
     const other = await d.newPage({ mobile: true });
     await d.signInWithKey(other);
+    d.expectAnswers({ status: 404, path: '/v1/printers/prt_doesnotexist0000000' });
     await other.goto(`${d.url}/#/printers/prt_doesnotexist0000000`);
     const error = other.locator('.note.error');
     await error.waitFor();

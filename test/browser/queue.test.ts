@@ -1,7 +1,7 @@
 // The queue page in headless Chromium against a real server with virtual printers: drag-and-drop upload of two G-code
 // files with copies and per-file progress, a failed file with its reason and retry, waiting reasons in words, priority
 // changes, cancel, the forecast timeline and recently finished jobs; screenshots and axe.
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { WAITING_REASONS } from '../../src/scheduler/waiting-reasons.js';
@@ -69,6 +69,7 @@ describe('queue page', { skip: browserSkip }, () => {
     await page.goto(`${d.url}/#/queue`);
     await page.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
   });
+  afterEach(() => d?.checkPages());
   after(async () => {
     await d?.close();
   });
@@ -118,6 +119,7 @@ describe('queue page', { skip: browserSkip }, () => {
   });
 
   it('shows a failed file with the reason in words and a retry button, while the other file is queued', async () => {
+    d.expectAnswers({ status: 422, path: '/v1/jobs' });
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Choose G-code files…' }).click();
     await (await chooser).setFiles([
@@ -185,6 +187,7 @@ describe('queue page', { skip: browserSkip }, () => {
     assert.equal(await forecast.locator('.fc-block.current').count(), 2, 'the running prints');
     assert.equal(await forecast.locator('.fc-block.forecast').count(), 3, 'the three queued gears are planned');
     const text = await forecast.locator('.fc-text').first().innerText();
+    // The server's clock (which the page follows) starts at the harness's 10:00, so the plan stays within the day.
     assert.match(text, /now–\d{1,2}:\d{2}/);
     assert.match(text, /\d{1,2}:\d{2}.*–\d{1,2}:\d{2}.*gear-/s);
     const unplaced = await forecast.locator('.fc-unplaced').innerText();

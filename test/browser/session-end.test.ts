@@ -1,6 +1,6 @@
 // A session ended elsewhere (its key revoked, or signed out in another tab) while a page only listens to the live
 // stream: the page notices at the stream's next heartbeat and shows the sign-in page, saying why, with no click.
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSkip, startDashboard, type Dashboard } from './harness.js';
 
@@ -11,6 +11,7 @@ describe('a session that ends while the page is open', { skip: browserSkip }, ()
     // A short heartbeat: the stream checks its session at each one.
     d = await startDashboard({ printers: 1, heartbeatMs: 300 });
   });
+  afterEach(() => d?.checkPages());
   after(async () => {
     await d?.close();
   });

@@ -1,5 +1,5 @@
 // The Settings pages in headless Chromium: organization form, invitations, API keys (shown once, copy, revoke), webhooks.
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,6 +40,7 @@ describe('settings pages', { skip: browserSkip }, () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: d.url });
     await d.signInWithKey(page);
   });
+  afterEach(() => d?.checkPages());
   after(async () => {
     await d?.close();
     await receiver?.close();
@@ -66,6 +67,7 @@ describe('settings pages', { skip: browserSkip }, () => {
     assert.equal(await page.getByLabel('Currency').inputValue(), 'USD');
 
     await page.getByLabel('Energy cost per kWh').fill('5000');
+    d.expectAnswers({ status: 400, path: '/v1/organization' });
     await page.getByLabel('Name', { exact: true }).fill('Basement farm 2');
     await page.getByRole('button', { name: 'Save' }).click();
     const fieldError = page.locator('.field.invalid .field-error');

@@ -1,5 +1,5 @@
 // Signing in and out in headless Chromium: API key (good and bad), invitation acceptance, email and password, sign-out.
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { browserSkip, startDashboard, type Dashboard } from './harness.js';
@@ -12,6 +12,7 @@ describe('dashboard sign-in', { skip: browserSkip }, () => {
     d = await startDashboard();
     keyName = (await d.api<{ name: string }>('GET', '/v1/api-keys/current')).name;
   });
+  afterEach(() => d?.checkPages());
   after(async () => {
     await d?.close();
   });
@@ -30,6 +31,7 @@ describe('dashboard sign-in', { skip: browserSkip }, () => {
     await d.shoot(page, 'sign-in');
 
     const wrong = `svc_live_${'x'.repeat(40)}`;
+    d.expectAnswers({ status: 401, path: '/v1/sessions' });
     await page.locator('#signin-api-key').fill(wrong);
     await page.locator('#signin-key button[type=submit]').click();
     const error = page.locator('#signin-key .note.error');
@@ -149,6 +151,7 @@ describe('dashboard sign-in', { skip: browserSkip }, () => {
     await signedOutPage(page);
     await page.locator('#signin-email').fill(invited.email);
     await page.locator('#signin-pass').fill('wrong password, surely');
+    d.expectAnswers({ status: 401, path: '/v1/sessions' });
     await page.locator('#signin-password button[type=submit]').click();
     const error = page.locator('#signin-password .note.error');
     await error.waitFor({ state: 'visible' });
@@ -167,6 +170,7 @@ describe('dashboard sign-in', { skip: browserSkip }, () => {
     await page.goto(`${d.url}/#/accept-invite`);
     assert.match(await page.locator('.note.error').innerText(), /no invitation token/);
     await page.goto(`${d.url}/#/accept-invite?token=inv_${'A'.repeat(40)}`);
+    d.expectAnswers({ status: 400, path: '/v1/users/accept-invite' });
     await page.locator('#invite-password').fill('another long password');
     await page.locator('#invite-repeat').fill('another long password');
     await page.locator('#accept-invite button[type=submit]').click();

@@ -38,6 +38,17 @@ describe('files routes', () => {
     assert.equal(body.slicer, 'Bambu Studio');
     assert.equal(body.filament_used_g, 12.38);
     assert.deepEqual(body.thumbnail, { content_type: 'image/png', width: 64, height: 48, size: png.length, url: `/v1/files/${withPng.id}/thumbnail` });
+    assert.equal(body.thumbnail_url, `/v1/files/${withPng.id}/thumbnail`);
+  });
+
+  it('thumbnail_url is null for a file without a thumbnail, so a client never asks for one that 404s', async () => {
+    const res = await t.request(`/v1/files/${plain.id}`, { headers: bearer(reader) });
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as FileRecord;
+    assert.equal(body.thumbnail, null);
+    assert.equal(body.thumbnail_url, null);
+    const jpegBody = (await (await t.request(`/v1/files/${withJpeg.id}`, { headers: bearer(reader) })).json()) as FileRecord;
+    assert.equal(jpegBody.thumbnail_url, `/v1/files/${withJpeg.id}/thumbnail`);
   });
 
   it('needs jobs:read', async () => {

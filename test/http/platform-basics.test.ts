@@ -27,6 +27,22 @@ describe('http platform basics', () => {
     assert.match(bad.headers.get('x-request-id') ?? '', /^req_/);
   });
 
+  it('every answer carries a Date header read from the app\'s clock (the dashboard follows it), errors too', async () => {
+    t.clock.set(Date.parse('2026-11-30T23:59:58.750Z'));
+    const key = await mintTestKey(t);
+    for (const [urlPath, headers, status] of [
+      ['/healthz', {}, 200],
+      ['/v1/sessions/current', {}, 401],
+      ['/v1/does-not-exist', bearer(key), 404],
+    ] as const) {
+      const res = await t.request(urlPath, { headers });
+      assert.equal(res.status, status, urlPath);
+      assert.equal(res.headers.get('date'), 'Mon, 30 Nov 2026 23:59:58 GMT', urlPath);
+    }
+    t.clock.advance(1_500);
+    assert.equal((await t.request('/healthz')).headers.get('date'), 'Tue, 01 Dec 2026 00:00:00 GMT');
+  });
+
   it('unknown routes get 404 resource_not_found in shape B', async () => {
     const res = await t.request('/v1/does-not-exist', { headers: bearer(await mintTestKey(t)) });
     assert.equal(res.status, 404);

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 import { bearer, mintTestKey } from '../helpers/test-app.js';
+import { makePng, prusaSlicer, thumbnailBlock } from '../files/gcode-fixtures.js';
 import { createJob, gcode, uploadJob } from './jobs-harness.js';
 
 describe('jobs API input', () => {
@@ -42,6 +43,29 @@ describe('jobs API input', () => {
     assert.deepEqual(job.material, { type: 'PETG', color: 'black', estimated_usage: 41.5, used: null });
     assert.equal(job.job_ids.length, 2);
     assert.match(job.batch_id, /^bat_/);
+  });
+
+  it('links the file\'s thumbnail (thumbnail_url) only when the file has one, in every answer and event', async () => {
+    const pictured = await createJob(app, prusaSlicer(thumbnailBlock(makePng(32, 32), 32, 32)), { tags: ['thumb-test'] });
+    const plain = await createJob(app, gcode({ tag: 'no picture' }), { tags: ['thumb-test'] });
+    assert.equal(pictured.thumbnail_url, `/v1/files/${pictured.file_id}/thumbnail`, 'the create answer');
+    assert.equal(plain.thumbnail_url, null);
+    for (const [job, url] of [[pictured, pictured.thumbnail_url], [plain, null]] as const) {
+      assert.equal((await app.call('GET', `/v1/jobs/${job.id}`)).body.thumbnail_url, url, 'GET /v1/jobs/:id');
+      const stored = app.t.handle.sqlite.prepare("SELECT body FROM events WHERE type = 'job.created' AND body LIKE ?").get(`%${job.id}%`) as { body: string };
+      assert.equal(JSON.parse(stored.body).data.object.thumbnail_url, url, 'the job.created event');
+    }
+    const listed = (await app.call('GET', '/v1/jobs?tag=thumb-test&per_page=100')).body.data as Array<{ id: string; thumbnail_url: string | null }>;
+    assert.deepEqual(
+      listed.map((j) => [j.id, j.thumbnail_url]).sort(),
+      [[pictured.id, pictured.thumbnail_url], [plain.id, null]].sort(),
+      'the list',
+    );
+    // The link works, and the file record says the same.
+    const image = await app.t.request(pictured.thumbnail_url!, { headers: { Authorization: `Bearer ${app.admin}` } });
+    assert.equal(image.status, 200);
+    assert.equal(image.headers.get('content-type'), 'image/png');
+    assert.equal((await app.call('GET', `/v1/files/${plain.file_id}`)).body.thumbnail_url, null);
   });
 
   it('refuses bad creates with a clear error and creates nothing', async () => {

@@ -8,22 +8,26 @@ import { href } from '../lib/router.js';
 import type { Printer, ShownJob } from '../pages/farm-data.js';
 import type { ForecastEntry } from '../pages/queue-types.js';
 import { Button, ErrorNote, ProgressBar, StatusBadge, Swatch } from './ui.js';
+import { now } from '../lib/clock.js';
 
 const clock = (ms: number): string => new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 
-/** The job's thumbnail from its stored file; files without one (or a failed load) show a plain placeholder. */
+/**
+ * The job's thumbnail from its stored file, requested only when the record says there is one (a farm of files without
+ * thumbnails must not fill the console with 404s); otherwise, or on a failed load, a plain placeholder.
+ */
 function Thumbnail({ job }: { job: ShownJob }) {
   const [failed, setFailed] = useState(false);
-  if (!job.file_id || failed) return html`<div class="thumb thumb-empty" aria-hidden="true">▧</div>`;
-  return html`<img class="thumb" src=${`/v1/files/${encodeURIComponent(job.file_id)}/thumbnail`} alt=${`Preview of ${job.name}`}
+  if (!job.thumbnail_url || failed) return html`<div class="thumb thumb-empty" aria-hidden="true">▧</div>`;
+  return html`<img class="thumb" src=${job.thumbnail_url} alt=${`Preview of ${job.name}`}
     width="64" height="64" loading="lazy" decoding="async" onError=${() => setFailed(true)} />`;
 }
 
 /** "25 min left · done about 14:35": counted down from when the estimate arrived, so it moves between job updates. */
 function Eta({ job }: { job: ShownJob }) {
   if (job.estimated_remaining === null || job.estimated_remaining === undefined) return html`<span class="eta">Time left unknown</span>`;
-  const left = Math.max(0, job.estimated_remaining - (Date.now() - job.received_at) / 1000);
-  return html`<span class="eta">${duration(left)} left · done about ${clock(Date.now() + left * 1000)}</span>`;
+  const left = Math.max(0, job.estimated_remaining - (now() - job.received_at) / 1000);
+  return html`<span class="eta">${duration(left)} left · done about ${clock(now() + left * 1000)}</span>`;
 }
 
 function Spools({ printer }: { printer: Printer }) {
@@ -44,7 +48,7 @@ function Spools({ printer }: { printer: Printer }) {
 function NextJob({ next, wall }: { next: ForecastEntry | undefined; wall: boolean }) {
   if (!next) return html`<p class="next muted">Next: nothing queued for it</p>`;
   const at = new Date(next.start_at).getTime();
-  const when = at <= Date.now() + 30_000 ? 'now' : `at ${clock(at)}`;
+  const when = at <= now() + 30_000 ? 'now' : `at ${clock(at)}`;
   return html`<p class="next"><span class="muted">Next:</span> ${wall ? next.job_name : html`<strong>${next.job_name}</strong>`} ${when}</p>`;
 }
 

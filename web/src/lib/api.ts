@@ -1,4 +1,5 @@
 // The dashboard's only way to the server: same-origin fetch on /v1 with the session cookie; failures become ApiError in words.
+import { learnServerTime } from './clock.js';
 
 /** An answer the dashboard must explain: the API's error object, or a network failure (status 0). */
 export class ApiError extends Error {
@@ -65,11 +66,13 @@ export async function request<T = any>(method: string, path: string, body?: unkn
     payload = JSON.stringify(body);
   }
   let res: Response;
+  const sentAt = Date.now();
   try {
     res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', ...init });
   } catch {
     throw new ApiError(0, 'network_error', 'The printfarm server cannot be reached.');
   }
+  learnServerTime(res.headers.get('Date'), sentAt, Date.now());
   if (!res.ok) {
     const err = await toApiError(res);
     if (res.status === 401 && !path.startsWith('/v1/sessions')) onUnauthorized(err);

@@ -1,4 +1,5 @@
 // How numbers read on screen: temperatures, durations, grams, money, dates (the browser's locale and time zone).
+import { now } from './clock.js';
 
 export const temp = (value: number | null | undefined): string => (value === null || value === undefined ? '–' : `${Math.round(value)}°C`);
 
@@ -41,9 +42,9 @@ export function dateTime(iso: string | null | undefined): string {
 }
 
 /** "in 25 min" / "5 min ago" relative to now. */
-export function relative(iso: string | null | undefined, now = Date.now()): string {
+export function relative(iso: string | null | undefined, at = now()): string {
   if (!iso) return '–';
-  const diff = (new Date(iso).getTime() - now) / 1000;
+  const diff = (new Date(iso).getTime() - at) / 1000;
   return diff >= 0 ? `in ${duration(diff)}` : `${duration(-diff)} ago`;
 }
 

@@ -1,4 +1,5 @@
 // The analytics period: presets (24 h, 7 d, 30 d) or custom days, turned into the from/to/interval query of /v1/analytics.
+import { now as serverNow } from '../lib/clock.js';
 
 export type Preset = '24h' | '7d' | '30d' | 'custom';
 export type Interval = 'hour' | 'day' | 'week' | 'month';
@@ -26,7 +27,7 @@ const PRESET_MS: Record<Exclude<Preset, 'custom'>, number> = { '24h': DAY, '7d':
 export const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The query of the period (from/to as the API takes them) and its length, or a sentence saying what is wrong. */
-export function periodQuery(choice: PeriodChoice, now = Date.now()): { from: string; to: string; ms: number } | { problem: string } {
+export function periodQuery(choice: PeriodChoice, now = serverNow()): { from: string; to: string; ms: number } | { problem: string } {
   if (choice.preset !== 'custom') {
     const ms = PRESET_MS[choice.preset];
     return { from: new Date(now - ms).toISOString(), to: new Date(now).toISOString(), ms };

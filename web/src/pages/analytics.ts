@@ -13,6 +13,7 @@ import { autoInterval, bucketCount, isoDay, periodQuery, periodWords, PRESETS, t
 import { rate, toPoints, type FleetReport, type JobsReport, type MaterialsReport, type PrinterRow } from './analytics-series.js';
 import { Chart, type ChartLine } from './analytics-chart.js';
 import { PrinterTable } from './analytics-printers.js';
+import { now } from '../lib/clock.js';
 import '../styles/analytics.css';
 
 const INTERVALS: { value: Interval | ''; label: string }[] = [
@@ -98,7 +99,7 @@ function Charts({ report }: { report: Report }) {
 
 export function AnalyticsPage() {
   const { can } = useSession();
-  const [choice, setChoice] = useState<PeriodChoice>(() => ({ preset: '7d', from: isoDay(Date.now() - 6 * 86400_000), to: isoDay(Date.now()), interval: '' }));
+  const [choice, setChoice] = useState<PeriodChoice>(() => ({ preset: '7d', from: isoDay(now() - 6 * 86400_000), to: isoDay(now()), interval: '' }));
   const [group, setGroup] = useState('');
   const [dataset, setDataset] = useState('jobs');
   const report = useResource(() => loadReport(choice, group), [choice, group]);

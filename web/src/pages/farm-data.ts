@@ -8,6 +8,7 @@ import type { Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
 import type { Forecast, ForecastEntry, Job } from './queue-types.js';
 import { applyTelemetry, type Printer, type Telemetry } from './printer-types.js';
+import { now } from '../lib/clock.js';
 
 export type { LoadedSpool, Printer, Temperatures } from './printer-types.js';
 
@@ -57,8 +58,8 @@ async function loadActiveJobs(): Promise<ShownJob[]> {
   const [printing, paused] = await Promise.all(
     ['printing', 'paused'].map((status) => api.get<Page<Job>>('/v1/jobs', { status, per_page: 100 })),
   );
-  const now = Date.now();
-  return [...printing!.data, ...paused!.data].map((j) => ({ ...j, received_at: now }));
+  const at = now();
+  return [...printing!.data, ...paused!.data].map((j) => ({ ...j, received_at: at }));
 }
 
 export interface FarmData {
@@ -179,7 +180,7 @@ export function useFarmData(): FarmData {
       }
     } else if (event.type === 'job.progress') {
       const job = obj as Job;
-      setJobs((prev) => new Map(prev).set(job.id, { ...job, received_at: Date.now() }));
+      setJobs((prev) => new Map(prev).set(job.id, { ...job, received_at: now() }));
       return;
     } else if (event.type.startsWith('printer.')) {
       const id = (obj.id ?? obj.printer_id) as string | undefined;

@@ -9,6 +9,7 @@ import { useLive } from '../lib/hooks.js';
 import { temp } from '../lib/format.js';
 import { ErrorNote } from '../components/ui.js';
 import type { Telemetry, Temperatures } from './printer-types.js';
+import { now } from '../lib/clock.js';
 
 const WINDOW_S = 3600;
 const HEIGHT = 240;
@@ -61,7 +62,7 @@ function chartOptions(width: number): uPlot.Options {
       x: {
         time: true,
         range: (_u, min, max) => {
-          const end = max ?? Date.now() / 1000;
+          const end = max ?? now() / 1000;
           const span = Math.min(WINDOW_S, Math.max(MIN_SPAN_S, end - (min ?? end)));
           return [end - span, end];
         },
@@ -120,7 +121,7 @@ export function TemperatureChart({ printerId }: { printerId: string }) {
   const [error, setError] = useState<string | null>(null);
 
   const redraw = () => {
-    trim(cols.current, Date.now() / 1000);
+    trim(cols.current, now() / 1000);
     plot.current?.setData(cols.current as uPlot.AlignedData);
     setSummary(summarize(cols.current));
   };

@@ -5,6 +5,7 @@ import { api, ApiError } from '../lib/api.js';
 import { errorWords } from '../lib/error-words.js';
 import { Button, Notice } from '../components/ui.js';
 import type { Printer } from './printer-types.js';
+import { now } from '../lib/clock.js';
 
 interface CommandResult {
   command: string;
@@ -50,7 +51,7 @@ export function PrinterConsole({ printer, canWrite }: { printer: Printer; canWri
     const trimmed = command.trim();
     if (!trimmed) return;
     const n = ++counter.current;
-    setEntries((list) => [...list.slice(-(HISTORY_MAX - 1)), { n, at: new Date(), command: trimmed, state: 'sending' }]);
+    setEntries((list) => [...list.slice(-(HISTORY_MAX - 1)), { n, at: new Date(now()), command: trimmed, state: 'sending' }]);
     setText('');
     setRecall(null);
     try {

@@ -1,14 +1,15 @@
 // Small timing hooks of the printer page: a clock for times counted from a past answer, and a coalescing trigger.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { now } from '../lib/clock.js';
 
 /** Re-renders every `ms` so times counted from a past answer stay current (no request is made). */
 export function useNow(ms: number): number {
-  const [now, setNow] = useState(Date.now());
+  const [at, setAt] = useState(now());
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
+    const t = setInterval(() => setAt(now()), ms);
     return () => clearInterval(t);
   }, [ms]);
-  return now;
+  return at;
 }
 
 /** A trigger that runs `fn` once, `ms` after the first of a burst of calls (a burst of events makes one request). */

@@ -19,6 +19,7 @@ import { PrinterConnection } from './printer-connection.js';
 import { useCoalesced } from './printer-hooks.js';
 import type { PageDef } from './index.js';
 import '../styles/printer.css';
+import { now } from '../lib/clock.js';
 
 export function PrinterPage({ route }: { route: Route }) {
   const id = route.parts[1] ?? '';
@@ -34,11 +35,11 @@ function PrinterView({ id }: { id: string }) {
   const canWrite = can('printers:write');
   const printer = useResource(() => api.get<Printer>(`/v1/printers/${encodeURIComponent(id)}`), [id]);
   const jobId = printer.data?.current_job ?? null;
-  const [jobReadAt, setJobReadAt] = useState(Date.now());
+  const [jobReadAt, setJobReadAt] = useState(now());
   const job = useResource(async () => {
     if (!jobId) return undefined;
     const j = await api.get<Job>(`/v1/jobs/${encodeURIComponent(jobId)}`);
-    setJobReadAt(Date.now());
+    setJobReadAt(now());
     return j;
   }, [jobId]);
 
@@ -53,7 +54,7 @@ function PrinterView({ id }: { id: string }) {
     const j = e.data.object as Job;
     if (j.id !== jobId) return;
     job.set(j);
-    setJobReadAt(Date.now());
+    setJobReadAt(now());
   });
   // A state change of this printer or one of its jobs, or a job's progress step (every 10 % or minute): read the record
   // again for what telemetry does not carry (ready flag, error, serial counters).

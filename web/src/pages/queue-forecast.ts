@@ -7,6 +7,7 @@ import { Empty, ErrorNote, StatusBadge } from '../components/ui.js';
 import type { Forecast, Job } from './queue-types.js';
 import { waitingWords } from './queue-waiting.js';
 import { statusKey, type Printer } from './printer-types.js';
+import { now as serverNow } from '../lib/clock.js';
 
 interface Block {
   jobId: string;
@@ -23,10 +24,11 @@ const STEPS_MIN = [5, 10, 15, 30, 60, 120, 180, 360, 720, 1440];
 const MAX_TICKS = 4;
 const HOUR = 3600_000;
 
-function clock(ms: number, now: number): string {
+/** The time of `ms`, with its weekday when that is another day than `ref`'s (now, or the tick before on the axis). */
+function clock(ms: number, ref: number): string {
   const d = new Date(ms);
   const t = d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
-  return new Date(now).toDateString() === d.toDateString() ? t : `${d.toLocaleDateString(undefined, { weekday: 'short' })} ${t}`;
+  return new Date(ref).toDateString() === d.toDateString() ? t : `${d.toLocaleDateString(undefined, { weekday: 'short' })} ${t}`;
 }
 
 /** The axis: from now to a little after the last end (at least half an hour), with round ticks. */
@@ -71,7 +73,7 @@ interface Props {
 export function ForecastTimeline({ forecast, error, printers, running, names }: Props) {
   const body = () => {
     if (!forecast) return error ? null : html`<p aria-busy="true">Loading the forecast…</p>`;
-    const now = Date.parse(forecast.generated_at) || Date.now();
+    const now = Date.parse(forecast.generated_at) || serverNow();
     const rows = blocksByPrinter(printers, running, forecast, now);
     const lastEnd = Math.max(now, ...[...rows.values()].flat().map((b) => b.end));
     const ax = axis(now, lastEnd);
@@ -80,7 +82,7 @@ export function ForecastTimeline({ forecast, error, printers, running, names }: 
     return html`
       <div class="fc-axis" aria-hidden="true">
         <span class="fc-axis-label">Now ${clock(now, now)}</span>
-        <div class="fc-ticks">${ax.ticks.map((t, i) => html`<span class=${`fc-tick${i % 2 ? ' odd' : ''}`} style=${{ left: `${pos(t)}%` }}>${clock(t, now)}</span>`)}</div>
+        <div class="fc-ticks">${ax.ticks.map((t, i) => html`<span class=${`fc-tick${i % 2 ? ' odd' : ''}`} style=${{ left: `${pos(t)}%` }}>${clock(t, i === 0 ? now : ax.ticks[i - 1]!)}</span>`)}</div>
       </div>
       <ul class="fc-rows">
         ${printers.map((p) => {
