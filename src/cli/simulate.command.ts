@@ -1,12 +1,17 @@
-// `printfarm simulate --pty PATH | --tcp PORT`: virtual printers behind a socat pseudo-terminal or raw TCP ports, for any host to open.
+// `printfarm simulate --pty PATH | --tcp PORT | --moonraker/--octoprint/--prusalink PORT`: virtual printers behind a socat
+// pseudo-terminal, raw TCP ports, or a network printer's own API, for any host to open.
 import { resolve } from 'node:path';
 import { parseSimulatorOptions, SIMULATOR_OPTION_NAMES, type SimulatorOptions } from '../simulator/simulator-options.js';
 import { startPtyBridge, type PtyBridgeEnd } from '../simulator/pty-bridge.js';
 import { startTcpBridge } from '../simulator/tcp-bridge.js';
+import { DEFAULT_STANDIN_KEY, STANDIN_FAULTS, startNetworkStandIn } from '../simulator/network-standins.js';
+import { NETWORK_KINDS, type NetworkKind } from '../printers/network-url.js';
 import { CliUsageError, type CliCommand } from './command.js';
 
 const usage = `Usage: printfarm simulate --pty PATH [--profile marlin] [--baud 250000] [--OPTION VALUE ...]
        printfarm simulate --tcp PORT [--count N] [--host 127.0.0.1] [--OPTION VALUE ...]
+       printfarm simulate --moonraker PORT | --octoprint PORT | --prusalink PORT [--api-key KEY] [--fault NAME,...]
+                          [--host 127.0.0.1] [--OPTION VALUE ...]
 
 --pty PATH   a virtual printer behind a pseudo-terminal: a host (printfarm serve, or any other program) opens PATH as
              if it were /dev/ttyACM0. Each open powers a fresh printer on, as the DTR line resets a real board (a
@@ -16,6 +21,12 @@ const usage = `Usage: printfarm simulate --pty PATH [--profile marlin] [--baud 2
              ser2net or ESP3D bridge serves it; the host connects to tcp://HOST:PORT. One client a port; each
              connection powers a fresh printer on. Prints one line a printer:
              "virtual printer PROFILE listening on tcp://HOST:PORT".
+--moonraker PORT, --octoprint PORT, --prusalink PORT
+             a printer on the network: that API (HTTP and, for Moonraker and OctoPrint, its websocket) on PORT (0: an
+             ephemeral port), backed by one virtual printer that prints the uploaded file itself. --api-key sets the
+             credential it demands (Moonraker without one trusts every client; OctoPrint and PrusaLink default to
+             "${DEFAULT_STANDIN_KEY}"). --fault switches faults on from the start: moonraker ${STANDIN_FAULTS.moonraker.join(', ')};
+             octoprint ${STANDIN_FAULTS.octoprint.join(', ')}. Prints "<kind> stand-in listening on <connection_url>".
 Runs until SIGINT/SIGTERM (exit 0).
 
 Options (same names as the sim:// URL query; dashes or underscores):
@@ -25,7 +36,12 @@ e.g. printfarm simulate --pty /tmp/printer0 --profile prusa --speed 10 --error-r
 
 const MAX_COUNT = 1000;
 
-type Target = { kind: 'pty'; path: string } | { kind: 'tcp'; host: string; port: number; count: number };
+type Target =
+  | { kind: 'pty'; path: string }
+  | { kind: 'tcp'; host: string; port: number; count: number }
+  | { kind: 'network'; network: NetworkKind; host: string; port: number; apiKey: string | null; faults: string[] };
+
+const OWN = ['pty', 'tcp', 'count', 'host', ...NETWORK_KINDS, 'api_key', 'fault'];
 
 function intArg(name: string, raw: string, min: number, max: number): number {
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
@@ -44,11 +60,11 @@ function parseArgs(args: string[]): { target: Target; options: SimulatorOptions 
     let value: string | undefined = eq >= 0 ? arg.slice(eq + 1) : args[i + 1];
     if (eq < 0) i++;
     if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new CliUsageError(`--${name} needs a value`);
-    if (['pty', 'tcp', 'count', 'host'].includes(name)) {
+    if (OWN.includes(name)) {
       if (own.has(name)) throw new CliUsageError(`--${name} is given twice`);
       own.set(name, value);
     } else if (!SIMULATOR_OPTION_NAMES.includes(name)) {
-      throw new CliUsageError(`unknown option --${name} (known: pty, tcp, count, host, ${SIMULATOR_OPTION_NAMES.join(', ')})`);
+      throw new CliUsageError(`unknown option --${name} (known: ${OWN.join(', ')}, ${SIMULATOR_OPTION_NAMES.join(', ')})`);
     } else params[name] = value;
   }
   let options: SimulatorOptions;
@@ -59,7 +75,23 @@ function parseArgs(args: string[]): { target: Target; options: SimulatorOptions 
   }
   const pty = own.get('pty');
   const tcp = own.get('tcp');
-  if ((pty === undefined) === (tcp === undefined)) throw new CliUsageError('give exactly one of --pty PATH or --tcp PORT');
+  const targets = ['pty', 'tcp', ...NETWORK_KINDS].filter((n) => own.has(n));
+  if (targets.length !== 1) throw new CliUsageError('give exactly one of --pty PATH, --tcp PORT, --moonraker PORT, --octoprint PORT or --prusalink PORT');
+  const network = NETWORK_KINDS.find((k) => own.has(k));
+  if (network === undefined) {
+    for (const n of ['api_key', 'fault']) if (own.has(n)) throw new CliUsageError(`--${n.replace('_', '-')} goes with a network printer (--moonraker, --octoprint, --prusalink)`);
+  } else {
+    if (own.has('count')) throw new CliUsageError(`--count goes with --tcp, not --${network}`);
+    const faults = (own.get('fault') ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');
+    for (const f of faults) {
+      if (!STANDIN_FAULTS[network].includes(f)) throw new CliUsageError(`unknown ${network} fault "${f}" (known: ${STANDIN_FAULTS[network].join(', ') || 'none'})`);
+    }
+    const host = own.get('host') ?? '127.0.0.1';
+    if (host === '') throw new CliUsageError('--host needs an address');
+    const apiKey = own.get('api_key') ?? null;
+    if (apiKey === '') throw new CliUsageError('--api-key needs a value');
+    return { target: { kind: 'network', network, host, port: intArg(network, own.get(network)!, 0, 65535), apiKey, faults }, options };
+  }
   if (pty !== undefined) {
     for (const n of ['count', 'host']) if (own.has(n)) throw new CliUsageError(`--${n} goes with --tcp, not --pty`);
     if (pty === '') throw new CliUsageError('--pty needs a path');
@@ -127,8 +159,19 @@ async function runPty(pty: string, options: SimulatorOptions): Promise<number> {
   return 0;
 }
 
+async function runNetwork(target: Extract<Target, { kind: 'network' }>, options: SimulatorOptions): Promise<number> {
+  const standIn = await startNetworkStandIn(target.network, { port: target.port, host: target.host, apiKey: target.apiKey, faults: target.faults, simulator: options });
+  const key = target.apiKey ?? (target.network === 'moonraker' ? null : DEFAULT_STANDIN_KEY);
+  console.log(`${target.network} stand-in listening on ${standIn.connectionUrl}${key ? ` (api_key ${key})` : ''}`);
+  await untilStopped(() => {});
+  await standIn.close();
+  console.log(`${target.network} stand-in on ${standIn.connectionUrl} stopped`);
+  return 0;
+}
+
 async function run(args: string[]): Promise<number> {
   const { target, options } = parseArgs(args);
+  if (target.kind === 'network') return runNetwork(target, options);
   return target.kind === 'pty' ? runPty(target.path, options) : runTcp(target, options);
 }
 

@@ -1,0 +1,53 @@
+// One way to start any network printer stand-in (Moonraker, OctoPrint, PrusaLink) by kind, for the CLI and the demo farm.
+import type { NetworkKind } from '../printers/network-url.js';
+import { MOONRAKER_FAULTS, startMoonrakerStandIn, type MoonrakerFault } from './moonraker/moonraker-standin.js';
+import { OCTOPRINT_FAULTS, startOctoPrintStandIn, type OctoPrintFault } from './octoprint/octoprint-standin.js';
+import type { SimulatorOptions } from './simulator-options.js';
+
+export interface NetworkStandIn {
+  kind: NetworkKind;
+  /** The connection_url a farm adds the printer with (moonraker://127.0.0.1:PORT, ...). */
+  connectionUrl: string;
+  port: number;
+  setFault(name: string, on: boolean): void;
+  close(): Promise<void>;
+}
+
+export interface NetworkStandInOptions {
+  port: number;
+  host?: string;
+  /** The credential the stand-in demands (X-Api-Key); null: Moonraker trusts every client, the others need one. */
+  apiKey: string | null;
+  faults?: string[];
+  simulator?: Partial<SimulatorOptions>;
+}
+
+export const STANDIN_FAULTS: Record<NetworkKind, readonly string[]> = {
+  moonraker: MOONRAKER_FAULTS,
+  octoprint: OCTOPRINT_FAULTS,
+  prusalink: [],
+};
+
+/** The credential a stand-in uses when none is given (OctoPrint cannot run without one). */
+export const DEFAULT_STANDIN_KEY = 'printfarm-standin';
+
+export async function startNetworkStandIn(kind: NetworkKind, o: NetworkStandInOptions): Promise<NetworkStandIn> {
+  const host = o.host ?? '127.0.0.1';
+  for (const f of o.faults ?? []) {
+    if (!STANDIN_FAULTS[kind].includes(f)) throw new Error(`unknown ${kind} fault "${f}" (known: ${STANDIN_FAULTS[kind].join(', ') || 'none'})`);
+  }
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  switch (kind) {
+    case 'moonraker': {
+      const s = await startMoonrakerStandIn({ port: o.port, host, apiKey: o.apiKey, faults: o.faults as MoonrakerFault[], simulator: o.simulator });
+      return { kind, port: s.port, connectionUrl: `moonraker://${hostPart}:${s.port}`, setFault: (n, on) => s.setFault(n as MoonrakerFault, on), close: () => s.close() };
+    }
+    case 'octoprint': {
+      const faults = Object.fromEntries((o.faults ?? []).map((f) => [f, true])) as Partial<Record<OctoPrintFault, boolean>>;
+      const s = await startOctoPrintStandIn({ port: o.port, host, apiKey: o.apiKey ?? DEFAULT_STANDIN_KEY, faults, simulator: o.simulator });
+      return { kind, port: s.port, connectionUrl: `octoprint://${hostPart}:${s.port}`, setFault: (n, on) => s.setFault(n as OctoPrintFault, on), close: () => s.close() };
+    }
+    case 'prusalink':
+      throw new Error('the PrusaLink stand-in is not part of this build');
+  }
+}
