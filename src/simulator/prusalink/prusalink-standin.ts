@@ -41,6 +41,8 @@ export interface PrusaLinkStandIn {
   host: VirtualPrintHost;
   /** Uploaded files by name. */
   files: Map<string, Buffer>;
+  /** HTTP requests that reached the API (a refused TLS handshake never does). */
+  readonly requests: number;
   /** A print started on the printer's own screen: a file we did not upload. */
   startExternalPrint(name: string, content: Buffer): number;
 }
@@ -138,7 +140,9 @@ export async function startPrusaLinkStandIn(opts: PrusaLinkStandInOptions = {}):
       req.on('error', () => resolve(null));
     });
 
+  let requests = 0;
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    requests++;
     if (faults.has('drop')) {
       req.socket.destroy();
       return;
@@ -214,6 +218,9 @@ export async function startPrusaLinkStandIn(opts: PrusaLinkStandInOptions = {}):
   };
   if (faults.has('firmware_error')) host.firmwareError(true);
   return {
+    get requests() {
+      return requests;
+    },
     url: `${opts.tls ? 'prusalink+https' : 'prusalink'}://127.0.0.1:${port}`,
     port,
     printer,
