@@ -96,6 +96,7 @@ async function readFrom(fh: FileHandle, fileSize: number, opts: BgcodeReadOption
   let gcodeBlocks = 0;
   let gcodeBytes = 0;
   let lastOrder = -1;
+  let sawPrinter = false;
   let pos = BGCODE_HEADER_BYTES;
   while (pos < fileSize) {
     const headBuf = await readExactly(fh, pos, Math.min(12, fileSize - pos), 'a block header', fileSize);
@@ -106,6 +107,7 @@ async function readFrom(fh: FileHandle, fileSize: number, opts: BgcodeReadOption
       throw new BgcodeError(`the ${h.type} block at byte ${pos} is out of the specified order`);
     }
     lastOrder = order;
+    if (h.type === 'printer_metadata') sawPrinter = true;
     const total = h.headerBytes + h.paramBytes + h.dataSize;
     if (pos + total + crcBytes > fileSize) {
       throw new BgcodeError(`truncated: the ${h.type} block at byte ${pos} needs ${total + crcBytes} bytes, the file ends at ${fileSize}`);
@@ -132,7 +134,7 @@ async function readFrom(fh: FileHandle, fileSize: number, opts: BgcodeReadOption
     }
     pos += total + crcBytes;
   }
-  if (lastOrder < ORDER.printer_metadata) throw new BgcodeError('the file has no printer metadata block');
+  if (!sawPrinter) throw new BgcodeError('the file has no printer metadata block');
   if (gcodeBlocks === 0) throw new BgcodeError('the file has no G-code block');
   return describe(header, tables, thumbnails, gcodeBlocks, gcodeBytes);
 }
