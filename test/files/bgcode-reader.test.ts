@@ -79,7 +79,7 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 const QOI = Buffer.concat([Buffer.from('qoif'), Buffer.alloc(20, 3)]);
 
 /** A complete file: every block type, every compression. Returns the blocks so tests can break one. */
-function parts(checksum = true): Record<string, Buffer> {
+function parts(checksum = true) {
   const gcodePlain = Buffer.from('abcabcabcabc');
   return {
     header: header(1, checksum ? 1 : 0),
