@@ -148,7 +148,7 @@ const broken: Array<{ name: string; build: () => Buffer; error: RegExp }> = [
     build: () => {
       const p = parts();
       p.printer = Buffer.from(p.printer);
-      p.printer[12] ^= 0x20;
+      p.printer[12]! ^= 0x20;
       return whole(p);
     },
     error: /printer_metadata block at byte 51 fails its CRC32/,
@@ -158,7 +158,7 @@ const broken: Array<{ name: string; build: () => Buffer; error: RegExp }> = [
     build: () => {
       const p = parts();
       p.gcode2 = Buffer.from(p.gcode2);
-      p.gcode2[11] ^= 1;
+      p.gcode2[11]! ^= 1;
       return whole(p);
     },
     error: /gcode block .* fails its CRC32/,
@@ -216,7 +216,7 @@ for (const c of broken) {
 test('G-code block checksums can be skipped (metadata ones never are)', async () => {
   const p = parts();
   p.gcode2 = Buffer.from(p.gcode2);
-  p.gcode2[11] ^= 1;
+  p.gcode2[11]! ^= 1;
   const m = await readBgcodeMetadata(fileOf(whole(p)), { skipGcodeChecksums: true });
   assert.equal(m.gcode_blocks, 2);
 });
