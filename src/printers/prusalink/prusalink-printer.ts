@@ -198,6 +198,8 @@ export class PrusaLinkPrinter implements PrinterLink {
     this.job = job;
     this.status = 'printing';
     this.acceptsJob = false;
+    // The file's scan runs while it uploads; both are done before the job can end.
+    const filament = this.loadFilament(job, binary);
     try {
       const res = await this.http.request('PUT', `/api/v1/files/${this.storage}/${encodeURIComponent(remoteName)}`, {
         headers: { 'Content-Type': 'application/octet-stream', 'Print-After-Upload': '?1', Overwrite: '?1' },
@@ -214,7 +216,7 @@ export class PrusaLinkPrinter implements PrinterLink {
       if (err instanceof PrusaLinkRequestError) throw new AppError(409, 'printer_offline', `the upload to printer ${this.printerId} failed: ${err.message}`);
       throw err;
     }
-    this.loadFilament(job, binary);
+    await filament;
     this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
     this.pollSoon();
     return job.handle(() => this.clock.now());
@@ -269,7 +271,7 @@ export class PrusaLinkPrinter implements PrinterLink {
     const { size } = await stat(req.filePath);
     const job = new PrusaLinkJob(req.jobId, req.filePath, req.remoteName, size, req.startedAt, null);
     job.printerJobId = answer.id;
-    this.loadFilament(job, await startsWithBgcode(req.filePath));
+    await this.loadFilament(job, await startsWithBgcode(req.filePath));
     if (this.external?.printerJobId === answer.id) this.external = null;
     this.job = job;
     this.apply(status, answer);
@@ -526,19 +528,19 @@ export class PrusaLinkPrinter implements PrinterLink {
     for (const w of [...this.waiters]) w.done(err);
   }
 
-  /** Filament at a share of the file: the G-code's extrusion index, or a binary G-code's total from its metadata. */
-  private loadFilament(job: PrusaLinkJob, binary: boolean): void {
-    const load = binary
-      ? readBgcodeMetadata(job.filePath, { skipGcodeChecksums: true }).then((meta) =>
-          meta.filament_used_mm !== null ? ({ kind: 'total', mm: meta.filament_used_mm } as const) : null,
-        )
-      : this.indexes.forFile(job.filePath, 'marlin').then((index) => ({ kind: 'index', index }) as const);
-    load.then(
-      (source) => {
-        job.filament = source;
-      },
-      (err: Error) => this.log?.warn('prusalink: no filament figures for the job', { job: job.id, error: err.message }),
-    );
+  /**
+   * Filament at a share of the file: the G-code's extrusion index, or a binary G-code's total from its metadata. Never
+   * rejects (a job without figures still prints); callers await it before the job can end, so its end is charged.
+   */
+  private async loadFilament(job: PrusaLinkJob, binary: boolean): Promise<void> {
+    try {
+      if (binary) {
+        const meta = await readBgcodeMetadata(job.filePath, { skipGcodeChecksums: true });
+        job.filament = meta.filament_used_mm !== null ? { kind: 'total', mm: meta.filament_used_mm } : null;
+      } else job.filament = { kind: 'index', index: await this.indexes.forFile(job.filePath, 'marlin') };
+    } catch (err) {
+      this.log?.warn('prusalink: no filament figures for the job', { job: job.id, error: (err as Error).message });
+    }
   }
 
   private emitConsole(direction: ConsoleEntry['direction'], kind: ConsoleEntry['kind'], text: string): void {

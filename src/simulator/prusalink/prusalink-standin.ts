@@ -9,8 +9,11 @@ import { DEFAULT_SIMULATOR_OPTIONS, type SimulatorOptions } from '../simulator-o
 import { VirtualPrinter } from '../virtual-printer.js';
 import { VirtualPrintHost } from './virtual-print-host.js';
 
-/** Fault switches: answer 500, answer an HTML page, answer non-JSON, refuse every credential, drop every connection, firmware halt. */
-export const PRUSALINK_FAULTS = ['http_500', 'html', 'garbage', 'refuse_auth', 'drop', 'firmware_error'] as const;
+/**
+ * Fault switches: answer 500, answer an HTML page, answer non-JSON, refuse every credential, drop every connection,
+ * firmware halt (thermal runaway; off = the board resets), and PrusaLink up without its printer (status_printer.ok false).
+ */
+export const PRUSALINK_FAULTS = ['http_500', 'html', 'garbage', 'refuse_auth', 'drop', 'firmware_error', 'printer_disconnected'] as const;
 export type PrusaLinkFault = (typeof PRUSALINK_FAULTS)[number];
 
 export interface PrusaLinkStandInOptions {
@@ -112,6 +115,7 @@ export async function startPrusaLinkStandIn(opts: PrusaLinkStandInOptions = {}):
         flow: 100,
         speed: 100,
         ...(host.state === 'ERROR' ? { status_printer: { ok: false, message: host.message ?? 'error' } } : {}),
+        ...(faults.has('printer_disconnected') ? { status_printer: { ok: false, message: 'Printer is not connected' } } : {}),
       },
     };
   };

@@ -70,6 +70,10 @@ test('upload + start, progress, pause, resume, cancel; filament from the percent
     await assert.rejects(p.startJob({ jobId: 'job-2', filePath: path }), (e: AppError) => e.code === 'printer_busy');
     p.markReady();
     assert.equal(p.snapshot().ready, true);
+    // The next job starts while the printer still shows the stopped one: that STOPPED is not the new job's end.
+    const next = await p.startJob({ jobId: 'job-2', filePath: await r.file('short.gcode', gcodeText(30)) });
+    assert.deepEqual(await next.finished, { status: 'completed' });
+    assert.deepEqual(next.snapshot().extruded_mm, [30]);
   } finally {
     await r.close();
   }
@@ -131,6 +135,27 @@ test('our restart mid-print: a new driver adopts the print by its remote name an
     assert.deepEqual(await h2.finished, { status: 'completed' });
     assert.equal(h2.snapshot().started_at, started);
     assert.equal(named(r, 'printer.external_job_ended').length, 0, 'the adopted print is not an external one');
+  } finally {
+    await r.close();
+  }
+});
+
+test('a print that ended while we were down is adopted and ends at once as it ended on the printer', async () => {
+  const r = await rig();
+  try {
+    const first = r.driver();
+    await first.connect();
+    const path = await r.file('short.gcode', gcodeText(40));
+    await first.startJob({ jobId: 'job-f', filePath: path, remoteName: 'job-f-1.gcode' });
+    await first.disconnect();
+    await until(() => r.standIn.host.state === 'FINISHED', 'the printer to finish');
+    const second = r.driver();
+    await second.connect();
+    const h = await second.adoptJob({ jobId: 'job-f', filePath: path, remoteName: 'job-f-1.gcode', startedAt: Date.now() });
+    assert.ok(h);
+    assert.deepEqual(await h.finished, { status: 'completed' });
+    assert.deepEqual(h.snapshot().extruded_mm, [40]);
+    assert.equal(second.currentStatus, 'idle');
   } finally {
     await r.close();
   }

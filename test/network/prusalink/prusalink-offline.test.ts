@@ -111,6 +111,25 @@ test('firmware_error: a halted printer mid-print fails the job with the firmware
   }
 });
 
+test('printer_disconnected: PrusaLink answers but has lost its printer', async () => {
+  const r = await rig();
+  try {
+    const p = r.driver();
+    await p.connect();
+    r.standIn.setFault('printer_disconnected', true);
+    await until(() => p.currentStatus === 'offline', 'offline');
+    assert.equal(p.snapshot().offline_reason, 'printer_disconnected');
+    assert.equal(p.snapshot().error!.message, 'Printer is not connected');
+    r.standIn.setFault('printer_disconnected', false);
+    await until(() => p.currentStatus === 'idle', 'back');
+    assert.equal(p.snapshot().offline_reason, null);
+    assert.equal(named(r, 'printer.offline').length, 1);
+    assert.equal(named(r, 'printer.online').length, 2);
+  } finally {
+    await r.close();
+  }
+});
+
 for (const fault of ['http_500', 'html', 'garbage', 'drop'] as const) {
   test(`a bad answer (${fault}) makes the printer offline with a clear reason, a running job is kept`, async () => {
     const r = await rig();
