@@ -120,3 +120,24 @@ export function parseSlicerDuration(text: string | undefined): number | null {
   const [d, h, mi, s] = [m[1], m[2], m[3], m[4]].map((v) => (v === undefined ? 0 : Number(v)));
   return d! * 86400 + h! * 3600 + mi! * 60 + s!;
 }
+
+/**
+ * The G-code text of a whole .bgcode file held in memory (blocks with encoding 0 only: MeatPack is refused by name).
+ * For the PrusaLink stand-in, which prints what a real printer would decode; checksums are the reader's business.
+ */
+export function plainGcodeOf(buf: Buffer): string {
+  const crcBytes = parseFileHeader(buf).checksum === 'crc32' ? 4 : 0;
+  const parts: string[] = [];
+  for (let pos = BGCODE_HEADER_BYTES; pos < buf.length; ) {
+    const h = parseBlockHeader(buf.subarray(pos, pos + 12), pos);
+    const total = h.headerBytes + h.paramBytes + h.dataSize;
+    if (pos + total + crcBytes > buf.length) throw new BgcodeError(`truncated: the ${h.type} block at byte ${pos}`);
+    if (h.type === 'gcode') {
+      const encoding = buf.readUInt16LE(pos + h.headerBytes);
+      if (encoding !== 0) throw new BgcodeError(`the G-code block at byte ${pos} is MeatPack-encoded (${encoding}), which is not decoded here`);
+      parts.push(decodeBlockData(h, buf.subarray(pos + h.headerBytes + h.paramBytes, pos + total), pos).toString('latin1'));
+    }
+    pos += total + crcBytes;
+  }
+  return parts.join('');
+}

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { isBgcode, plainGcodeOf } from '../../files/bgcode-format.js';
 import { digestResponse, parseDigestAuthorization, type DigestAlgorithm } from '../../printers/prusalink/http-digest.js';
 import { DEFAULT_SIMULATOR_OPTIONS, type SimulatorOptions } from '../simulator-options.js';
 import { VirtualPrinter } from '../virtual-printer.js';
@@ -186,8 +187,17 @@ export async function startPrusaLinkStandIn(opts: PrusaLinkStandInOptions = {}):
       if (files.has(name) && req.headers.overwrite !== '?1') return send(res, 409, 'File already exists');
       const print = req.headers['print-after-upload'] === '?1';
       if (print && !host.canStart) return send(res, 409, 'Printer is busy');
+      // A binary G-code prints its decoded G-code (as the printer's firmware does); progress is the share of that.
+      let printable = body;
+      if (isBgcode(body)) {
+        try {
+          printable = Buffer.from(plainGcodeOf(body), 'latin1');
+        } catch (err) {
+          return send(res, 415, `Unsupported binary G-code: ${(err as Error).message}`);
+        }
+      }
       files.set(name, body);
-      if (print) host.start(name, body);
+      if (print) host.start(name, printable, body.length);
       return send(res, 201);
     }
     const action = /^\/api\/v1\/job\/(\d+)(?:\/(pause|resume))?$/.exec(path);

@@ -9,7 +9,7 @@ export interface HostJob {
   id: number;
   name: string;
   size: number;
-  /** File offset just past the last line the firmware acknowledged. */
+  /** Offset in the G-code text just past the last line the firmware acknowledged. */
   offset: number;
   linesDone: number;
   startedAt: number;
@@ -46,6 +46,8 @@ export class VirtualPrintHost {
   private inFlight = false;
   private runningSince: number | null = null;
   private nextJobId = 101;
+  /** Bytes of G-code text the job runs (progress is the share of it done). */
+  private textSize = 0;
   private partial = '';
   private readonly detach: () => void;
 
@@ -60,11 +62,15 @@ export class VirtualPrintHost {
     return this.state === 'IDLE' || this.state === 'FINISHED' || this.state === 'STOPPED';
   }
 
-  /** Starts printing `content`; returns the job id. The caller checked canStart. */
-  start(name: string, content: Buffer): number {
+  /**
+   * Starts printing `content` (G-code text); returns the job id. The caller checked canStart. `fileSize` is the stored
+   * file's size when that differs from the text (a binary G-code).
+   */
+  start(name: string, content: Buffer, fileSize = content.length): number {
     this.lines = linesOf(content);
     this.next = 0;
-    this.job = { id: this.nextJobId++, name, size: content.length, offset: 0, linesDone: 0, startedAt: this.now(), printingMs: 0 };
+    this.textSize = content.length;
+    this.job = { id: this.nextJobId++, name, size: fileSize, offset: 0, linesDone: 0, startedAt: this.now(), printingMs: 0 };
     this.setState('PRINTING');
     this.pump();
     return this.job.id;
@@ -90,7 +96,7 @@ export class VirtualPrintHost {
 
   progress(): number {
     const j = this.job;
-    return j && j.size > 0 ? (j.offset / j.size) * 100 : 0;
+    return j && this.textSize > 0 ? (j.offset / this.textSize) * 100 : 0;
   }
 
   /** Milliseconds printing so far (pauses excluded). */

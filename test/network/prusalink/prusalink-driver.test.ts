@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AppError } from '../../../src/errors.js';
 import type { PrusaLinkJobSnapshot } from '../../../src/printers/prusalink/prusalink-job.js';
+import { bgcodeAround } from '../../helpers/bgcode-builder.js';
 import { gcodeText, mmUpTo, named, rig, until } from './prusalink-harness.js';
 
 test('identify: Digest login, firmware from /api/version, idle, printer.online', async () => {
@@ -180,6 +181,29 @@ test('a print started on the printer: external_job, no job, busy for us, recorde
     assert.ok(ended.ended_at >= ended.started_at);
     assert.equal(p.snapshot().external_job, null);
     assert.equal(p.currentStatus, 'idle');
+  } finally {
+    await r.close();
+  }
+});
+
+test('a binary G-code job: stored as .bgcode, filament from its metadata total at the reported percentage', async () => {
+  const r = await rig();
+  try {
+    const p = r.driver();
+    await p.connect();
+    const path = await r.file('part.bgcode', bgcodeAround(gcodeText(300), 'filament used [mm]=300\nfilament used [g]=0.9\n', 2048));
+    const h = await p.startJob({ jobId: 'job-b', filePath: path });
+    assert.ok(r.standIn.files.has('job-b.bgcode'), 'the default remote name keeps the binary extension');
+    await until(() => h.snapshot().progress >= 20, 'progress');
+    await p.pause();
+    await new Promise((res) => setTimeout(res, 120));
+    const snap = h.snapshot() as PrusaLinkJobSnapshot;
+    assert.equal(snap.used_basis, 'progress_percent');
+    const byHand = (300 * snap.progress) / 100;
+    assert.ok(Math.abs(snap.extruded_mm[0]! - byHand) <= byHand * 0.01, `driver ${snap.extruded_mm[0]} vs hand ${byHand}`);
+    await p.resume();
+    assert.deepEqual(await h.finished, { status: 'completed' });
+    assert.deepEqual(h.snapshot().extruded_mm, [300]);
   } finally {
     await r.close();
   }

@@ -36,7 +36,7 @@ export interface Rig {
   dir: string;
   printers: PrusaLinkPrinter[];
   driver(extra?: Partial<PrusaLinkPrinterOptions>): PrusaLinkPrinter;
-  file(name: string, text: string): Promise<string>;
+  file(name: string, content: string | Buffer): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -69,9 +69,9 @@ export async function rig(standInOpts: PrusaLinkStandInOptions = {}): Promise<Ri
       printers.push(p);
       return p;
     },
-    file: async (name, text) => {
+    file: async (name, content) => {
       const path = join(dir, name);
-      await writeFile(path, text);
+      await writeFile(path, content);
       return path;
     },
     close: async () => {
