@@ -14,9 +14,9 @@ import {
   type BgcodeFileHeader,
   type BlockHeader,
   type ThumbnailFormat,
-} from './bgcode-format.js';
+} from '../protocol/bgcode-format.js';
 
-export { BgcodeError, isBgcode } from './bgcode-format.js';
+export { BgcodeError, isBgcode } from '../protocol/bgcode-format.js';
 
 export interface BgcodeThumbnail {
   format: ThumbnailFormat;

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { parseSlicerDuration } from '../../src/files/bgcode-format.js';
+import { parseSlicerDuration } from '../../src/protocol/bgcode-format.js';
 import { BgcodeError, isBgcode, readBgcodeMetadata } from '../../src/files/bgcode-reader.js';
-import { heatshrinkDecode } from '../../src/files/heatshrink-decoder.js';
+import { heatshrinkDecode } from '../../src/protocol/heatshrink-decoder.js';
 import { Bits, block, COMP, header, hsAbc, meta, parts, PNG, QOI, TYPE, u16 } from '../helpers/bgcode-builder.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bgcode-'));

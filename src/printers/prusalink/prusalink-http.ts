@@ -6,7 +6,7 @@ import https from 'node:https';
 import type { Readable } from 'node:stream';
 import tls from 'node:tls';
 import type { OfflineReason } from '../printer-state.js';
-import { digestAuthorization, parseDigestChallenge, type DigestChallenge } from './http-digest.js';
+import { digestAuthorization, parseDigestChallenge, type DigestChallenge } from '../../protocol/http-digest.js';
 
 export type PrusaLinkAuth = { kind: 'digest'; user: string; password: string } | { kind: 'api-key'; key: string } | null;
 

@@ -7,7 +7,7 @@ import {
   parseDigestAuthorization,
   parseDigestChallenge,
   type DigestChallenge,
-} from '../../../src/printers/prusalink/http-digest.js';
+} from '../../../src/protocol/http-digest.js';
 
 const RFC7616 = {
   realm: 'http-auth@example.org',
