@@ -58,7 +58,7 @@ export interface BgcodeReadOptions {
   maxThumbnailBytes?: number;
 }
 
-const CHUNK = 64 * 1024;
+const CHUNK = 256 * 1024;
 const ORDER: Record<BlockHeader['type'], number> = {
   file_metadata: 0,
   printer_metadata: 1,
@@ -78,18 +78,40 @@ export async function readBgcodeMetadata(path: string, opts: BgcodeReadOptions =
   }
 }
 
-async function readExactly(fh: FileHandle, at: number, length: number, what: string, fileSize: number): Promise<Buffer> {
-  if (at + length > fileSize) throw new BgcodeError(`truncated: ${what} at byte ${at} needs ${length} bytes, the file ends at ${fileSize}`);
-  const buf = Buffer.alloc(length);
-  const { bytesRead } = await fh.read(buf, 0, length, at);
-  if (bytesRead !== length) throw new BgcodeError(`truncated: ${what} at byte ${at}`);
-  return buf;
+/**
+ * Positional reads through one window of the file: small blocks (most G-code blocks are a few KiB) cost no system call
+ * of their own. A read larger than the window goes to the file directly. Returned buffers are views valid until the
+ * next read.
+ */
+class FileWindow {
+  private buf = Buffer.alloc(0);
+  private start = 0;
+  constructor(
+    private readonly fh: FileHandle,
+    readonly size: number,
+    private readonly windowBytes = 1024 * 1024,
+  ) {}
+
+  async read(at: number, length: number, what: string): Promise<Buffer> {
+    if (at + length > this.size) throw new BgcodeError(`truncated: ${what} at byte ${at} needs ${length} bytes, the file ends at ${this.size}`);
+    if (at >= this.start && at + length <= this.start + this.buf.length) return this.buf.subarray(at - this.start, at - this.start + length);
+    const want = Math.max(length, Math.min(this.windowBytes, this.size - at));
+    const buf = Buffer.alloc(want);
+    const { bytesRead } = await this.fh.read(buf, 0, want, at);
+    if (bytesRead < length) throw new BgcodeError(`truncated: ${what} at byte ${at}`);
+    if (want <= this.windowBytes) {
+      this.buf = buf.subarray(0, bytesRead);
+      this.start = at;
+    }
+    return buf.subarray(0, length);
+  }
 }
 
 async function readFrom(fh: FileHandle, fileSize: number, opts: BgcodeReadOptions): Promise<BgcodeMetadata> {
+  const file = new FileWindow(fh, fileSize);
   const maxMeta = opts.maxMetadataBytes ?? 4 * 1024 * 1024;
   const maxThumb = opts.maxThumbnailBytes ?? 4 * 1024 * 1024;
-  const header = parseFileHeader(await readExactly(fh, 0, Math.min(BGCODE_HEADER_BYTES, fileSize), 'the file header', fileSize));
+  const header = parseFileHeader(await file.read(0, Math.min(BGCODE_HEADER_BYTES, fileSize), 'the file header'));
   const crcBytes = header.checksum === 'crc32' ? 4 : 0;
   const tables: Record<'file' | 'printer' | 'print' | 'slicer', Record<string, string>> = { file: {}, printer: {}, print: {}, slicer: {} };
   const thumbnails: BgcodeThumbnail[] = [];
@@ -99,7 +121,7 @@ async function readFrom(fh: FileHandle, fileSize: number, opts: BgcodeReadOption
   let sawPrinter = false;
   let pos = BGCODE_HEADER_BYTES;
   while (pos < fileSize) {
-    const headBuf = await readExactly(fh, pos, Math.min(12, fileSize - pos), 'a block header', fileSize);
+    const headBuf = await file.read(pos, Math.min(12, fileSize - pos), 'a block header');
     const h = parseBlockHeader(headBuf, pos);
     const order = ORDER[h.type];
     // Metadata blocks come once each, in the specification's order; thumbnails and G-code blocks repeat.
@@ -115,13 +137,13 @@ async function readFrom(fh: FileHandle, fileSize: number, opts: BgcodeReadOption
     if (h.type === 'gcode') {
       gcodeBlocks++;
       gcodeBytes += h.uncompressedSize;
-      if (crcBytes && !opts.skipGcodeChecksums) await checkStreamed(fh, pos, total, h, fileSize);
+      if (crcBytes && !opts.skipGcodeChecksums) await checkStreamed(file, pos, total, h);
     } else {
       const limit = h.type === 'thumbnail' ? maxThumb : maxMeta;
       if (h.uncompressedSize > limit || h.dataSize > limit) {
         throw new BgcodeError(`the ${h.type} block at byte ${pos} is ${h.uncompressedSize} bytes, more than the ${limit} allowed`);
       }
-      const whole = await readExactly(fh, pos, total + crcBytes, `the ${h.type} block`, fileSize);
+      const whole = await file.read(pos, total + crcBytes, `the ${h.type} block`);
       if (crcBytes) checkCrc(crc32(whole.subarray(0, total)), whole.readUInt32LE(total), h, pos);
       const params = whole.subarray(h.headerBytes, h.headerBytes + h.paramBytes);
       const data = decodeBlockData(h, whole.subarray(h.headerBytes + h.paramBytes, total), pos);
@@ -147,18 +169,15 @@ function checkCrc(got: number, stored: number, h: BlockHeader, at: number): void
 
 const hex = (n: number): string => n.toString(16).padStart(8, '0');
 
-/** CRC32 of a large block, read in chunks. */
-async function checkStreamed(fh: FileHandle, at: number, total: number, h: BlockHeader, fileSize: number): Promise<void> {
+/** CRC32 of a G-code block, read in window-sized chunks. */
+async function checkStreamed(file: FileWindow, at: number, total: number, h: BlockHeader): Promise<void> {
   let crc = 0;
-  const buf = Buffer.alloc(Math.min(CHUNK, total));
   for (let done = 0; done < total; ) {
-    const n = Math.min(buf.length, total - done);
-    const { bytesRead } = await fh.read(buf, 0, n, at + done);
-    if (bytesRead !== n) throw new BgcodeError(`truncated: the ${h.type} block at byte ${at}`);
-    crc = crc32(buf.subarray(0, n), crc);
+    const n = Math.min(CHUNK, total - done);
+    crc = crc32(await file.read(at + done, n, `the ${h.type} block`), crc);
     done += n;
   }
-  checkCrc(crc, (await readExactly(fh, at + total, 4, 'a block checksum', fileSize)).readUInt32LE(0), h, at);
+  checkCrc(crc, (await file.read(at + total, 4, 'a block checksum')).readUInt32LE(0), h, at);
 }
 
 function thumbnailOf(params: Buffer, data: Buffer, at: number): BgcodeThumbnail {
