@@ -31,6 +31,8 @@ export interface PrusaLinkStandInOptions {
   faults?: PrusaLinkFault[];
   /** Virtual printer settings over the stand-in's defaults (profile prusa, native USB, no command record). */
   simulator?: Partial<SimulatorOptions>;
+  /** A printer takes a moment from the end of an upload to printing it (default 0 ms); the old state shows meanwhile. */
+  startDelayMs?: number;
   /** Where uploads go (`/api/v1/files/<storage>/...`), default usb. */
   storage?: string;
 }
@@ -60,6 +62,9 @@ export async function startPrusaLinkStandIn(opts: PrusaLinkStandInOptions = {}):
   const files = new Map<string, Buffer>();
   const faults = new Set<PrusaLinkFault>(opts.faults ?? []);
   const storage = opts.storage ?? 'usb';
+  const startDelayMs = opts.startDelayMs ?? 0;
+  let startPending = false;
+  const timers = new Set<NodeJS.Timeout>();
   const nonces = new Set<string>();
   const algorithm = opts.digest?.algorithm ?? 'MD5';
   const qop = opts.digest?.qop ?? true;
@@ -186,7 +191,7 @@ export async function startPrusaLinkStandIn(opts: PrusaLinkStandInOptions = {}):
       if (Number.isFinite(expected) && expected !== body.length) return send(res, 400, 'Incomplete upload');
       if (files.has(name) && req.headers.overwrite !== '?1') return send(res, 409, 'File already exists');
       const print = req.headers['print-after-upload'] === '?1';
-      if (print && !host.canStart) return send(res, 409, 'Printer is busy');
+      if (print && (!host.canStart || startPending)) return send(res, 409, 'Printer is busy');
       // A binary G-code prints its decoded G-code (as the printer's firmware does); progress is the share of that.
       let printable = body;
       if (isBgcode(body)) {
@@ -197,7 +202,14 @@ export async function startPrusaLinkStandIn(opts: PrusaLinkStandInOptions = {}):
         }
       }
       files.set(name, body);
-      if (print) host.start(name, printable, body.length);
+      if (print && startDelayMs > 0) {
+        startPending = true;
+        const t = setTimeout(() => {
+          startPending = false;
+          if (host.canStart) host.start(name, printable, body.length);
+        }, startDelayMs);
+        timers.add(t);
+      } else if (print) host.start(name, printable, body.length);
       return send(res, 201);
     }
     const action = /^\/api\/v1\/job\/(\d+)(?:\/(pause|resume))?$/.exec(path);
@@ -247,6 +259,7 @@ export async function startPrusaLinkStandIn(opts: PrusaLinkStandInOptions = {}):
       return host.start(name, content);
     },
     close: async () => {
+      for (const t of timers) clearTimeout(t);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       host.close();

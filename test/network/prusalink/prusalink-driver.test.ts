@@ -28,7 +28,8 @@ test('identify: Digest login, firmware from /api/version, idle, printer.online',
 });
 
 test('upload + start, progress, pause, resume, cancel; filament from the percentage within 1 % of the hand count', async () => {
-  const r = await rig();
+  // The printer starts a print a few polls after the upload, as a real one does.
+  const r = await rig({ startDelayMs: 150 });
   try {
     const p = r.driver();
     await p.connect();
@@ -71,8 +72,9 @@ test('upload + start, progress, pause, resume, cancel; filament from the percent
     await assert.rejects(p.startJob({ jobId: 'job-2', filePath: path }), (e: AppError) => e.code === 'printer_busy');
     p.markReady();
     assert.equal(p.snapshot().ready, true);
-    // The next job starts while the printer still shows the stopped one: that STOPPED is not the new job's end.
-    const next = await p.startJob({ jobId: 'job-2', filePath: await r.file('short.gcode', gcodeText(30)) });
+    // The job again under the same remote name, while the printer still shows the stopped one (same file name):
+    // that STOPPED is not the new print's end.
+    const next = await p.startJob({ jobId: 'job-1', filePath: await r.file('short.gcode', gcodeText(30)), remoteName: 'job-1-abc.gcode' });
     assert.deepEqual(await next.finished, { status: 'completed' });
     assert.deepEqual(next.snapshot().extruded_mm, [30]);
   } finally {
