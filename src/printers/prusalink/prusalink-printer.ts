@@ -367,8 +367,11 @@ export class PrusaLinkPrinter implements PrinterLink {
       this.connectedAt = this.clock.now();
       this.bus.emit('printer.online', { printer_id: this.printerId, firmware: this.firmware?.name });
     }
-    this.followJob(status, answer);
-    this.followExternal(status, answer);
+    // Without its printer PrusaLink knows nothing true about the print: the jobs are judged when it is back.
+    if (status.printerOk !== false || status.state === 'ERROR') {
+      this.followJob(status, answer);
+      this.followExternal(status, answer);
+    }
     const m = status.meaning;
     if (status.state === 'ERROR') {
       const message = status.message ?? 'the printer reports an error';
