@@ -1,0 +1,215 @@
+// The HTTP side of the PrusaLink driver: one request at a time with a timeout, Digest (or X-Api-Key) auth, an https
+// certificate pinned by fingerprint, and every failure classified as the offline reason it stands for.
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { Readable } from 'node:stream';
+import tls from 'node:tls';
+import type { OfflineReason } from '../printer-state.js';
+import { digestAuthorization, parseDigestChallenge, type DigestChallenge } from '../../protocol/http-digest.js';
+
+export type PrusaLinkAuth = { kind: 'digest'; user: string; password: string } | { kind: 'api-key'; key: string } | null;
+
+export interface PrusaLinkHttpOptions {
+  /** http://host:port or https://host:port (no path). */
+  baseUrl: URL;
+  auth: PrusaLinkAuth;
+  /** SHA-256 fingerprint of the printer's certificate (hex, colons optional): a self-signed certificate is accepted only then. */
+  fingerprint: string | null;
+  /** No answer (or no progress of an upload) for this long fails the request. */
+  timeoutMs: number;
+}
+
+/** A failed request, with the offline reason it stands for and the HTTP status when there was one. */
+export class PrusaLinkRequestError extends Error {
+  constructor(
+    readonly reason: OfflineReason,
+    message: string,
+    readonly httpStatus: number | null = null,
+  ) {
+    super(message);
+    this.name = 'PrusaLinkRequestError';
+  }
+}
+
+export interface PrusaLinkResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** Opens the body afresh (a Digest retry sends it again). */
+  body?: () => Readable | Buffer;
+  bodyLength?: number;
+}
+
+/** Answers larger than this are not PrusaLink JSON: the request fails instead of buffering them. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH|EPROTO)/;
+
+/** The offline reason of a transport error: TLS problems apart, nothing answered properly at the address. */
+export function reasonOfNetworkError(err: NodeJS.ErrnoException): OfflineReason {
+  return TLS_CODES.test(err.code ?? '') || err instanceof PinMismatch ? 'tls_error' : 'unreachable';
+}
+
+class PinMismatch extends Error {}
+
+export const normalizeFingerprint = (fp: string): string => fp.replace(/[^0-9a-f]/gi, '').toLowerCase();
+
+/** An https agent that accepts exactly the pinned certificate, checked before a single byte of the request is sent. */
+function pinnedAgent(fingerprint: string): https.Agent {
+  const want = normalizeFingerprint(fingerprint);
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 4 });
+  type Done = (err: Error | null, socket?: tls.TLSSocket) => void;
+  (agent as unknown as { createConnection: (o: tls.ConnectionOptions, cb: Done) => undefined }).createConnection = (options, cb) => {
+    let settled = false;
+    const finish = (err: Error | null, socket?: tls.TLSSocket): void => {
+      if (settled) return;
+      settled = true;
+      cb(err, socket);
+    };
+    const socket = tls.connect({ ...options, rejectUnauthorized: false });
+    socket.once('secureConnect', () => {
+      const got = normalizeFingerprint(socket.getPeerCertificate().fingerprint256 ?? '');
+      if (got === want) return finish(null, socket);
+      socket.destroy();
+      finish(new PinMismatch(`the printer's certificate (SHA-256 ${got || 'none'}) does not match the pinned fingerprint`));
+    });
+    socket.once('error', (err) => finish(err));
+    return undefined;
+  };
+  return agent;
+}
+
+export class PrusaLinkHttp {
+  private readonly agent: http.Agent;
+  private challenge: DigestChallenge | null = null;
+  private nc = 0;
+
+  constructor(private readonly opts: PrusaLinkHttpOptions) {
+    const secure = opts.baseUrl.protocol === 'https:';
+    this.agent = !secure
+      ? new http.Agent({ keepAlive: true, maxSockets: 4 })
+      : opts.fingerprint
+        ? pinnedAgent(opts.fingerprint)
+        : new https.Agent({ keepAlive: true, maxSockets: 4 });
+  }
+
+  /** Drops idle connections (disconnect). */
+  close(): void {
+    this.agent.destroy();
+  }
+
+  /**
+   * One request. Digest: answers a challenge once (a new or stale nonce) and re-sends; a refusal after that is
+   * `auth_failed`. An idempotent request whose kept-alive connection was closed under it is retried once.
+   */
+  async request(method: string, path: string, ro: RequestOptions = {}): Promise<PrusaLinkResponse> {
+    let res = await this.sendRetrying(method, path, ro);
+    if (res.status === 401 && this.opts.auth?.kind === 'digest') {
+      const fresh = parseDigestChallenge(res.headers['www-authenticate']);
+      const hadOne = this.challenge;
+      if (fresh && (hadOne === null || fresh.stale || fresh.nonce !== hadOne.nonce)) {
+        this.challenge = fresh;
+        this.nc = 0;
+        res = await this.sendRetrying(method, path, ro);
+      }
+    }
+    if (res.status === 401) {
+      const what = this.opts.auth === null ? 'no credentials were given' : this.opts.auth.kind === 'digest' ? 'the user and password were refused' : 'the API key was refused';
+      throw new PrusaLinkRequestError('auth_failed', `PrusaLink answered 401: ${what}`, 401);
+    }
+    return res;
+  }
+
+  /** GET of a JSON document: 204 gives null; anything but JSON (an HTML page, garbage, a 5xx) fails with a clear reason. */
+  async getJson(path: string): Promise<unknown> {
+    const res = await this.request('GET', path, { headers: { Accept: 'application/json' } });
+    if (res.status === 204) return null;
+    return parseJsonAnswer(res, `GET ${path}`);
+  }
+
+  private async sendRetrying(method: string, path: string, ro: RequestOptions): Promise<PrusaLinkResponse> {
+    try {
+      return await this.send(method, path, ro);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const idempotent = method === 'GET' || method === 'HEAD';
+      if (idempotent && (code === 'ECONNRESET' || code === 'EPIPE')) return this.send(method, path, ro);
+      throw err;
+    }
+  }
+
+  private send(method: string, path: string, ro: RequestOptions): Promise<PrusaLinkResponse> {
+    const { baseUrl, timeoutMs } = this.opts;
+    const headers: Record<string, string> = { ...ro.headers };
+    const auth = this.opts.auth;
+    if (auth?.kind === 'api-key') headers['X-Api-Key'] = auth.key;
+    if (auth?.kind === 'digest' && this.challenge) {
+      headers.Authorization = digestAuthorization(this.challenge, {
+        username: auth.user,
+        password: auth.password,
+        method,
+        uri: path,
+        cnonce: randomBytes(12).toString('hex'),
+        nc: ++this.nc,
+      });
+    }
+    if (ro.bodyLength !== undefined) headers['Content-Length'] = String(ro.bodyLength);
+    const lib = baseUrl.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      const req = lib.request(
+        { protocol: baseUrl.protocol, hostname: baseUrl.hostname, port: baseUrl.port || undefined, method, path, headers, agent: this.agent },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            if (size > MAX_ANSWER_BYTES) {
+              res.destroy();
+              reject(new PrusaLinkRequestError('unreachable', `${method} ${path}: the answer is larger than ${MAX_ANSWER_BYTES} bytes`, res.statusCode));
+            } else chunks.push(c);
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('error', (err) => reject(classify(err, method, path)));
+        },
+      );
+      req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+      req.on('error', (err) => reject(classify(err, method, path)));
+      const body = ro.body?.();
+      if (body === undefined) req.end();
+      else if (Buffer.isBuffer(body)) req.end(body);
+      else {
+        body.on('error', (err) => req.destroy(err));
+        body.pipe(req);
+      }
+    });
+  }
+}
+
+function classify(err: NodeJS.ErrnoException, method: string, path: string): Error {
+  if (err instanceof PrusaLinkRequestError) return err;
+  const out = new PrusaLinkRequestError(reasonOfNetworkError(err), `${method} ${path}: ${err.message}`);
+  (out as NodeJS.ErrnoException).code = err.code;
+  return out;
+}
+
+/** The JSON of a 2xx answer; an error status, an HTML page or garbage fails naming what came back. */
+export function parseJsonAnswer(res: PrusaLinkResponse, what: string): unknown {
+  const type = String(res.headers['content-type'] ?? '');
+  const head = res.body.subarray(0, 80).toString('utf8').replace(/\s+/g, ' ').trim();
+  if (res.status < 200 || res.status >= 300) {
+    throw new PrusaLinkRequestError('unreachable', `${what}: PrusaLink answered HTTP ${res.status}${head ? ` (${head})` : ''}`, res.status);
+  }
+  if (/text\/html/i.test(type) || /^<(!doctype|html)/i.test(head)) {
+    throw new PrusaLinkRequestError('unreachable', `${what}: the printer answered an HTML page instead of JSON (${head})`, res.status);
+  }
+  try {
+    return JSON.parse(res.body.toString('utf8'));
+  } catch {
+    throw new PrusaLinkRequestError('unreachable', `${what}: the answer is not JSON (${head || 'empty'})`, res.status);
+  }
+}

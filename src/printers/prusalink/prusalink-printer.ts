@@ -1,0 +1,574 @@
+// A Prusa printer over PrusaLink's v1 HTTP API: polled status (PrusaLink pushes nothing), uploads that start printing,
+// pause/resume/stop by the printer's job id, progress and filament from the reported percentage. The printer prints its
+// own copy of the file, so a print survives our restart (adoptJob) and one started on its screen shows as external.
+// Over 400 lines on purpose: polling, the job we follow and the external print all change the same link state.
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import type { Clock } from '../../clock.js';
+import { systemClock } from '../../clock.js';
+import { AppError } from '../../errors.js';
+import type { EventBus } from '../../events/event-bus.js';
+import { isBgcode, readBgcodeMetadata } from '../../files/bgcode-reader.js';
+import type { Logger } from '../../logger.js';
+import type { ProtocolStats, Temperatures } from '../../protocol/protocol-types.js';
+import type { ExtrusionIndexCache } from '../extrusion-index-cache.js';
+import type { JobStartRequest, PrinterLink } from '../printer-link.js';
+import {
+  printerBusy,
+  printerOffline,
+  wrongState,
+  type CommandReply,
+  type ExternalJob,
+  type JobOutcome,
+  type OfflineReason,
+  type PrinterSnapshot,
+  type PrinterStatus,
+} from '../printer-state.js';
+import type { ConsoleEntry } from '../session-context.js';
+import type { JobHandle } from '../session-job-control.js';
+import { jobIsFile, readJob, readStatus, readVersion, type JobAnswer, type StatusAnswer } from './prusalink-answers.js';
+import { PrusaLinkHttp, PrusaLinkRequestError } from './prusalink-http.js';
+import { PrusaLinkJob } from './prusalink-job.js';
+import { vanishedJobEnd } from './prusalink-states.js';
+import { parsePrusaLinkUrl, prusaLinkAuth } from './prusalink-url.js';
+
+export interface PrusaLinkPrinterOptions {
+  printerId: string;
+  /** prusalink://host[:port] or prusalink+https://host[:port]?fingerprint=SHA256 (optional &storage=usb|local). */
+  url: string;
+  /** `user:password` (HTTP Digest, the printer's PrusaLink login) or an API key (X-Api-Key); null: no auth. */
+  apiKey?: string | null;
+  bus: EventBus;
+  /** One per program: the file's extrusion index, for filament at the reported percentage. */
+  extrusionIndexes: ExtrusionIndexCache;
+  clock?: Clock;
+  logger?: Logger;
+  /** /api/v1/status every this many ms (default 1500); /api/v1/job too while a print is on the printer. */
+  pollMs?: number;
+  /** One request's timeout (no answer, or no upload progress), default 5000 ms. */
+  requestTimeoutMs?: number;
+  /** Polls that must fail in a row before the printer shows offline (default 2; auth and TLS failures at once). */
+  failuresBeforeOffline?: number;
+  /** How long pause/resume/cancel wait for the printer to show the new state (default 30000 ms). */
+  actionTimeoutMs?: number;
+  /** How long an upload may take to show up as the printer's print before the job fails (default 60000 ms). */
+  startTimeoutMs?: number;
+}
+
+type ExternalPrint = ExternalJob & { printerJobId: number; timePrintingS: number | null };
+
+const noConsole = (what: string): AppError =>
+  new AppError(409, 'invalid_state', `PrusaLink has no ${what}`, 'PrusaLink v1 offers no G-code console nor manual control; use the printer\'s screen');
+
+export class PrusaLinkPrinter implements PrinterLink {
+  readonly printerId: string;
+  readonly url: string;
+  private readonly bus: EventBus;
+  private readonly clock: Clock;
+  private readonly log: Logger | undefined;
+  private readonly http: PrusaLinkHttp;
+  private readonly storage: string;
+  private readonly indexes: ExtrusionIndexCache;
+  private readonly pollMs: number;
+  private readonly failuresBeforeOffline: number;
+  private readonly actionTimeoutMs: number;
+  private readonly startTimeoutMs: number;
+
+  private status: PrinterStatus = 'offline';
+  private error: { code: string; message: string } | null = null;
+  private offlineReason: OfflineReason | null = null;
+  private firmware: PrinterSnapshot['firmware'] = null;
+  private temperatures: Temperatures = {};
+  private ready = true;
+  private acceptsJob = false;
+  private lastStatus: StatusAnswer | null = null;
+  private job: PrusaLinkJob | null = null;
+  private external: ExternalPrint | null = null;
+  private connectedAt: number | null = null;
+  private failures = 0;
+  private stopped = true;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private polling: Promise<void> | null = null;
+  private readonly waiters = new Set<{ check: () => boolean; done: (err: Error | null) => void }>();
+  private readonly consoleListeners = new Set<(e: ConsoleEntry) => void>();
+
+  constructor(opts: PrusaLinkPrinterOptions) {
+    this.printerId = opts.printerId;
+    this.url = opts.url;
+    const target = parsePrusaLinkUrl(opts.url);
+    this.storage = target.storage;
+    this.bus = opts.bus;
+    this.clock = opts.clock ?? systemClock;
+    this.log = opts.logger;
+    this.indexes = opts.extrusionIndexes;
+    this.pollMs = opts.pollMs ?? 1500;
+    this.failuresBeforeOffline = opts.failuresBeforeOffline ?? 2;
+    this.actionTimeoutMs = opts.actionTimeoutMs ?? 30_000;
+    this.startTimeoutMs = opts.startTimeoutMs ?? 60_000;
+    this.http = new PrusaLinkHttp({
+      baseUrl: target.baseUrl,
+      auth: prusaLinkAuth(opts.apiKey),
+      fingerprint: target.fingerprint,
+      timeoutMs: opts.requestTimeoutMs ?? 5000,
+    });
+  }
+
+  get currentStatus(): PrinterStatus {
+    return this.status;
+  }
+
+  snapshot(): PrinterSnapshot {
+    const e = this.external;
+    return {
+      printer_id: this.printerId,
+      url: this.url,
+      status: this.status,
+      firmware: this.firmware ? { ...this.firmware, capabilities: { ...this.firmware.capabilities } } : null,
+      temperatures: { ...this.temperatures },
+      ready: this.ready,
+      job: this.job ? this.job.snapshot(this.clock.now()) : null,
+      error: this.error ? { ...this.error } : null,
+      offline_reason: this.offlineReason,
+      external_job: e ? { file_name: e.file_name, progress: e.progress, started_at: e.started_at } : null,
+    };
+  }
+
+  stats(): ProtocolStats | null {
+    return null;
+  }
+
+  linkInfo(): { connectedAt: number | null; baudRate: number | null } {
+    return { connectedAt: this.connectedAt, baudRate: null };
+  }
+
+  onConsole(listener: (e: ConsoleEntry) => void): () => void {
+    this.consoleListeners.add(listener);
+    return () => this.consoleListeners.delete(listener);
+  }
+
+  /** Identifies the printer and reads its state; rejects with the reason when it cannot (polling keeps retrying). */
+  async connect(): Promise<void> {
+    if (!this.stopped && this.status !== 'offline' && this.status !== 'connecting') return;
+    this.stopped = false;
+    if (this.status === 'offline') this.status = 'connecting';
+    await this.pollNow();
+    const now = this.status as PrinterStatus;
+    if (now === 'offline' || now === 'connecting') {
+      throw new AppError(409, 'printer_offline', `printer ${this.printerId} is offline: ${this.error?.message ?? 'no answer'}`);
+    }
+  }
+
+  async reconnect(): Promise<void> {
+    if (this.status === 'printing' || this.status === 'paused') throw printerBusy(this.printerId, this.status);
+    this.firmware = null;
+    this.stopped = true;
+    this.clearPoll();
+    if (this.polling) await this.polling.catch(() => undefined);
+    this.status = 'offline';
+    return this.connect();
+  }
+
+  /**
+   * Stops polling. The printer keeps printing its own copy, so a followed job does NOT fail here: it stays open and is
+   * picked up again by adoptJob (or this instance's connect()).
+   */
+  async disconnect(): Promise<void> {
+    this.stopped = true;
+    this.clearPoll();
+    if (this.polling) await this.polling.catch(() => undefined);
+    this.http.close();
+    const was = this.status;
+    this.setOffline(null, null);
+    this.rejectWaiters(printerOffline(this.printerId, 'offline'));
+    if (was !== 'offline') this.bus.emit('printer.offline', { printer_id: this.printerId, reason: 'disconnected' });
+  }
+
+  /** Uploads the file with Print-After-Upload; resolves once the printer took it (the print shows on a later poll). */
+  async startJob(req: JobStartRequest): Promise<JobHandle> {
+    if (!this.ready) throw new AppError(409, 'printer_busy', `printer ${this.printerId} is waiting for the bed to be cleared`);
+    if (this.status !== 'idle' || !this.acceptsJob) {
+      if (this.status === 'printing' || this.status === 'paused' || this.status === 'idle') throw printerBusy(this.printerId, this.status);
+      if (this.status === 'error') throw wrongState(this.printerId, 'start a job', this.status);
+      throw printerOffline(this.printerId, this.status);
+    }
+    const { size } = await stat(req.filePath);
+    const binary = await startsWithBgcode(req.filePath);
+    const remoteName = req.remoteName ?? `${req.jobId}.${binary ? 'bgcode' : 'gcode'}`;
+    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, this.clock.now(), this.lastStatus?.job?.id ?? null);
+    this.job = job;
+    this.status = 'printing';
+    this.acceptsJob = false;
+    // The file's scan runs while it uploads; both are done before the job can end.
+    const filament = this.loadFilament(job, binary);
+    try {
+      const res = await this.http.request('PUT', `/api/v1/files/${this.storage}/${encodeURIComponent(remoteName)}`, {
+        headers: { 'Content-Type': 'application/octet-stream', 'Print-After-Upload': '?1', Overwrite: '?1' },
+        body: () => createReadStream(req.filePath),
+        bodyLength: size,
+      });
+      if (res.status < 200 || res.status >= 300) {
+        const text = res.body.subarray(0, 200).toString('utf8').trim();
+        throw new AppError(409, res.status === 409 ? 'printer_busy' : 'invalid_state', `PrusaLink refused the upload (HTTP ${res.status}${text ? `: ${text}` : ''})`);
+      }
+    } catch (err) {
+      if (this.job === job) this.job = null;
+      if (this.status === 'printing') this.status = 'idle';
+      if (err instanceof PrusaLinkRequestError) throw new AppError(409, 'printer_offline', `the upload to printer ${this.printerId} failed: ${err.message}`);
+      throw err;
+    }
+    await filament;
+    this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
+    this.pollSoon();
+    return job.handle(() => this.clock.now());
+  }
+
+  markReady(): void {
+    this.ready = true;
+  }
+
+  pause(): Promise<void> {
+    return this.jobAction('pause', 'printing', 'PUT', '/pause', (j) => j.phase === 'paused');
+  }
+
+  resume(): Promise<void> {
+    return this.jobAction('resume', 'paused', 'PUT', '/resume', (j) => j.phase === 'streaming');
+  }
+
+  async cancel(): Promise<void> {
+    const job = this.job;
+    if (job) job.cancelRequested = true;
+    await this.jobAction('cancel', null, 'DELETE', '', (j) => j.outcome !== null).catch((err: Error) => {
+      if (job) job.cancelRequested = false;
+      throw err;
+    });
+  }
+
+  async home(): Promise<CommandReply> {
+    throw noConsole('command to home the axes');
+  }
+
+  async cooldown(): Promise<void> {
+    throw noConsole('command to turn the heaters off');
+  }
+
+  emergencyStop(): void {
+    throw noConsole('emergency stop (cancel the job, or use the printer\'s reset button)');
+  }
+
+  async sendCommand(_text: string): Promise<CommandReply> {
+    throw noConsole('G-code console: commands cannot be sent to this printer');
+  }
+
+  /** After our restart: follow the printer's print of `req.remoteName` as this job; null when it runs something else. */
+  async adoptJob(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null> {
+    if (!req.remoteName) return null;
+    if (this.job?.id === req.jobId) return this.job.handle(() => this.clock.now());
+    if (this.status === 'offline' || this.status === 'connecting') await this.connect();
+    const status = readStatus(await this.http.getJson('/api/v1/status'));
+    const answer = readJob(await this.http.getJson('/api/v1/job'));
+    if (!answer || !jobIsFile(answer, req.remoteName)) return null;
+    if (!status.meaning.jobActive && status.meaning.ends === null) return null;
+    const { size } = await stat(req.filePath);
+    const job = new PrusaLinkJob(req.jobId, req.filePath, req.remoteName, size, req.startedAt, null);
+    job.printerJobId = answer.id;
+    await this.loadFilament(job, await startsWithBgcode(req.filePath));
+    if (this.external?.printerJobId === answer.id) this.external = null;
+    this.job = job;
+    this.apply(status, answer);
+    return job.handle(() => this.clock.now());
+  }
+
+  // ---------------------------------------------------------------- polling
+
+  private pollSoon(): void {
+    if (this.stopped) return;
+    this.clearPoll();
+    this.pollTimer = setTimeout(() => void this.pollNow(), 0);
+  }
+
+  private clearPoll(): void {
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    this.pollTimer = null;
+  }
+
+  /** One poll (joined when one runs), then the next is scheduled. */
+  private pollNow(): Promise<void> {
+    if (this.polling) return this.polling;
+    this.clearPoll();
+    this.polling = this.poll().finally(() => {
+      this.polling = null;
+      if (this.stopped) return;
+      // Offline: back off up to 8 polls' time, so a printer that is switched off is not hammered.
+      const delay = this.status === 'offline' ? this.pollMs * Math.min(8, 2 ** Math.min(3, this.failures)) : this.pollMs;
+      this.pollTimer = setTimeout(() => void this.pollNow(), delay);
+    });
+    return this.polling;
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      if (this.firmware === null) await this.identify();
+      const status = readStatus(await this.http.getJson('/api/v1/status'));
+      const wantJob = status.meaning.jobActive || (status.job !== null && (this.job !== null || this.external !== null));
+      const answer = wantJob ? readJob(await this.http.getJson('/api/v1/job')) : null;
+      if (this.stopped) return;
+      this.failures = 0;
+      this.apply(status, answer);
+    } catch (err) {
+      if (this.stopped) return;
+      this.pollFailed(err as Error);
+    }
+    this.checkWaiters();
+  }
+
+  private async identify(): Promise<void> {
+    const version = readVersion(await this.http.getJson('/api/version'));
+    // /api/v1/info names the printer; older firmware may lack it, which is no reason to stay offline.
+    const info = await this.http.getJson('/api/v1/info').catch((err: Error) => {
+      if (err instanceof PrusaLinkRequestError && (err.reason === 'auth_failed' || err.reason === 'tls_error')) throw err;
+      return null;
+    });
+    const name = [version.text, version.firmware ? `firmware ${version.firmware}` : null].filter(Boolean).join(', ');
+    const serial = typeof info === 'object' && info !== null && typeof (info as Record<string, unknown>).serial === 'string';
+    this.firmware = { name, profile: 'prusalink', capabilities: { console: false, upload_by_put: true, serial_known: serial } };
+  }
+
+  private pollFailed(err: Error): void {
+    const reason = err instanceof PrusaLinkRequestError ? err.reason : 'unreachable';
+    this.failures++;
+    if (reason !== 'auth_failed' && reason !== 'tls_error' && this.failures < this.failuresBeforeOffline && this.status !== 'connecting') {
+      this.log?.warn('prusalink poll failed; retrying', { printer: this.printerId, error: err.message });
+      return;
+    }
+    const was = this.status;
+    this.log?.warn('prusalink printer offline', { printer: this.printerId, reason, error: err.message });
+    this.firmware = null;
+    this.setOffline(reason, err.message);
+    this.rejectWaiters(printerOffline(this.printerId, 'offline'));
+    if (was !== 'offline' && was !== 'connecting') this.bus.emit('printer.offline', { printer_id: this.printerId, reason: err.message });
+  }
+
+  private setOffline(reason: OfflineReason | null, message: string | null): void {
+    this.status = 'offline';
+    this.offlineReason = reason;
+    this.error = reason && message ? { code: reason, message } : null;
+    this.connectedAt = null;
+    this.acceptsJob = false;
+  }
+
+  /** Everything a poll learnt, applied in one place: status, the followed job, the external print. */
+  private apply(status: StatusAnswer, answer: JobAnswer | null): void {
+    const was = this.status;
+    const previousState = this.lastStatus?.state ?? null;
+    this.lastStatus = status;
+    this.temperatures = status.temperatures;
+    if (previousState !== status.state) this.emitConsole('received', 'info', `PrusaLink state ${status.state}`);
+    if (was === 'offline' || was === 'connecting') {
+      this.connectedAt = this.clock.now();
+      this.bus.emit('printer.online', { printer_id: this.printerId, firmware: this.firmware?.name });
+    }
+    // Without its printer PrusaLink knows nothing true about the print: the jobs are judged when it is back.
+    if (status.printerOk !== false || status.state === 'ERROR') {
+      this.followJob(status, answer);
+      this.followExternal(status, answer);
+    }
+    const m = status.meaning;
+    if (status.state === 'ERROR') {
+      const message = status.message ?? 'the printer reports an error';
+      this.status = 'error';
+      this.offlineReason = 'firmware_error';
+      this.error = { code: 'firmware_error', message };
+      if (was !== 'error') this.bus.emit('printer.error', { printer_id: this.printerId, reason: message, firmware: this.firmware?.name });
+    } else if (status.printerOk === false) {
+      // PrusaLink (on a Pi) answers, but its printer does not.
+      this.setOffline('printer_disconnected', status.message ?? 'PrusaLink has lost its printer');
+      if (was !== 'offline') this.bus.emit('printer.offline', { printer_id: this.printerId, reason: this.error!.message });
+    } else {
+      this.offlineReason = null;
+      this.error = null;
+      // An upload that has not shown up as a print yet keeps the printer ours.
+      this.status = this.job && !this.job.outcome ? (m.status === 'paused' ? 'paused' : 'printing') : m.status;
+    }
+    this.acceptsJob = m.acceptsJob && this.job === null && this.external === null && this.status === 'idle';
+  }
+
+  private followJob(status: StatusAnswer, answer: JobAnswer | null): void {
+    const job = this.job;
+    if (!job || job.outcome) return;
+    const m = status.meaning;
+    const now = this.clock.now();
+    const printerId = status.job?.id ?? answer?.id ?? null;
+    if (job.printerJobId === null) {
+      // Waiting for our upload to show up: a new job id running our file.
+      const isOurs = answer !== null && printerId !== job.previousPrinterJobId && jobIsFile(answer, job.remoteName);
+      if (isOurs) job.printerJobId = answer.id;
+      else {
+        if (m.ends === 'failed') this.endJob(job, { status: 'failed', error: { code: 'firmware_error', message: status.message ?? 'the printer reports an error' } });
+        else if (now - job.startedAt > this.startTimeoutMs) {
+          this.endJob(job, { status: 'failed', error: { code: 'firmware_error', message: `the printer did not start printing the upload within ${this.startTimeoutMs} ms` } });
+        }
+        return;
+      }
+    }
+    const same = printerId === job.printerJobId;
+    if (same) {
+      const progress = status.job?.progress ?? answer?.progress ?? job.progress;
+      job.timePrintingS = status.job?.timePrintingS ?? answer?.timePrintingS ?? job.timePrintingS;
+      if (progress !== job.progress) {
+        job.progress = progress;
+        this.bus.emit('job.progress', { printer_id: this.printerId, job_id: job.id, progress, lines_acked: 0, bytes_acked: job.offset() });
+      }
+    }
+    if (same && m.jobActive && m.phase !== null && m.phase !== job.phase) {
+      job.phase = m.phase;
+      this.bus.emit(m.phase === 'paused' ? 'job.paused' : 'job.resumed', { printer_id: this.printerId, job_id: job.id });
+      return;
+    }
+    if (same && m.jobActive) return;
+    if (m.ends === 'failed') {
+      this.endJob(job, { status: 'failed', error: { code: 'firmware_error', message: status.message ?? 'the printer reports an error' } });
+      return;
+    }
+    // The printer shows the result (FINISHED/STOPPED), or the job is gone (a new one, or IDLE between two polls).
+    const ends = same && m.ends ? m.ends : vanishedJobEnd(job.progress);
+    this.endJob(job, job.cancelRequested && ends !== 'completed' ? { status: 'cancelled' } : { status: ends } as JobOutcome);
+  }
+
+  private endJob(job: PrusaLinkJob, outcome: JobOutcome): void {
+    if (!job.end(outcome, this.clock.now())) return;
+    if (this.job === job) this.job = null;
+    if (job.progress > 0) this.ready = false;
+    const base = { printer_id: this.printerId, job_id: job.id };
+    if (outcome.status === 'completed') {
+      this.bus.emit('job.progress', { ...base, progress: 100, lines_acked: 0, bytes_acked: job.fileSize });
+      this.bus.emit('job.completed', base);
+    } else if (outcome.status === 'cancelled') this.bus.emit('job.cancelled', base);
+    else this.bus.emit('job.failed', { ...base, error: outcome.error });
+  }
+
+  private followExternal(status: StatusAnswer, answer: JobAnswer | null): void {
+    const m = status.meaning;
+    const ext = this.external;
+    const ours = this.job !== null && answer !== null && (this.job.printerJobId === answer.id || jobIsFile(answer, this.job.remoteName));
+    const running = m.jobActive && answer !== null && !ours ? answer : null;
+    if (ext && (!running || running.id !== ext.printerJobId)) {
+      const same = status.job?.id === ext.printerJobId;
+      const ends = same && m.ends ? m.ends : vanishedJobEnd(ext.progress);
+      this.external = null;
+      const now = this.clock.now();
+      this.bus.emit('printer.external_job_ended', {
+        printer_id: this.printerId,
+        file_name: ext.file_name,
+        status: ends,
+        started_at: ext.started_at,
+        ended_at: now,
+        print_seconds: ext.timePrintingS ?? Math.round((now - ext.started_at) / 1000),
+        extruded_mm: null,
+        ...(ends === 'failed' && status.message ? { message: status.message } : {}),
+      });
+    }
+    if (!running) return;
+    const progress = running.progress;
+    const timePrintingS = status.job?.timePrintingS ?? running.timePrintingS;
+    if (this.external) Object.assign(this.external, { progress, timePrintingS });
+    else {
+      const now = this.clock.now();
+      this.external = {
+        file_name: running.fileName ?? `job ${running.id}`,
+        progress,
+        started_at: now - (timePrintingS ?? 0) * 1000,
+        printerJobId: running.id,
+        timePrintingS,
+      };
+    }
+  }
+
+  // ---------------------------------------------------------------- actions
+
+  /** Sends a job action by the printer's job id and waits until a poll shows its effect. */
+  private async jobAction(action: string, need: PrinterStatus | null, method: string, suffix: string, done: (j: PrusaLinkJob) => boolean): Promise<void> {
+    const job = this.job;
+    const statusOk = need === null ? this.status === 'printing' || this.status === 'paused' : this.status === need;
+    if (!job || !statusOk) throw wrongState(this.printerId, action, this.status);
+    if (job.printerJobId === null) await this.pollNow();
+    if (job.printerJobId === null) throw new AppError(409, 'invalid_state', `cannot ${action}: the printer has not started the job yet`);
+    let res;
+    try {
+      res = await this.http.request(method, `/api/v1/job/${job.printerJobId}${suffix}`);
+    } catch (err) {
+      throw err instanceof PrusaLinkRequestError ? new AppError(409, 'printer_offline', `cannot ${action}: ${err.message}`) : err;
+    }
+    if (res.status < 200 || res.status >= 300) {
+      const text = res.body.subarray(0, 200).toString('utf8').trim();
+      throw new AppError(409, 'invalid_state', `PrusaLink refused to ${action} (HTTP ${res.status}${text ? `: ${text}` : ''})`);
+    }
+    await this.waitFor(() => done(job), action);
+  }
+
+  private waitFor(check: () => boolean, action: string): Promise<void> {
+    if (check()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const w = {
+        check,
+        done: (err: Error | null) => {
+          clearTimeout(timer);
+          this.waiters.delete(w);
+          if (err) reject(err);
+          else resolve();
+        },
+      };
+      const timer = setTimeout(() => w.done(new AppError(409, 'invalid_state', `the printer did not ${action} within ${this.actionTimeoutMs} ms`)), this.actionTimeoutMs);
+      this.waiters.add(w);
+      this.pollSoon();
+    });
+  }
+
+  private checkWaiters(): void {
+    for (const w of [...this.waiters]) if (w.check()) w.done(null);
+  }
+
+  private rejectWaiters(err: Error): void {
+    for (const w of [...this.waiters]) w.done(err);
+  }
+
+  /**
+   * Filament at a share of the file: the G-code's extrusion index, or a binary G-code's total from its metadata. Never
+   * rejects (a job without figures still prints); callers await it before the job can end, so its end is charged.
+   */
+  private async loadFilament(job: PrusaLinkJob, binary: boolean): Promise<void> {
+    try {
+      if (binary) {
+        const meta = await readBgcodeMetadata(job.filePath, { skipGcodeChecksums: true });
+        job.filament = meta.filament_used_mm !== null ? { kind: 'total', mm: meta.filament_used_mm } : null;
+      } else job.filament = { kind: 'index', index: await this.indexes.forFile(job.filePath, 'marlin') };
+    } catch (err) {
+      this.log?.warn('prusalink: no filament figures for the job', { job: job.id, error: (err as Error).message });
+    }
+  }
+
+  private emitConsole(direction: ConsoleEntry['direction'], kind: ConsoleEntry['kind'], text: string): void {
+    for (const l of this.consoleListeners) {
+      try {
+        l({ direction, kind, text });
+      } catch {
+        // A console view must not break the driver.
+      }
+    }
+  }
+}
+
+async function startsWithBgcode(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(head, 0, 4, 0);
+    return isBgcode(head.subarray(0, bytesRead));
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The factory the printers service calls for prusalink:// and prusalink+https:// URLs. */
+export function createPrusaLinkPrinter(opts: PrusaLinkPrinterOptions): PrusaLinkPrinter {
+  return new PrusaLinkPrinter(opts);
+}
