@@ -26,7 +26,8 @@ const usage = `Usage: printfarm simulate --pty PATH [--profile marlin] [--baud 2
              ephemeral port), backed by one virtual printer that prints the uploaded file itself. --api-key sets the
              credential it demands (Moonraker without one trusts every client; OctoPrint and PrusaLink default to
              "${DEFAULT_STANDIN_KEY}"). --fault switches faults on from the start: moonraker ${STANDIN_FAULTS.moonraker.join(', ')};
-             octoprint ${STANDIN_FAULTS.octoprint.join(', ')}. Prints "<kind> stand-in listening on <connection_url>".
+             octoprint ${STANDIN_FAULTS.octoprint.join(', ')}; prusalink ${STANDIN_FAULTS.prusalink.join(', ')}. PrusaLink
+             takes the key as X-Api-Key, or "user:password" for HTTP Digest. Prints "<kind> stand-in listening on <connection_url>".
 Runs until SIGINT/SIGTERM (exit 0).
 
 Options (same names as the sim:// URL query; dashes or underscores):

@@ -57,8 +57,14 @@ export function parseNetworkUrl(raw: string): NetworkPrinterUrl {
   if (url.hash) throw invalid(text, 'a #fragment means nothing here');
   if (kind !== 'octoprint' && url.pathname !== '/' && url.pathname !== '') throw invalid(text, `a ${kind} URL takes no path`);
   let fingerprint: string | null = null;
+  const known = kind === 'prusalink' ? ['fingerprint', 'storage'] : ['fingerprint'];
   for (const [key, value] of url.searchParams) {
-    if (key !== 'fingerprint') throw invalid(text, `unknown parameter "${key}" (known: fingerprint)`);
+    if (!known.includes(key)) throw invalid(text, `unknown parameter "${key}" (known: ${known.join(', ')})`);
+    if (key === 'storage') {
+      // PrusaLink keeps prints on the USB stick (usb, MK4/XL/MINI) or in the printer's own storage (local).
+      if (value !== 'usb' && value !== 'local') throw invalid(text, 'storage is usb or local');
+      continue;
+    }
     if (!secure) throw invalid(text, `fingerprint pins a certificate: use ${kind}+https://`);
     const hex = value.replace(/:/g, '').toLowerCase();
     if (!/^[0-9a-f]{64}$/.test(hex)) throw invalid(text, 'fingerprint must be the certificate\'s SHA-256: 64 hex digits (colons allowed)');

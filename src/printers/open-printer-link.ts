@@ -7,6 +7,7 @@ import type { ExtrusionIndexCache } from './extrusion-index-cache.js';
 import { networkKindOf } from './network-url.js';
 import { createMoonrakerPrinter } from './moonraker/moonraker-printer.js';
 import { createOctoPrintPrinter } from './octoprint/create-octoprint-printer.js';
+import { createPrusaLinkPrinter } from './prusalink/prusalink-printer.js';
 import type { PrinterLink } from './printer-link.js';
 import { PrinterSession, type PrinterSessionOptions } from './printer-session.js';
 
@@ -32,9 +33,9 @@ export function openPrinterLink(printer: { id: string; url: string; apiKey: stri
       return createMoonrakerPrinter({ ...common, apiKey: printer.apiKey, logger: deps.logger });
     case 'octoprint':
       return createOctoPrintPrinter({ ...common, apiKey: printer.apiKey ?? '', log });
+    case 'prusalink':
+      return createPrusaLinkPrinter({ ...common, apiKey: printer.apiKey, logger: deps.logger });
     case null:
       return new PrinterSession({ ...deps.sessionOptions, printerId: printer.id, url: printer.url, bus: deps.bus });
-    default:
-      throw new Error(`no driver for ${kind} printers in this build`);
   }
 }

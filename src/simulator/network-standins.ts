@@ -2,6 +2,7 @@
 import type { NetworkKind } from '../printers/network-url.js';
 import { MOONRAKER_FAULTS, startMoonrakerStandIn, type MoonrakerFault } from './moonraker/moonraker-standin.js';
 import { OCTOPRINT_FAULTS, startOctoPrintStandIn, type OctoPrintFault } from './octoprint/octoprint-standin.js';
+import { PRUSALINK_FAULTS, startPrusaLinkStandIn, type PrusaLinkFault } from './prusalink/prusalink-standin.js';
 import type { SimulatorOptions } from './simulator-options.js';
 
 export interface NetworkStandIn {
@@ -25,7 +26,7 @@ export interface NetworkStandInOptions {
 export const STANDIN_FAULTS: Record<NetworkKind, readonly string[]> = {
   moonraker: MOONRAKER_FAULTS,
   octoprint: OCTOPRINT_FAULTS,
-  prusalink: [],
+  prusalink: PRUSALINK_FAULTS,
 };
 
 /** The credential a stand-in uses when none is given (OctoPrint cannot run without one). */
@@ -47,7 +48,9 @@ export async function startNetworkStandIn(kind: NetworkKind, o: NetworkStandInOp
       const s = await startOctoPrintStandIn({ port: o.port, host, apiKey: o.apiKey ?? DEFAULT_STANDIN_KEY, faults, simulator: o.simulator });
       return { kind, port: s.port, connectionUrl: `octoprint://${hostPart}:${s.port}`, setFault: (n, on) => s.setFault(n as OctoPrintFault, on), close: () => s.close() };
     }
-    case 'prusalink':
-      throw new Error('the PrusaLink stand-in is not part of this build');
+    case 'prusalink': {
+      const s = await startPrusaLinkStandIn({ port: o.port, host, apiKey: o.apiKey ?? DEFAULT_STANDIN_KEY, faults: o.faults as PrusaLinkFault[], simulator: o.simulator });
+      return { kind, port: s.port, connectionUrl: `prusalink://${hostPart}:${s.port}`, setFault: (n, on) => s.setFault(n as PrusaLinkFault, on), close: () => s.close() };
+    }
   }
 }

@@ -38,7 +38,7 @@ describe('a mixed farm: serial and network printers share one queue', { skip: !h
       pairs.push(pair);
       ptyPrinters.push(await attachPrinter(pair.devicePath, 'baud=250000&speed=20'));
     }
-    for (const kind of ['moonraker', 'octoprint'] as const) {
+    for (const kind of ['moonraker', 'octoprint', 'prusalink'] as const) {
       standIns.push(await startNetworkStandIn(kind, { port: 0, apiKey: KEY, simulator: { speed: 20 } }));
     }
     receiver = createServer((req, res) => {
@@ -84,7 +84,7 @@ describe('a mixed farm: serial and network printers share one queue', { skip: !h
     }
     assert.deepEqual(
       (await Promise.all(printers.map((p) => app.get(p.id)))).map((p) => p.kind),
-      ['serial', 'serial', 'moonraker', 'octoprint'],
+      ['serial', 'serial', 'moonraker', 'octoprint', 'prusalink'],
     );
 
     const startsPerJob = new Map<string, number>();

@@ -30,6 +30,7 @@ async function runSimulate(args: string[]): Promise<{ url: string; stop: () => P
 for (const [kind, key] of [
   ['moonraker', 'moon-key'],
   ['octoprint', 'octo-key'],
+  ['prusalink', 'maker:secret-pass'],
 ] as const) {
   test(`simulate --${kind} serves a printer the ${kind} driver connects to`, { timeout: 60_000 }, async () => {
     const sim = await runSimulate([`--${kind}`, '0', '--api-key', key, '--speed', '20']);
