@@ -36,11 +36,15 @@ export function toFileRecord(row: FileRow): FileRecord {
             url: thumbnailPath(row.id),
           },
     thumbnail_url: row.thumbnail_type === null ? null : thumbnailPath(row.id),
+    format: row.format,
     created_at: row.created_at,
   };
 }
 
-export function rowFromInspection(fields: { id: string; sha256: string; originalName: string; createdAt: string }, i: Inspection): FileRow {
+export function rowFromInspection(
+  fields: { id: string; sha256: string; originalName: string; createdAt: string; format: FileRow['format'] },
+  i: Inspection,
+): FileRow {
   const m = i.metadata;
   return {
     id: fields.id,
@@ -65,6 +69,7 @@ export function rowFromInspection(fields: { id: string; sha256: string; original
     thumbnail_width: i.thumbnail?.width ?? null,
     thumbnail_height: i.thumbnail?.height ?? null,
     thumbnail_size: i.thumbnail?.data.length ?? null,
+    format: fields.format,
     created_at: fields.createdAt,
   };
 }

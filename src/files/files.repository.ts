@@ -1,9 +1,9 @@
 // Rows of the files table: function-style queries taking `db`.
-import type { Insertable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../storage/db.js';
 import type { FileTable } from '../storage/schema.js';
 
-export type FileRow = FileTable;
+export type FileRow = Selectable<FileTable>;
 
 export async function insertFile(db: Db, row: Insertable<FileTable>): Promise<void> {
   await db.insertInto('files').values(row).execute();

@@ -42,6 +42,10 @@ export const FileRecordSchema = Type.Object({
   layer_count: Nullable(Type.Integer()),
   thumbnail: Type.Union([ThumbnailInfoSchema, Type.Null()], { description: 'The largest PNG or JPEG embedded by the slicer.' }),
   thumbnail_url: NullableString('Path of the thumbnail (/v1/files/{id}/thumbnail), null when the file has none: ask for it only when set.'),
+  format: Type.Union([Type.Literal('gcode'), Type.Literal('bgcode')], {
+    description:
+      'Extension: gcode (text, any printer) or bgcode (Prusa binary G-code: metadata read from its blocks, printed only by PrusaLink printers; line counts are 0).',
+  }),
   created_at: Type.String({ format: 'date-time' }),
 });
 

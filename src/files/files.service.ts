@@ -10,7 +10,8 @@ import { rowFromInspection, toFileRecord } from './file-record.js';
 import { FileStore } from './file-store.js';
 import { fileUrlHostsOf, findFileById, findFileBySha256, insertFile } from './files.repository.js';
 import type { FileRecord } from './files.schemas.js';
-import { GcodeInspector, type FileInvalid } from './gcode-inspector.js';
+import { BGCODE_MAGIC, inspectBgcode, startsAsBgcode } from './bgcode-inspection.js';
+import { GcodeInspector, type FileInvalid, type Inspection } from './gcode-inspector.js';
 import { openDownload, tooLarge } from './url-download.js';
 import { systemResolver, type HostResolver } from './url-guard.js';
 
@@ -65,17 +66,39 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
   async function ingestStream(source: Readable, originalName: string, limits = defaults, field = 'file'): Promise<FileRecord> {
     const inspector = new GcodeInspector({ maxThumbnailBase64Bytes: limits.maxThumbnailBase64Bytes });
     let seen = 0;
+    // The first bytes decide: Prusa's binary container is read from its blocks once stored, text line by line now.
+    let head = Buffer.alloc(0);
+    let format: 'gcode' | 'bgcode' | null = null;
     const temp = await store.writeTemp(source, (chunk) => {
       seen += chunk.length;
       if (seen > limits.maxFileBytes) throw tooLarge(field, limits.maxFileBytes);
+      if (format === null) {
+        head = Buffer.concat([head, chunk]);
+        if (head.length < BGCODE_MAGIC.length) return;
+        format = startsAsBgcode(head) ? 'bgcode' : 'gcode';
+        chunk = head;
+      }
+      if (format === 'bgcode') return;
       inspector.push(chunk);
       // Stop at the first proof of invalid content instead of storing the rest of a large binary.
       if (inspector.failure) throw fileInvalidError(inspector.failure);
     });
-    const outcome = inspector.end();
-    if (!outcome.ok) {
-      await store.discard(temp);
-      throw fileInvalidError(outcome.invalid);
+    if (format === null && head.length > 0) inspector.push(head);
+    let inspection: Inspection;
+    if (format === 'bgcode') {
+      try {
+        inspection = await inspectBgcode(temp.tempPath, temp.size);
+      } catch (err) {
+        await store.discard(temp);
+        throw err;
+      }
+    } else {
+      const outcome = inspector.end();
+      if (!outcome.ok) {
+        await store.discard(temp);
+        throw fileInvalidError(outcome.invalid);
+      }
+      inspection = outcome.inspection;
     }
     const existing = await findFileBySha256(deps.db, temp.sha256);
     if (existing) {
@@ -85,11 +108,11 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
       return toFileRecord(existing);
     }
     await store.commit(temp);
-    const { thumbnail } = outcome.inspection;
+    const { thumbnail } = inspection;
     if (thumbnail) await store.writeThumbnail(temp.sha256, thumbnail.contentType, thumbnail.data);
     const row = rowFromInspection(
-      { id: newId('file'), sha256: temp.sha256, originalName: cleanFileName(originalName), createdAt: isoTime(deps.clock.now()) },
-      outcome.inspection,
+      { id: newId('file'), sha256: temp.sha256, originalName: cleanFileName(originalName), createdAt: isoTime(deps.clock.now()), format: format ?? 'gcode' },
+      inspection,
     );
     try {
       await insertFile(deps.db, row);

@@ -17,14 +17,22 @@ export interface JobRecord {
   printer_id: string | null;
   progress: number;
   file_url: string | null;
-  file_id: string;
+  file_id: string | null;
   /** The file's thumbnail (GET /v1/files/:id/thumbnail), or null when the file has none: nobody requests a 404. */
   thumbnail_url: string | null;
   estimated_duration: number | null;
   elapsed_time: number;
   estimated_remaining: number | null;
   /** `used`: grams per tool measured on the wire ({"0": 12.3}), updated live every few seconds; null before it ran. */
-  material: { type: string | null; color: string | null; estimated_usage: number | null; used: Record<string, number> | null };
+  material: {
+    type: string | null;
+    color: string | null;
+    estimated_usage: number | null;
+    used: Record<string, number> | null;
+    used_basis: JobRow['material_used_basis'];
+  };
+  /** queue: created through the API; external: a print started on the printer itself, recorded when it ended. */
+  origin: JobRow['origin'];
   /** Filament + machine time + energy in the organization currency, set when the job ended; null before. */
   cost: number | null;
   nozzle_diameter: number | null;
@@ -54,7 +62,7 @@ export function toJobRecord(row: JobReadRow, live?: LiveJobCounters | null): Job
     printer_id: row.printer_id,
     progress: round1(progress),
     file_url: row.file_url,
-    file_id: row.file_id,
+    file_id: row.origin === 'external' ? null : row.file_id,
     thumbnail_url: row.file_has_thumbnail ? thumbnailPath(row.file_id) : null,
     estimated_duration: row.estimated_duration,
     elapsed_time: Math.round(elapsed),
@@ -64,7 +72,9 @@ export function toJobRecord(row: JobReadRow, live?: LiveJobCounters | null): Job
       color: row.material_color,
       estimated_usage: row.material_estimated_usage,
       used: row.material_used ? (JSON.parse(row.material_used) as Record<string, number>) : null,
+      used_basis: row.material_used_basis,
     },
+    origin: row.origin,
     cost: row.cost,
     nozzle_diameter: row.nozzle_diameter,
     group: row.group_name,

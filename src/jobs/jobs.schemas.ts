@@ -112,7 +112,7 @@ export const jobRecordSchema: JsonSchema = {
     printer_id: nullable({ type: 'string' }),
     progress: { type: 'number', description: 'Percent 0..100 of the G-code bytes (comments excluded) acknowledged' },
     file_url: nullable({ type: 'string' }),
-    file_id: { type: 'string', description: 'Extension: the stored file (GET /v1/files/:id)' },
+    file_id: nullable({ type: 'string', description: 'Extension: the stored file (GET /v1/files/:id); null for an external job' }),
     thumbnail_url: nullable({ type: 'string', description: "Extension: the file's thumbnail (/v1/files/{file_id}/thumbnail); null when the file has none" }),
     estimated_duration: nullable({ type: 'number', description: 'Seconds, from the slicer metadata' }),
     elapsed_time: { type: 'number', description: 'Seconds printing, pauses excluded' },
@@ -128,7 +128,19 @@ export const jobRecordSchema: JsonSchema = {
           additionalProperties: { type: 'number' },
           description: 'Extension: grams per tool ({"0": 12.3}) measured on the wire from the acknowledged lines; updated every few seconds while printing',
         }),
+        used_basis: nullable({
+          type: 'string',
+          enum: ['wire', 'file_position', 'progress_percent', 'printer_report'],
+          description:
+            'Extension: how used was measured: wire (the lines a serial printer acknowledged), file_position (a network printer\'s position in our copy of the file), progress_percent (only a percentage was reported: approximate), printer_report (the printer\'s own counter, external prints); null before the job ran',
+        }),
       },
+    },
+    origin: {
+      type: 'string',
+      enum: ['queue', 'external'],
+      description:
+        'Extension: queue (created through the API) or external (a print started on the printer itself, recorded when it ended: no stored file, file_id null)',
     },
     cost: nullable({ type: 'number', description: 'Extension: filament + machine time + energy, organization currency; set when the job ends' }),
     nozzle_diameter: nullable({ type: 'number', description: 'Extension: mm, from the slicer metadata' }),

@@ -112,6 +112,8 @@ export class JobsService {
       id: newId('job'),
       name: copies > 1 && !fields.name ? `${baseName} (${i + 1}/${copies})` : baseName,
       status: 'queued',
+      origin: 'queue',
+      material_used_basis: null,
       priority,
       priority_rank: PRIORITY_RANK[priority],
       printer_id: fields.printer_id ?? null,

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { EventsRuntime } from '../events/events-runtime.js';
 import type { Logger } from '../logger.js';
 import { filamentGrams } from '../protocol/extrusion-tracker.js';
+import type { UsedBasis } from '../printers/printer-state.js';
 import type { Database } from '../storage/schema.js';
 import { filamentCost, jobCost, type CostRates } from './job-cost.js';
 import { DEFAULT_DIAMETER_MM, DENSITY_BY_TYPE } from './material-defaults.js';
@@ -27,6 +28,8 @@ export interface MaterialMeterDeps {
 export interface MeteredSnapshot {
   extruded_mm: readonly number[];
   elapsed_ms: number;
+  /** How the printer's link measured extruded_mm (kept on the job as material.used_basis). */
+  used_basis: UsedBasis;
 }
 
 interface Metered {
@@ -70,7 +73,7 @@ export class MaterialMeter {
     const now = this.d.clock.now();
     if (!m || (m.lastWriteMs !== null && now - m.lastWriteMs < METER_WRITE_INTERVAL_MS)) return Promise.resolve();
     m.lastWriteMs = now;
-    return this.queue(m, () => this.charge(jobId, m, snap.extruded_mm, null));
+    return this.queue(m, () => this.charge(jobId, m, snap.extruded_mm, snap.used_basis, null));
   }
 
   /**
@@ -81,14 +84,14 @@ export class MaterialMeter {
     const m = this.jobs.get(jobId);
     if (!m) return;
     this.jobs.delete(jobId);
-    await this.queue(m, () => this.charge(jobId, m, snap.extruded_mm, snap.elapsed_ms / 1000));
+    await this.queue(m, () => this.charge(jobId, m, snap.extruded_mm, snap.used_basis, snap.elapsed_ms / 1000));
   }
 
   /** A job cut off by a crash: what the last coalesced writes charged is its usage; its cost follows from that. */
   async interrupted(jobId: string, printerId: string | null, printingSeconds: number): Promise<void> {
     const rates = await this.d.rates(printerId);
     await this.d.db.transaction().execute(async (trx) => {
-      await this.writeJob(trx, jobId, await usageOfJob(trx, jobId), { seconds: printingSeconds, rates });
+      await this.writeJob(trx, jobId, await usageOfJob(trx, jobId), null, { seconds: printingSeconds, rates });
     });
   }
 
@@ -99,7 +102,7 @@ export class MaterialMeter {
   }
 
   /** One transaction: each tool's new grams onto its usage row and off its loaded spool, then the job's totals. */
-  private async charge(jobId: string, m: Metered, totalMm: readonly number[], finalSeconds: number | null): Promise<void> {
+  private async charge(jobId: string, m: Metered, totalMm: readonly number[], basis: UsedBasis, finalSeconds: number | null): Promise<void> {
     const spools = new Map<number, MaterialRow>((await loadedMaterials(this.d.db, m.printerId)).map((s) => [s.tool, s]));
     const job = await this.d.db.selectFrom('jobs').select(['material_type', 'material_color']).where('id', '=', jobId).executeTakeFirst();
     const charged = [...m.chargedMm];
@@ -128,7 +131,7 @@ export class MaterialMeter {
         if (spool && grams > 0) await setLevel(this.d, trx, spool.id, (s) => s.remaining_weight - grams);
         charged[tool] = Math.max(charged[tool] ?? 0, totalMm[tool] ?? 0);
       }
-      await this.writeJob(trx, jobId, [...usage.values()], end);
+      await this.writeJob(trx, jobId, [...usage.values()], basis, end);
     });
     m.chargedMm = charged;
     // After the commit: open dashboards see each spool drawn down as the job prints (every coalesced write).
@@ -139,13 +142,24 @@ export class MaterialMeter {
   }
 
   /** The job's grams per tool and total; with the printing time (the job ended) also its cost. */
-  private async writeJob(trx: Kysely<Database>, jobId: string, usage: UsageRow[], end: { seconds: number; rates: CostRates } | null): Promise<void> {
+  private async writeJob(
+    trx: Kysely<Database>,
+    jobId: string,
+    usage: UsageRow[],
+    basis: UsedBasis | null,
+    end: { seconds: number; rates: CostRates } | null,
+  ): Promise<void> {
     const used = Object.fromEntries(usage.sort((a, b) => a.tool - b.tool).map((u) => [String(u.tool), round3(u.grams)]));
     const total = usage.reduce((sum, u) => sum + u.grams, 0);
     const cost = end === null ? undefined : jobCost(usage.map((u) => u.cost), end.seconds, end.rates);
     await trx
       .updateTable('jobs')
-      .set({ material_used: JSON.stringify(used), material_used_g: round3(total), ...(cost !== undefined ? { cost } : {}) })
+      .set({
+        material_used: JSON.stringify(used),
+        material_used_g: round3(total),
+        ...(basis !== null ? { material_used_basis: basis } : {}),
+        ...(cost !== undefined ? { cost } : {}),
+      })
       .where('id', '=', jobId)
       .execute();
   }

@@ -221,6 +221,7 @@ export class JobStream {
       started_at: this.startedAt,
       elapsed_ms: Math.round(this.elapsedMs(now)),
       extruded_mm: this.extrudedMm(),
+      used_basis: 'wire',
     };
   }
 

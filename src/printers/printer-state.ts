@@ -47,7 +47,15 @@ export interface JobSnapshot {
    * below 0 (src/protocol/extrusion-tracker.ts): what the firmware really ran, not what the slicer estimated.
    */
   extruded_mm: number[];
+  /**
+   * How extruded_mm was found (API job `material.used_basis`): wire (the acknowledged lines we sent), file_position
+   * (the printer's reported position in our copy of the file, through its extrusion index), progress_percent (the
+   * printer reports only a percentage), printer_report (the printer's own filament counter).
+   */
+  used_basis: UsedBasis;
 }
+
+export type UsedBasis = 'wire' | 'file_position' | 'progress_percent' | 'printer_report';
 
 /** Why a printer is offline (API `offline_reason`); the message is in `error`. */
 export type OfflineReason =

@@ -107,6 +107,10 @@ export interface JobTable {
   name: string;
   status: 'queued' | 'printing' | 'paused' | 'completed' | 'failed' | 'cancelled';
   priority: 'low' | 'normal' | 'high' | 'urgent';
+  /** queue: created through the API; external: a print started on the printer itself, recorded when it ended. */
+  origin: Generated<'queue' | 'external'>;
+  /** How material_used was measured (printer-state.ts UsedBasis); null before the job ran. */
+  material_used_basis: Generated<'wire' | 'file_position' | 'progress_percent' | 'printer_report' | null>;
   /** 0 low .. 3 urgent: sorting by priority follows urgency, not the alphabet. */
   priority_rank: number;
   /** The printer the job is pinned to (pinned = 1) or runs/ran on. */
@@ -166,6 +170,8 @@ export interface FileTable {
   layer_height: number | null;
   layer_count: number | null;
   thumbnail_type: 'image/png' | 'image/jpeg' | null;
+  /** gcode: text a printer can be streamed; bgcode: Prusa's binary container, printed only by PrusaLink printers. */
+  format: Generated<'gcode' | 'bgcode'>;
   thumbnail_width: number | null;
   thumbnail_height: number | null;
   thumbnail_size: number | null;

@@ -24,7 +24,7 @@ describe('job lifecycle', () => {
     assert.equal(job.nozzle_diameter, 0.4);
     assert.deepEqual(job.tags, ['a', 'b']);
     assert.deepEqual(job.job_ids, [job.id]);
-    assert.match(job.file_id, /^file_/);
+    assert.match(job.file_id ?? '', /^file_/);
 
     const done = await untilStatus(app, job.id, 'completed');
     assert.equal(done.printer_id, printer.id);

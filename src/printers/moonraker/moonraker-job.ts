@@ -99,6 +99,7 @@ export class MoonrakerJob {
       // Klipper's print_duration leaves pauses out; before its first report, the wall clock.
       elapsed_ms: this.printSeconds !== null ? Math.round(this.printSeconds * 1000) : Math.max(0, now - this.startedAt),
       extruded_mm: this.index ? this.index.extrudedAt(this.filePosition) : [],
+      used_basis: 'file_position',
     };
   }
 }

@@ -90,6 +90,7 @@ export class OctoPrintJob {
       started_at: this.startedAt,
       elapsed_ms: Math.max(0, until - this.startedAt - this.pausedMs - pausedNow),
       extruded_mm: this.index.extrudedAt(this.filepos),
+      used_basis: 'file_position',
     };
   }
 

@@ -10,6 +10,7 @@ import { migration007Materials } from './007-materials.js';
 import { migration008Sessions } from './008-sessions.js';
 import { migration009AnalyticsTotals } from './009-analytics-totals.js';
 import { migration010FileUrlHosts } from './010-file-url-hosts.js';
+import { migration011NetworkPrinters } from './011-network-printers.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   migration008Sessions,
   migration009AnalyticsTotals,
   migration010FileUrlHosts,
+  migration011NetworkPrinters,
 ];
