@@ -6,7 +6,9 @@ import type { EventsRuntime } from '../events/events-runtime.js';
 import { bridgePrinterEvents } from '../printers/printer-events.js';
 import { createFilesService, type FilesService } from '../files/files.service.js';
 import { findOrganization } from '../auth/organization.repository.js';
+import { recordExternalJobs } from '../jobs/external-jobs.js';
 import { JobRunner } from '../jobs/job-runner.js';
+import { printableFormats } from '../printers/network-url.js';
 import { jobFilesFrom, type JobFiles } from '../jobs/job-files.js';
 import { JobsService, type PublishJobEvent } from '../jobs/jobs.service.js';
 import { MaterialMeter } from '../materials/material-meter.js';
@@ -64,9 +66,9 @@ export function createFarm(base: FarmBase): Farm {
     logger: base.logger,
     sessions: base.sessions,
     publish,
-    printerExists: (id) => base.printers.get(id).then(
-      () => true,
-      () => false,
+    printerFormats: (id) => base.printers.get(id).then(
+      (p) => printableFormats(p.kind),
+      () => null,
     ),
     wakeScheduler: () => scheduler?.wake(),
     runnerSettled: () => runnerRef?.settled() ?? Promise.resolve(),
@@ -82,6 +84,14 @@ export function createFarm(base: FarmBase): Farm {
       return { hourly_rate: org?.hourly_rate ?? 0, energy_cost_per_kwh: org?.energy_cost_per_kwh ?? 0, power_watts: printer?.power_watts ?? null };
     },
   });
+  // After a print (ours or one started on the printer) the link keeps its own not-ready flag; the stored one survives a restart.
+  const storeReady = (printerId: string): Promise<unknown> => {
+    const ready = base.sessions.get(printerId)?.snapshot().ready ?? false;
+    return base.printers
+      .setReady(printerId, ready)
+      .catch((err: Error) => base.logger.warn('could not store the printer ready flag', { printer_id: printerId, error: err }))
+      .finally(() => scheduler?.wake());
+  };
   const runner = new JobRunner({
     meter,
     jobs,
@@ -92,14 +102,7 @@ export function createFarm(base: FarmBase): Farm {
     filePath: (fileId) => jobFiles.pathOf(fileId),
     keepsPrinting: async (printerId) => ((await base.printers.get(printerId).catch(() => null))?.kind ?? 'serial') !== 'serial',
     publishProgress: (job) => base.events.live('job.progress', job),
-    onJobEnded: (printerId) => {
-      // The session keeps its own not-ready flag; the stored one survives a restart.
-      const ready = base.sessions.get(printerId)?.snapshot().ready ?? false;
-      return base.printers
-        .setReady(printerId, ready)
-        .catch((err: Error) => base.logger.warn('could not store the printer ready flag', { printer_id: printerId, error: err }))
-        .finally(() => scheduler?.wake());
-    },
+    onJobEnded: (printerId) => storeReady(printerId),
   });
   runnerRef = runner;
   scheduler = new SchedulerLoop({
@@ -123,6 +126,7 @@ export function createFarm(base: FarmBase): Farm {
         material_type: p.material_type,
         material_color: p.material_color,
         spools: spools.get(p.id) ?? [],
+        formats: printableFormats(p.kind),
       }));
     },
     org: async () => {
@@ -138,6 +142,7 @@ export function createFarm(base: FarmBase): Farm {
   const loop = scheduler;
   const temperatures = new TemperatureHistory({ sessions: base.sessions, clock: base.clock, bus: base.bus });
   let stopBridge: (() => Promise<void>) | null = null;
+  let stopExternal: (() => void) | null = null;
   return {
     files,
     jobFiles,
@@ -152,6 +157,7 @@ export function createFarm(base: FarmBase): Farm {
       // Jobs on network printers went on printing there: followed again once their printers answer (in the background).
       runner.adoptInterrupted().catch((err: Error) => base.logger.error('could not follow interrupted network jobs', { error: err }));
       stopBridge = bridgePrinterEvents(base);
+      stopExternal = recordExternalJobs({ bus: base.bus, jobs, logger: base.logger, meter, onEnded: (printerId) => storeReady(printerId) });
       temperatures.start();
       loop.wake();
     },
@@ -162,6 +168,7 @@ export function createFarm(base: FarmBase): Farm {
       runner.stop();
       await runner.settled();
       await stopBridge?.();
+      stopExternal?.();
       temperatures.stop();
     },
   };

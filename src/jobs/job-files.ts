@@ -24,6 +24,7 @@ export const toJobFileInfo = (f: FileRecord): JobFileInfo => ({
   filament_type: f.filament_type,
   nozzle_diameter: f.nozzle_diameter,
   has_thumbnail: f.thumbnail !== null,
+  format: f.format,
 });
 
 export function jobFilesFrom(files: FilesService): JobFiles {

@@ -62,16 +62,21 @@ export async function claimJob(db: Q, id: string, printerId: string, startedAt: 
   }
 }
 
+/** A queued job with its stored file's format (the scheduler matches bgcode files to printers that print them). */
+export type QueuedJobRow = JobRow & { file_format: 'gcode' | 'bgcode' };
+
 /** Every queued job in scheduling order (urgent first, then oldest). */
-export async function queuedJobs(db: Q): Promise<JobRow[]> {
-  return db
+export async function queuedJobs(db: Q): Promise<QueuedJobRow[]> {
+  const rows = await db
     .selectFrom('jobs')
     .selectAll()
+    .select((eb) => eb.selectFrom('files').select('files.format').whereRef('files.id', '=', 'jobs.file_id').as('file_format'))
     .where('status', '=', 'queued')
     .orderBy('priority_rank', 'desc')
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
     .execute();
+  return rows.map((r) => ({ ...r, file_format: r.file_format ?? 'gcode' }));
 }
 
 /** Jobs running or paused on a printer. */

@@ -11,12 +11,19 @@ import type { SessionRegistry } from '../printers/session-registry.js';
 import type { Database, JobTable } from '../storage/schema.js';
 import { toJobRecord, type JobRecord, type LiveJobCounters } from './job-record.js';
 import { transition, type JobEventType, type JobTrigger } from './job-state.js';
+import type { FileFormat } from '../printers/network-url.js';
 import { claimJob, findJob, insertJobs, PRIORITY_RANK, selectJobs, updateJobIf, type JobReadRow, type JobRow } from './jobs.repository.js';
 import type { JobPriority } from './jobs.schemas.js';
 
 /** What a stored file tells the job about itself (from the files feature's slicer metadata). */
+/** A binary G-code file pinned to a printer that streams text: it could never print there. */
+const bgcodeForOtherPrinter = (printerId: string): AppError =>
+  new AppError(422, 'file_invalid', `printer ${printerId} cannot print binary G-code (.bgcode): only PrusaLink printers do`, 'pin a PrusaLink printer, or upload plain G-code');
+
 export interface JobFileInfo {
   id: string;
+  /** gcode, or bgcode (printed only by PrusaLink printers). */
+  format: FileFormat;
   original_name: string | null;
   estimated_duration_s: number | null;
   filament_grams: number | null;
@@ -37,7 +44,8 @@ export interface JobsServiceDeps {
   sessions: SessionRegistry;
   publish: PublishJobEvent;
   /** Whether a printer with this id exists (a body naming an unknown one is 400 invalid_printer). */
-  printerExists(id: string): Promise<boolean>;
+  /** The file formats a printer prints; null when there is no such printer. */
+  printerFormats(id: string): Promise<readonly FileFormat[] | null>;
   /** Something changed that the scheduler should look at (a job was created, re-prioritised, cancelled...). */
   wakeScheduler(): void;
   /**
@@ -100,8 +108,10 @@ export class JobsService {
   }
 
   async create(fields: NewJobFields, file: JobFileInfo, fileUrl: string | null, keyId: string | null): Promise<{ first: JobRecord; jobIds: string[] }> {
-    if (fields.printer_id && !(await this.d.printerExists(fields.printer_id))) {
-      throw new AppError(400, 'invalid_printer', `printer ${fields.printer_id} does not exist`, 'list printers with GET /v1/printers');
+    if (fields.printer_id) {
+      const formats = await this.d.printerFormats(fields.printer_id);
+      if (formats === null) throw new AppError(400, 'invalid_printer', `printer ${fields.printer_id} does not exist`, 'list printers with GET /v1/printers');
+      if (!formats.includes(file.format)) throw bgcodeForOtherPrinter(fields.printer_id);
     }
     const copies = fields.copies ?? 1;
     const now = isoTime(this.d.clock.now());
@@ -153,6 +163,52 @@ export class JobsService {
   }
 
   /** PATCH: name and tags any time; priority, printer, group and material only while queued. */
+  /**
+   * A print started on the printer itself just ended: it is written as a job of origin `external` (no stored file),
+   * `printing` since `startedAt`, so that its end goes through applyTrigger like any job's (events, webhooks,
+   * analytics). Returns its id.
+   */
+  async recordExternal(p: { printerId: string; fileName: string; startedAt: number }): Promise<string> {
+    const now = isoTime(this.d.clock.now());
+    const row: JobRow = {
+      id: newId('job'),
+      name: p.fileName.replace(/\.(b?gcode|gco|g)$/i, '') || p.fileName,
+      status: 'printing',
+      origin: 'external',
+      material_used_basis: null,
+      priority: 'normal',
+      priority_rank: PRIORITY_RANK.normal,
+      printer_id: p.printerId,
+      pinned: 1,
+      group_name: null,
+      file_id: '',
+      file_url: null,
+      file_name: p.fileName,
+      estimated_duration: null,
+      material_type: null,
+      material_color: null,
+      material_estimated_usage: null,
+      nozzle_diameter: null,
+      tags: '[]',
+      batch_id: null,
+      progress: 0,
+      elapsed_time: 0,
+      waiting_reason: null,
+      error_code: null,
+      error_message: null,
+      created_by_key_id: null,
+      created_at: isoTime(p.startedAt),
+      started_at: isoTime(p.startedAt),
+      completed_at: null,
+      updated_at: now,
+      material_used_g: null,
+      material_used: null,
+      cost: null,
+    };
+    await insertJobs(this.d.db, [row]);
+    return row.id;
+  }
+
   async update(id: string, patch: JobPatch, attempt = 0): Promise<JobRecord> {
     const row = await findJob(this.d.db, id);
     if (!row) throw notFound(`job ${id}`);
@@ -160,8 +216,11 @@ export class JobsService {
     if (row.status !== 'queued' && queuedOnly.length > 0) {
       throw new AppError(409, 'invalid_state', `cannot change ${queuedOnly.join(', ')} of job ${id}: it is ${row.status}`, 'only name and tags change after a job left the queue');
     }
-    if (patch.printer_id && !(await this.d.printerExists(patch.printer_id))) {
-      throw new AppError(400, 'invalid_printer', `printer ${patch.printer_id} does not exist`);
+    if (patch.printer_id) {
+      const formats = await this.d.printerFormats(patch.printer_id);
+      if (formats === null) throw new AppError(400, 'invalid_printer', `printer ${patch.printer_id} does not exist`);
+      const file = await this.d.db.selectFrom('files').select('format').where('id', '=', row.file_id).executeTakeFirst();
+      if (!formats.includes(file?.format ?? 'gcode')) throw bgcodeForOtherPrinter(patch.printer_id);
     }
     const set: Updateable<JobTable> = { updated_at: isoTime(this.d.clock.now()) };
     if (patch.name !== undefined) set.name = patch.name;

@@ -32,6 +32,12 @@ export type PrinterKind = 'serial' | NetworkKind;
 
 export const printerKindOf = (url: string): PrinterKind => networkKindOf(url) ?? 'serial';
 
+/** What a file is: text G-code, or Prusa's binary container (.bgcode). */
+export type FileFormat = 'gcode' | 'bgcode';
+
+/** The formats a printer of this kind prints: only PrusaLink printers read binary G-code (they print their own copy). */
+export const printableFormats = (kind: PrinterKind): readonly FileFormat[] => (kind === 'prusalink' ? ['gcode', 'bgcode'] : ['gcode']);
+
 /** The network kind a URL names, or null for the other schemes (serial, tcp, sim). */
 export function networkKindOf(url: string): NetworkKind | null {
   const m = /^([a-z]+)(\+https)?:\/\//i.exec(url.trim());

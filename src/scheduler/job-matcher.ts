@@ -1,4 +1,4 @@
-// Which printers a job may ever use (pin, group, material, nozzle, filament left), whatever their state right now.
+// Which printers a job may ever use (pin, file format, group, material, nozzle, filament left), whatever their state right now.
 import type { SchedulerJob, SchedulerPrinter } from './scheduler-types.js';
 import type { WaitingReason } from './waiting-reasons.js';
 
@@ -31,6 +31,7 @@ interface Requirement {
 
 interface PreparedPrinter {
   id: string;
+  bgcode: boolean;
   group: string | null;
   nozzle: number | null;
   spools: { type: string; color: string | null; grams: number }[];
@@ -41,6 +42,7 @@ const norm = (s: string): string => s.trim().toLowerCase();
 export function createJobMatcher(printers: readonly SchedulerPrinter[]): JobMatcher {
   const prepared: PreparedPrinter[] = printers.map((p) => ({
     id: p.id,
+    bgcode: p.formats.includes('bgcode'),
     group: p.group,
     nozzle: p.nozzle_diameter,
     spools: p.loaded_materials.map((m) => ({
@@ -95,7 +97,7 @@ const part = (v: string | number | null): string => (v === null ? '\u0001' : Str
 
 function requirementKey(job: SchedulerJob): string {
   const m = job.material;
-  return `${part(job.printer_id)}\u0000${part(job.group)}\u0000${part(m && m.type)}\u0000${part(m && m.color)}\u0000${part(job.nozzle_diameter)}`;
+  return `${job.file_format}\u0000${part(job.printer_id)}\u0000${part(job.group)}\u0000${part(m && m.type)}\u0000${part(m && m.color)}\u0000${part(job.nozzle_diameter)}`;
 }
 
 /** The funnel: each rule narrows the printers; the first one that leaves none names the reason. */
@@ -110,6 +112,10 @@ function computeRequirement(job: SchedulerJob, printers: PreparedPrinter[], inde
     // An empty farm: no rule is to blame, there is just nothing online.
     if (printers.length === 0) return { reason: 'no_printer_online', printers: [], grams };
     candidates = printers.map((_, i) => i);
+  }
+  if (job.file_format === 'bgcode') {
+    candidates = candidates.filter((i) => printers[i]!.bgcode);
+    if (candidates.length === 0) return { reason: 'no_printer_for_format', printers: [], grams };
   }
   if (job.group !== null) {
     candidates = candidates.filter((i) => printers[i]!.group === job.group);

@@ -4,7 +4,7 @@
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { JobRunner } from '../jobs/job-runner.js';
-import { queuedJobs, setWaitingReason, type JobRow } from '../jobs/jobs.repository.js';
+import { queuedJobs, setWaitingReason, type JobRow, type QueuedJobRow } from '../jobs/jobs.repository.js';
 import type { Db } from '../storage/db.js';
 import type { Logger } from '../logger.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
@@ -29,6 +29,8 @@ export interface PrinterSchedulingInfo {
   material_color: string | null;
   /** The spools loaded on the printer's tools (materials feature); when there are any, they replace the two fields above. */
   spools?: readonly LoadedMaterial[];
+  /** File formats it prints. */
+  formats: readonly ('gcode' | 'bgcode')[];
 }
 
 export interface SchedulerLoopDeps {
@@ -53,7 +55,7 @@ const WATCH_INTERVAL_MS = 1_000;
 
 const toMs = (iso: string): number => Date.parse(iso);
 
-export function toSchedulerJob(row: JobRow): SchedulerJob {
+export function toSchedulerJob(row: QueuedJobRow): SchedulerJob {
   return {
     id: row.id,
     priority: row.priority,
@@ -65,6 +67,7 @@ export function toSchedulerJob(row: JobRow): SchedulerJob {
     estimated_duration_s: row.estimated_duration,
     estimated_usage_g: row.material_estimated_usage,
     batch_id: row.batch_id,
+    file_format: row.file_format,
   };
 }
 
@@ -216,6 +219,7 @@ export class SchedulerLoop {
             ? [{ tool: 0, type: p.material_type, color: p.material_color, remaining_g: null }]
             : [],
       current_job_remaining_s: null,
+      formats: p.formats,
     };
   }
 

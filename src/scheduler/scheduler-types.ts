@@ -36,6 +36,8 @@ export interface SchedulerPrinter {
   /** Heating up now (its heatup_watts count against the budget). */
   heating: boolean;
   loaded_materials: readonly LoadedMaterial[];
+  /** File formats it prints (gcode everywhere; bgcode on PrusaLink printers). */
+  formats: readonly ('gcode' | 'bgcode')[];
   /** Forecast only: seconds the current print still needs (printing or paused); null: unknown (default duration). */
   current_job_remaining_s: number | null;
 }
@@ -62,6 +64,8 @@ export interface SchedulerJob {
   estimated_usage_g: number | null;
   /** Copies made by one create request share it; informative only, copies are scheduled like any job. */
   batch_id: string | null;
+  /** The stored file's format: a bgcode job fits only printers that print bgcode. */
+  file_format: 'gcode' | 'bgcode';
 }
 
 export interface SchedulerOrg {

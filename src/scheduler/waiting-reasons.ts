@@ -1,13 +1,14 @@
 // Why a queued job is not printing: the reason codes, and the words an operator reads for each (dashboard, docs).
 
 /**
- * Listed from "nothing here can ever take it" to "it starts as soon as a heat-up ends". The first five say no printer
+ * Listed from "nothing here can ever take it" to "it starts as soon as a heat-up ends". The first six say no printer
  * fits the job (decide() checks them in this order and names the first that leaves no printer); the rest say a
  * fitting printer exists, and name the state of the one nearest to taking the job (no_printer_online also stands for
  * a farm with no printer at all).
  */
 export const WAITING_REASONS = [
   'pinned_printer_unknown',
+  'no_printer_for_format',
   'no_printer_in_group',
   'no_printer_with_material',
   'nozzle_mismatch',
@@ -34,6 +35,10 @@ export const WAITING_REASON_TEXT: Readonly<Record<WaitingReason, WaitingReasonTe
   pinned_printer_unknown: {
     label: 'Pinned printer removed',
     detail: 'The job is pinned to a printer that no longer exists. Cancel it, or create it again for another printer.',
+  },
+  no_printer_for_format: {
+    label: 'No printer for format',
+    detail: 'The file is Prusa binary G-code (.bgcode), which only PrusaLink printers print, and none of them may take this job. Add a PrusaLink printer, or slice to plain G-code.',
   },
   no_printer_in_group: {
     label: 'No printer in group',

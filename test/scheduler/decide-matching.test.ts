@@ -29,6 +29,24 @@ const rows: DecideRow[] = [
     waiting: { j1: 'pinned_printer_unknown' },
   },
   {
+    name: 'a binary G-code job goes to the printer that prints bgcode, a text one to any',
+    printers: [printer('p1'), printer('p2', { formats: ['gcode', 'bgcode'] })],
+    jobs: [job('j1', { format: 'bgcode' }), job('j2', { at: 1 })],
+    starts: { j1: 'p2', j2: 'p1' },
+  },
+  {
+    name: 'a binary G-code job pinned to a text-only printer never fits it',
+    printers: [printer('p1'), printer('p2', { formats: ['gcode', 'bgcode'] })],
+    jobs: [job('j1', { format: 'bgcode', pin: 'p1' })],
+    waiting: { j1: 'no_printer_for_format' },
+  },
+  {
+    name: 'format is checked before group and material: a fitting PrusaLink printer elsewhere names the group',
+    printers: [printer('p1', { group: 'a' }), printer('p2', { group: 'b', formats: ['gcode', 'bgcode'] })],
+    jobs: [job('j1', { format: 'bgcode', group: 'a' })],
+    waiting: { j1: 'no_printer_in_group' },
+  },
+  {
     name: 'group restricts the job to that group',
     printers: [printer('p1', { group: 'a' }), printer('p2', { group: 'b' })],
     jobs: [job('j1', { group: 'b' })],

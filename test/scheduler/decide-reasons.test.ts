@@ -7,6 +7,7 @@ import { checkDecideRow, job, printer, type DecideRow } from './scheduler-fixtur
 /** One row per code, the simplest situation that yields it. */
 const oneEach: Array<DecideRow & { reason: WaitingReason }> = [
   { reason: 'pinned_printer_unknown', name: '', printers: [printer('p1')], jobs: [job('j', { pin: 'p9' })] },
+  { reason: 'no_printer_for_format', name: '', printers: [printer('p1')], jobs: [job('j', { format: 'bgcode' })] },
   { reason: 'no_printer_in_group', name: '', printers: [printer('p1')], jobs: [job('j', { group: 'g' })] },
   { reason: 'no_printer_with_material', name: '', printers: [printer('p1', { mat: 'PLA' })], jobs: [job('j', { mat: 'ABS' })] },
   { reason: 'nozzle_mismatch', name: '', printers: [printer('p1', { nozzle_diameter: 0.4 })], jobs: [job('j', { nozzle: 0.6 })] },

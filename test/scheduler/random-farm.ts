@@ -38,6 +38,7 @@ export function randomFarm(shape: FarmShape): SchedulerInput & { now: number } {
       id: `prt_${String(n).padStart(4, '0')}`,
       group: pick(GROUPS),
       tags: [],
+      formats: ['gcode'],
       status,
       ready: free || (status === 'idle' ? false : rnd() < 0.5),
       has_clear_bed_gcode: rnd() < 0.3,
@@ -88,6 +89,7 @@ export function randomFarm(shape: FarmShape): SchedulerInput & { now: number } {
       group: rnd() < 0.2 ? pick(GROUPS) : null,
       material,
       nozzle_diameter: rnd() < 0.5 ? pick(NOZZLES) : null,
+      file_format: 'gcode',
       estimated_duration_s: rnd() < 0.85 ? 600 + Math.round(rnd() * 30_000) : null,
       estimated_usage_g: rnd() < 0.8 ? Math.round(rnd() * 400) : null,
     };

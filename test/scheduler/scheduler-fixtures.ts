@@ -37,6 +37,7 @@ export function printer(id: string, spec: PrinterSpec = {}): SchedulerPrinter {
     heating: false,
     loaded_materials: mat === undefined ? [] : spools(mat),
     current_job_remaining_s: null,
+    formats: ['gcode'],
     ...rest,
   };
 }
@@ -54,6 +55,8 @@ export interface JobSpec {
   /** Seconds. */
   duration?: number;
   batch?: string;
+  /** The file's format (default gcode). */
+  format?: 'gcode' | 'bgcode';
 }
 
 export function job(id: string, spec: JobSpec = {}): SchedulerJob {
@@ -68,6 +71,7 @@ export function job(id: string, spec: JobSpec = {}): SchedulerJob {
     nozzle_diameter: spec.nozzle ?? null,
     estimated_duration_s: spec.duration ?? null,
     estimated_usage_g: spec.usage ?? null,
+    file_format: spec.format ?? 'gcode',
     batch_id: spec.batch ?? null,
   };
 }

@@ -16,6 +16,11 @@ export const WAITING_WORDS: Record<string, WaitingWords> = {
     why: 'This job is pinned to a printer that no longer exists in the farm.',
     todo: 'Cancel it and upload it again for another printer, or without a target printer.',
   },
+  no_printer_for_format: {
+    label: 'Only a PrusaLink printer can print it',
+    why: 'The file is Prusa binary G-code (.bgcode): only printers reached through PrusaLink read that format, and none may take this job.',
+    todo: 'Add a PrusaLink printer, or slice the model again to plain G-code.',
+  },
   no_printer_in_group: {
     label: 'No printer in its group',
     why: 'The job may only print in a group that has no printers.',

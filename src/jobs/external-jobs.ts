@@ -1,0 +1,45 @@
+// Prints started on a printer itself (its screen, Mainsail, OctoPrint's page) become job records of origin `external`
+// when they end, with the filament the printer counted and their printing time, so analytics count their hours.
+import type { EventBus } from '../events/event-bus.js';
+import type { ExternalJobEndPayload } from '../events/event-types.js';
+import type { Logger } from '../logger.js';
+import type { MeteredSnapshot } from '../materials/material-meter.js';
+import type { JobTrigger } from './job-state.js';
+import type { JobsService } from './jobs.service.js';
+
+export interface ExternalJobsDeps {
+  bus: EventBus;
+  jobs: JobsService;
+  logger: Logger;
+  /** Charges the printer's filament count to the loaded spools (the materials feature's MaterialMeter). */
+  meter?: { begin(jobId: string, printerId: string): void; finish(jobId: string, snap: MeteredSnapshot): Promise<void> };
+  /** The printer's bed now holds a part: the stored ready flag follows the link's. */
+  onEnded(printerId: string): Promise<unknown>;
+}
+
+const TRIGGERS: Record<ExternalJobEndPayload['status'], (message?: string) => JobTrigger> = {
+  completed: () => ({ type: 'complete' }),
+  cancelled: () => ({ type: 'cancel' }),
+  failed: (message) => ({ type: 'fail', error: { code: 'printer_reported', message: message ?? 'the printer reported the print failed' } }),
+};
+
+/** Subscribes; returns the unsubscribe function. Each ended print is written in order, one at a time. */
+export function recordExternalJobs(d: ExternalJobsDeps): () => void {
+  let chain: Promise<unknown> = Promise.resolve();
+  return d.bus.on('printer.external_job_ended', (p) => {
+    chain = chain.then(() => record(d, p)).catch((err: Error) => d.logger.error('could not record an external print', { printer_id: p.printer_id, error: err }));
+  });
+}
+
+async function record(d: ExternalJobsDeps, p: ExternalJobEndPayload): Promise<void> {
+  const id = await d.jobs.recordExternal({ printerId: p.printer_id, fileName: p.file_name, startedAt: p.started_at });
+  if (p.extruded_mm && d.meter) {
+    d.meter.begin(id, p.printer_id);
+    await d.meter.finish(id, { extruded_mm: p.extruded_mm, elapsed_ms: p.print_seconds * 1000, used_basis: 'printer_report' });
+  }
+  await d.jobs.applyTrigger(id, TRIGGERS[p.status](p.message), {
+    quietIfFinal: true,
+    counters: { progress: p.status === 'completed' ? 100 : 0, elapsedSeconds: p.print_seconds },
+  });
+  await d.onEnded(p.printer_id);
+}
