@@ -264,8 +264,11 @@ export class PrinterSession {
     return this.jobs.resume();
   }
 
-  /** Drops what is queued, runs the profile's cancel script; resolves after the script ran. */
-  cancel(): Promise<void> {
+  /**
+   * Drops what is queued, runs the profile's cancel script; resolves after the script ran (`cancelled`), or at once
+   * with `pending` when a blocking wait the firmware cannot break must end first (see SessionJobControl.cancel).
+   */
+  cancel(): Promise<'cancelled' | 'pending'> {
     return this.jobs.cancel();
   }
 
