@@ -13,7 +13,7 @@ import type { FirmwareProfile, FirmwareScripts } from '../protocol/firmware-prof
 import type { FirmwareInfo, ProtocolAction, ProtocolStats, Temperatures } from '../protocol/protocol-types.js';
 import { createTransport } from '../transport/open-transport.js';
 import type { Transport, TransportOptions } from '../transport/transport.js';
-import { GENERIC_PROFILE_NAME, profileByName, profileForFirmwareName } from './firmware-profiles.js';
+import { GENERIC_PROFILE_NAME, profileByName, profileForFirmwareName, withCapabilities } from './firmware-profiles.js';
 import {
   printerBusy,
   printerOffline,
@@ -380,9 +380,11 @@ export class PrinterSession {
   private async identify(gen: number, transport: Transport): Promise<void> {
     const info = await this.handshake.run(transport, () => gen === this.linkGen, async (found) => {
       this.firmware = found;
-      if (this.forcedProfile === undefined) {
-        this.profile = this.withScripts(profileForFirmwareName(found.name));
-        this.protocol!.setProfile(this.profile);
+      const base = this.withScripts(this.forcedProfile === undefined ? profileForFirmwareName(found.name) : profileByName(this.forcedProfile));
+      const profile = withCapabilities(base, found.capabilities);
+      if (profile !== this.profile) {
+        this.profile = profile;
+        this.protocol!.setProfile(profile);
       }
       // The dialect is known now; nothing sent during the handshake moved filament.
       this.extrusion = new ExtrusionTracker(extrusionDialectFor(this.profile.name));

@@ -116,6 +116,9 @@ export class SessionJobControl {
     const job = this.job;
     if (ctx.status() !== 'paused' || !job || !this.paused) throw wrongState(ctx.printerId, 'resume', ctx.status());
     job.transition('resuming', ctx.clock.now());
+    // A fresh reading decides between setting and waiting: an autoreport up to seconds old may predate a cooldown.
+    await ctx.command('M105').catch(() => undefined);
+    if (this.job !== job || job.outcome || !this.paused) throw wrongState(ctx.printerId, 'resume', ctx.status());
     const replies = await ctx.runScript(resumeScript(ctx.profile(), this.paused, ctx.temperatures()));
     if (this.job !== job || job.outcome) throw wrongState(ctx.printerId, 'resume', ctx.status());
     if (!replies.every((r) => r.ok)) {
@@ -161,7 +164,10 @@ export class SessionJobControl {
 
   private async cancelNow(job: JobStream, heatersOff: boolean): Promise<void> {
     const { ctx } = this;
-    ctx.protocol()?.clearJob();
+    const p = ctx.protocol();
+    p?.clearJob();
+    // What a resume still had queued (return moves, prime) would run before the cancel script otherwise.
+    p?.dropQueuedCommands('not sent: the job was cancelled');
     this.holding = false;
     // The cancel script's retract or purge is this job's filament: the job settles (and its meter reads it) after it.
     this.end(job, { status: 'cancelled' }, true);

@@ -299,6 +299,21 @@ export class HostProtocol {
     return true;
   }
 
+  /**
+   * Commands queued and not yet written are dropped, each answered unsuccessfully with `reason` (a cancel: the rest of
+   * a resume script waiting behind a broken wait must not move the head back). The break command and the poke stay.
+   */
+  dropQueuedCommands(reason: string): void {
+    const keep: PendingLine[] = [];
+    while (this.commandQueue.size > 0) {
+      const c = this.commandQueue.shift()!;
+      if (c.force || c.commandId === NO_COMMAND) keep.push(c);
+      else this.finishCommand(c.commandId, reason, false);
+    }
+    for (const c of keep) this.commandQueue.push(c);
+    this.dirty = true;
+  }
+
   clearJob(): void {
     this.jobQueue.clear();
     this.jobHeld = false;

@@ -290,7 +290,11 @@ export class FirmwareCommands {
         this.setAutoreport(word(words, 'S') ?? 0);
         return null;
       case 'M115': {
-        const lines = this.dialect.m115({ advancedOk: this.options.advancedOk, autoreport: this.options.autoreport });
+        const lines = this.dialect.m115({
+          advancedOk: this.options.advancedOk,
+          autoreport: this.options.autoreport,
+          emergencyParser: this.options.emergencyParser,
+        });
         if (this.dialect.m115InOk) this.okSuffix = lines.join(' ');
         else for (const l of lines) this.host.emit(l);
         return null;
