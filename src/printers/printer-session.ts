@@ -59,6 +59,8 @@ export interface PrinterSessionOptions {
   temperaturePollMs?: number;
   /** Replaces some of the firmware profile's pause/resume/cancel/cooldown scripts (a machine's own park or purge). */
   scripts?: Partial<FirmwareScripts>;
+  /** Asked at each pause: turn the heaters off while paused (the organization's `cool_on_pause`). Default: never. */
+  coolOnPause?: () => Promise<boolean>;
 }
 
 export class PrinterSession {
@@ -67,6 +69,7 @@ export class PrinterSession {
   private readonly transportUrl: string;
   private readonly forcedProfile: string | undefined;
   private readonly scriptOverrides: Partial<FirmwareScripts> | undefined;
+  private readonly coolOnPause: () => Promise<boolean>;
   private readonly bus: EventBus;
   private readonly clock: Clock;
   private readonly makeTransport: (url: string, opts: TransportOptions) => Transport;
@@ -120,6 +123,7 @@ export class PrinterSession {
     this.transportUrl = transportUrl;
     this.forcedProfile = opts.profile ?? profile;
     this.scriptOverrides = opts.scripts;
+    this.coolOnPause = opts.coolOnPause ?? (() => Promise.resolve(false));
     this.bus = opts.bus;
     this.clock = opts.clock ?? systemClock;
     this.makeTransport = opts.createTransport ?? createTransport;
@@ -154,6 +158,7 @@ export class PrinterSession {
       protocol: () => this.protocol,
       extrusion: () => this.extrusion,
       temperatures: () => this.temperatures,
+      coolOnPause: () => this.coolOnPause(),
       send: (text, cb) => this.sendInternal(text, cb),
       command: (text) => this.command(text),
       runScript: (lines) => this.runScript(lines),

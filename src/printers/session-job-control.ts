@@ -289,8 +289,11 @@ export class SessionJobControl {
     };
     this.brokenWait = null;
     this.paused = saved;
+    // The targets above are kept for the resume; the organization may want the heaters off meanwhile.
+    const cool = ctx.coolOnPause().catch(() => false);
     ctx.runScript(pauseScript(ctx.profile(), saved)).then(
-      () => {
+      async () => {
+        if (await cool) await ctx.runScript(cooldownScript(ctx.profile()));
         if (this.job !== job || job.outcome || job.phase !== 'pausing') return;
         job.transition('paused', ctx.clock.now());
         ctx.setStatus('paused');

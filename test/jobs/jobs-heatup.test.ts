@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
-import { createJob, getJob, longGcode, untilJob, untilStatus } from './jobs-harness.js';
+import { createJob, getJob, longGcode, setOrg, untilJob, untilStatus } from './jobs-harness.js';
 
 /** The bed heat-up first (tens of seconds in real time), then a long print. */
 const heatThenPrint = (bed: number): string => longGcode(400, [`M190 S${bed}`]);
@@ -33,6 +33,7 @@ describe('actions inside a heat-up', () => {
     assert.equal(pause.status, 202, JSON.stringify(pause.body));
     const paused = await untilStatus(app, job.id, 'paused');
     assert.equal(paused.pending_action, null);
+    await app.until('a temperature report', async () => (await app.get(printer.id)).temperatures.bed !== null);
     const bed = (await app.get(printer.id)).temperatures;
     assert.ok(bed.bed !== null && bed.bed < 60, `parked long before the bed reached 80 °C (${bed.bed})`);
     assert.equal(bed.bed_target, 80, 'the pause keeps the targets');
@@ -52,5 +53,30 @@ describe('actions inside a heat-up', () => {
     assert.equal((await getJob(app, job.id)).pending_action, 'cancel');
     const cancelled = await untilStatus(app, job.id, 'cancelled', 30_000);
     assert.equal(cancelled.pending_action, null);
+  });
+
+  it('cool_on_pause: a pause turns the heaters off; the resume reheats and waits before printing on', async () => {
+    await setOrg(app, { cool_on_pause: true });
+    try {
+      const printer = await app.create({ name: 'cool', connection_url: 'sim://api-cool?speed=5' });
+      await app.untilStatus(printer.id, 'idle');
+      const job = await createJob(app, longGcode(3000, ['M140 S60', 'M104 S200', 'M190 S60', 'M109 S200']), { printer_id: printer.id });
+      await untilJob(app, job.id, (j) => j.status === 'printing' && j.progress > 1, 'printing past the heat-up');
+      assert.equal((await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'pause' })).status, 202);
+      await untilStatus(app, job.id, 'paused');
+      await app.until('heaters off while paused', async () => {
+        const t = (await app.get(printer.id)).temperatures;
+        return t.hotend_target === 0 && t.bed_target === 0;
+      });
+      await app.until('the nozzle cooled', async () => ((await app.get(printer.id)).temperatures.hotend ?? 999) < 190);
+      assert.equal((await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'resume' })).status, 202);
+      await untilStatus(app, job.id, 'printing');
+      const t = (await app.get(printer.id)).temperatures;
+      assert.equal(t.hotend_target, 200);
+      assert.ok((t.hotend ?? 0) >= 195, `printing resumed only once the nozzle was hot again (${t.hotend})`);
+      assert.equal((await app.call('DELETE', `/v1/jobs/${job.id}`)).status, 200);
+    } finally {
+      await setOrg(app, { cool_on_pause: false });
+    }
   });
 });
