@@ -119,3 +119,22 @@ test('a cancel during a broken wait: the held lines are dropped, the cancel scri
   `);
   assert.equal(t.proto.jobLinesInFlight(), 0);
 });
+
+test('a cancel drops the commands still queued behind a wait (a resume script), keeps the break, answers each one', () => {
+  const t = Transcript.connected('marlin');
+  const wait = t.command('M190 S60');
+  const back = t.command('G1 X10 Y10 F6000');
+  const prime = t.command('G1 E2 F2400');
+  t.run('> N1 M190 S60');
+  t.proto.breakWait(t.now);
+  t.proto.dropQueuedCommands('not sent: the job was cancelled');
+  t.run(`
+    ! command-done "commandId":${back},"ok":false,"lines":["not sent: the job was cancelled"]
+    ! command-done "commandId":${prime},"ok":false
+    > N2 M108
+    < ok
+    ! command-done "commandId":${wait},"ok":true
+    < ok
+    = nothing written
+  `);
+});
