@@ -22,6 +22,7 @@ export const OrganizationRecord = Type.Object({
   energy_cost_per_kwh: Type.Number({ description: 'in the currency' }),
   timezone: Type.String({ description: 'IANA time zone' }),
   auto_start: Type.Boolean({ description: 'start queued jobs on free printers without an operator' }),
+  cool_on_pause: Type.Boolean({ description: 'extension: heaters off while a job is paused (resume reheats and waits); false keeps the targets' }),
   webhook_allowed_hosts: Type.Array(Type.String(), { description: 'hosts webhook receivers may use; empty allows any' }),
   file_url_hosts: Type.Array(Type.String(), {
     description: 'hosts a job file_url may be downloaded from (every redirect too); empty allows any not forbidden',
@@ -55,6 +56,7 @@ const settings = {
   energy_cost_per_kwh: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000 })),
   timezone: Type.Optional(TextField({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Berlin' })),
   auto_start: Type.Optional(Type.Boolean()),
+  cool_on_pause: Type.Optional(Type.Boolean()),
   webhook_allowed_hosts: HostList(
     'host names, *.domain wildcards, IP addresses or CIDR ranges (10.0.0.0/8, fd00::/8) webhook receivers may use; [] allows any',
   ),

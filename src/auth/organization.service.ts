@@ -50,6 +50,7 @@ export function toOrganizationRecord(row: OrganizationRow): OrganizationRecord {
     energy_cost_per_kwh: row.energy_cost_per_kwh,
     timezone: row.timezone,
     auto_start: row.auto_start === 1,
+    cool_on_pause: row.cool_on_pause === 1,
     webhook_allowed_hosts: JSON.parse(row.webhook_allowed_hosts) as string[],
     file_url_hosts: JSON.parse(row.file_url_hosts) as string[],
     power_budget_watts: row.power_budget_watts,
@@ -128,13 +129,14 @@ export async function patchOrganization(
   if (patch.rate_limit_per_hour !== undefined && (patch.plan ?? current.plan) !== 'enterprise') {
     throw badRequest(`rate_limit_per_hour: can only be set on the enterprise plan (the ${patch.plan ?? current.plan} plan allows ${hourlyLimit({ plan: patch.plan ?? current.plan, rate_limit_per_hour: 1 })} per hour)`);
   }
-  const { auto_start, name, webhook_allowed_hosts, file_url_hosts, ...rest } = patch;
+  const { auto_start, cool_on_pause, name, webhook_allowed_hosts, file_url_hosts, ...rest } = patch;
   const update = {
     ...rest,
     ...(webhook_allowed_hosts !== undefined ? { webhook_allowed_hosts: hostListColumn(webhook_allowed_hosts) } : {}),
     ...(file_url_hosts !== undefined ? { file_url_hosts: hostListColumn(file_url_hosts) } : {}),
     ...(name !== undefined ? { name: name.trim() } : {}),
     ...(auto_start !== undefined ? { auto_start: auto_start ? 1 : 0 } : {}),
+    ...(cool_on_pause !== undefined ? { cool_on_pause: cool_on_pause ? 1 : 0 } : {}),
     updated_at: isoTime(deps.clock.now()),
   };
   await updateOrganization(deps.db, current.id, update);

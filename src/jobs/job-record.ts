@@ -2,11 +2,14 @@
 import { estimateRemaining } from './job-eta.js';
 import { thumbnailPath } from '../files/file-record.js';
 import type { JobReadRow, JobRow } from './jobs.repository.js';
+import type { PendingAction } from '../printers/printer-state.js';
 
 /** What a live session knows of a running job, fresher than the row. */
 export interface LiveJobCounters {
   progress: number;
   elapsedSeconds: number;
+  /** A pause or cancel accepted while the printer sits in a wait it cannot break; it happens when the wait ends. */
+  pendingAction?: PendingAction | null;
 }
 
 export interface JobRecord {
@@ -40,6 +43,8 @@ export interface JobRecord {
   tags: string[];
   batch_id: string | null;
   waiting_reason: string | null;
+  /** `pause` or `cancel` accepted inside a heat-up or dwell the firmware cannot break; null otherwise. */
+  pending_action: PendingAction | null;
   error: { code: string; message: string } | null;
   created_at: string;
   started_at: string | null;
@@ -81,6 +86,7 @@ export function toJobRecord(row: JobReadRow, live?: LiveJobCounters | null): Job
     tags: JSON.parse(row.tags) as string[],
     batch_id: row.batch_id,
     waiting_reason: row.status === 'queued' ? row.waiting_reason : null,
+    pending_action: running && live ? (live.pendingAction ?? null) : null,
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
     created_at: row.created_at,
     started_at: row.started_at,

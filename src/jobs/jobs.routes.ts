@@ -113,11 +113,20 @@ export const jobRoutes = [
     method: 'DELETE',
     path: '/v1/jobs/:id',
     summary: 'Cancel a job (a printing job gets the firmware profile’s cancel script)',
+    description:
+      'While the printer waits in a heat-up or dwell its firmware cannot break (Klipper), the answer is 202 with the job ' +
+      'still printing and `pending_action: cancel`: it is cancelled the moment the wait ends (`job.cancelled`).',
     tag: TAG,
     auth: write,
-    responses: { 200: { description: 'The job, cancelled', schema: jobRecordSchema }, ...errorDocs(403, 404, 409) },
+    responses: {
+      200: { description: 'The job, cancelled', schema: jobRecordSchema },
+      202: { description: 'The job with pending_action cancel: cancelled when the wait ends', schema: jobRecordSchema },
+      ...errorDocs(403, 404, 409),
+    },
     async handle(ctx, { params }, deps) {
-      ctx.body = await deps.jobs.cancel(params.id!);
+      const { job, pending } = await deps.jobs.cancel(params.id!);
+      ctx.status = pending ? 202 : 200;
+      ctx.body = job;
     },
   }),
 ];

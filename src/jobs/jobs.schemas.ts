@@ -148,6 +148,12 @@ export const jobRecordSchema: JsonSchema = {
     tags: { type: 'array', items: { type: 'string' } },
     batch_id: nullable({ type: 'string' }),
     waiting_reason: nullable({ type: 'string', description: 'Extension: why a queued job is not printing yet' }),
+    pending_action: nullable({
+      type: 'string',
+      enum: ['pause', 'cancel'],
+      description:
+        'Extension: a pause or cancel accepted while the printer waits in a heat-up or dwell its firmware cannot break (Klipper); it takes effect the moment the wait ends. null otherwise',
+    }),
     error: nullable({ type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } }),
     created_at: timestamp,
     started_at: nullable(timestamp),

@@ -90,7 +90,7 @@ export class JobsService {
     const snap = this.d.sessions.get(row.printer_id)?.snapshot().job;
     if (!snap || snap.id !== row.id) return null;
     const elapsedMs = (snap as { elapsed_ms?: number }).elapsed_ms ?? this.d.clock.now() - snap.started_at;
-    return { progress: snap.progress, elapsedSeconds: elapsedMs / 1000 };
+    return { progress: snap.progress, elapsedSeconds: elapsedMs / 1000, pendingAction: snap.pending_action ?? null };
   }
 
   record(row: JobReadRow): JobRecord {
@@ -247,8 +247,12 @@ export class JobsService {
     return this.get(id);
   }
 
-  /** DELETE /v1/jobs/:id: a queued job is cancelled at once; a running one gets the profile's cancel script first. */
-  async cancel(id: string): Promise<JobRecord> {
+  /**
+   * DELETE /v1/jobs/:id: a queued job is cancelled at once; a running one gets the profile's cancel script first.
+   * `pending`: the printer is in a wait its firmware cannot break; the job stays printing with `pending_action:
+   * cancel` and is cancelled the moment the wait ends.
+   */
+  async cancel(id: string): Promise<{ job: JobRecord; pending: boolean }> {
     const row = await findJob(this.d.db, id);
     if (!row) throw notFound(`job ${id}`);
     transition(id, row.status, { type: 'cancel' });
@@ -256,13 +260,13 @@ export class JobsService {
       const session = this.d.sessions.get(row.printer_id);
       const snap = session?.snapshot().job;
       if (session && snap?.id === id) {
-        await session.cancel();
+        if ((await session.cancel()) === 'pending') return { job: this.record(row), pending: true };
         await this.d.runnerSettled?.();
       }
     }
     const after = await this.applyTrigger(id, { type: 'cancel' }, { quietIfFinal: true });
     this.d.wakeScheduler();
-    return this.record(after);
+    return { job: this.record(after), pending: false };
   }
 
   /**

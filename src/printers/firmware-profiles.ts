@@ -104,6 +104,15 @@ export function profileByName(name: string): FirmwareProfile {
   return p;
 }
 
+/**
+ * The profile as this board's M115 capabilities allow: a Marlin built without EMERGENCY_PARSER (Cap:EMERGENCY_PARSER:0)
+ * reads M108 only in its turn, after the wait it was meant to break, so it has no break command.
+ */
+export function withCapabilities(profile: FirmwareProfile, capabilities: Readonly<Record<string, boolean>>): FirmwareProfile {
+  if (profile.breakWait !== null && capabilities['EMERGENCY_PARSER'] === false) return Object.freeze({ ...profile, breakWait: null });
+  return profile;
+}
+
 /** The profile for an M115 FIRMWARE_NAME; unknown firmware gets the safe generic profile (ping-pong, every resend form). */
 export function profileForFirmwareName(firmwareName: string): FirmwareProfile {
   for (const [patterns, profile] of MATCHERS) {

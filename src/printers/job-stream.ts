@@ -2,7 +2,7 @@
 // acks, and owns its phase (the one place phase changes and the printing time is kept).
 import { ExtrusionTracker } from '../protocol/extrusion-tracker.js';
 import { GcodeFileSource } from './gcode-file-source.js';
-import type { JobFailureCode, JobOutcome, JobSnapshot } from './printer-state.js';
+import type { JobFailureCode, JobOutcome, JobSnapshot, PendingAction } from './printer-state.js';
 import { sentBytes, type GcodeTotal } from './session-gcode-total.js';
 
 /** What the job needs from the protocol core (HostProtocol satisfies it). */
@@ -57,6 +57,8 @@ export class JobStream {
   private skippedBytes = 0;
   private lastProgressPct = -1;
   private lastProgressAt = 0;
+  /** A pause or cancel waiting for the blocking wait in flight to end (the firmware cannot break it). */
+  pendingAction: PendingAction | null = null;
   /** Set when the job ended; the session publishes the matching event. */
   outcome: JobOutcome | null = null;
   /** Filament per tool as it stood when the job settled; null while the link's lines still count for this job. */
@@ -142,12 +144,16 @@ export class JobStream {
     return null;
   }
 
-  /** Counts one acknowledged line; true when a progress event is due (a new whole percent, or a second passed). */
-  acked(bytes: number, now: number): boolean {
+  /**
+   * Counts one acknowledged line; true when a progress event is due (a new whole percent, or a second passed).
+   * `observe` sees the line the firmware just ran (the heater targets follow what ran, not what waits in a queue).
+   */
+  acked(bytes: number, now: number, observe?: (line: string) => void): boolean {
     this.linesAcked += 1;
     this.bytesAcked += bytes;
     const line = this.unackedLines[this.unackedHead++];
     if (line !== undefined) {
+      observe?.(line);
       this.gcodeBytesAcked += sentBytes(line);
       this.extrusion.update(line);
     }
@@ -190,6 +196,7 @@ export class JobStream {
   end(outcome: JobOutcome, now: number, settleLater = false): boolean {
     if (this.outcome) return false;
     this.outcome = outcome;
+    this.pendingAction = null;
     if (this.printingSince !== null) this.printedMs += Math.max(0, now - this.printingSince);
     this.printingSince = null;
     if (outcome.status === 'completed') this.bytesAcked = this.source.size;
@@ -218,6 +225,7 @@ export class JobStream {
       lines_sent: this.linesPushed,
       lines_total: this.gcodeTotal?.lines ?? null,
       phase: this.phase,
+      pending_action: this.pendingAction,
       started_at: this.startedAt,
       elapsed_ms: Math.round(this.elapsedMs(now)),
       extruded_mm: this.extrudedMm(),

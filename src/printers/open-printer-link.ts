@@ -20,6 +20,8 @@ export interface LinkDeps {
   /** One per program: network printers charge filament from their position in the file. */
   extrusionIndexes: ExtrusionIndexCache;
   sessionOptions?: SessionTuning;
+  /** The organization's "cool on pause": a serial session turns the heaters off once parked. */
+  coolOnPause?: () => Promise<boolean>;
   /** Network driver tuning (tests shorten polling and timeouts). */
   networkOptions?: { pollMs?: number; requestTimeoutMs?: number };
 }
@@ -36,6 +38,6 @@ export function openPrinterLink(printer: { id: string; url: string; apiKey: stri
     case 'prusalink':
       return createPrusaLinkPrinter({ ...common, apiKey: printer.apiKey, logger: deps.logger });
     case null:
-      return new PrinterSession({ ...deps.sessionOptions, printerId: printer.id, url: printer.url, bus: deps.bus });
+      return new PrinterSession({ ...deps.sessionOptions, printerId: printer.id, url: printer.url, bus: deps.bus, coolOnPause: deps.coolOnPause });
   }
 }

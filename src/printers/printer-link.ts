@@ -42,7 +42,8 @@ export interface PrinterLink {
   markReady(): void;
   pause(): Promise<void>;
   resume(): Promise<void>;
-  cancel(): Promise<void>;
+  /** `pending` when a wait the firmware cannot break must end first: the job then shows pending_action `cancel`. */
+  cancel(): Promise<'cancelled' | 'pending'>;
   home(): Promise<CommandReply>;
   cooldown(): Promise<void>;
   emergencyStop(): void;

@@ -13,7 +13,7 @@ import type { FirmwareProfile, FirmwareScripts } from '../protocol/firmware-prof
 import type { FirmwareInfo, ProtocolAction, ProtocolStats, Temperatures } from '../protocol/protocol-types.js';
 import { createTransport } from '../transport/open-transport.js';
 import type { Transport, TransportOptions } from '../transport/transport.js';
-import { GENERIC_PROFILE_NAME, profileByName, profileForFirmwareName } from './firmware-profiles.js';
+import { GENERIC_PROFILE_NAME, profileByName, profileForFirmwareName, withCapabilities } from './firmware-profiles.js';
 import {
   printerBusy,
   printerOffline,
@@ -60,6 +60,8 @@ export interface PrinterSessionOptions {
   temperaturePollMs?: number;
   /** Replaces some of the firmware profile's pause/resume/cancel/cooldown scripts (a machine's own park or purge). */
   scripts?: Partial<FirmwareScripts>;
+  /** Asked at each pause: turn the heaters off while paused (the organization's `cool_on_pause`). Default: never. */
+  coolOnPause?: () => Promise<boolean>;
 }
 
 export class PrinterSession implements PrinterLink {
@@ -68,6 +70,7 @@ export class PrinterSession implements PrinterLink {
   private readonly transportUrl: string;
   private readonly forcedProfile: string | undefined;
   private readonly scriptOverrides: Partial<FirmwareScripts> | undefined;
+  private readonly coolOnPause: () => Promise<boolean>;
   private readonly bus: EventBus;
   private readonly clock: Clock;
   private readonly makeTransport: (url: string, opts: TransportOptions) => Transport;
@@ -121,6 +124,7 @@ export class PrinterSession implements PrinterLink {
     this.transportUrl = transportUrl;
     this.forcedProfile = opts.profile ?? profile;
     this.scriptOverrides = opts.scripts;
+    this.coolOnPause = opts.coolOnPause ?? (() => Promise.resolve(false));
     this.bus = opts.bus;
     this.clock = opts.clock ?? systemClock;
     this.makeTransport = opts.createTransport ?? createTransport;
@@ -155,6 +159,7 @@ export class PrinterSession implements PrinterLink {
       protocol: () => this.protocol,
       extrusion: () => this.extrusion,
       temperatures: () => this.temperatures,
+      coolOnPause: () => this.coolOnPause(),
       send: (text, cb) => this.sendInternal(text, cb),
       command: (text) => this.command(text),
       runScript: (lines) => this.runScript(lines),
@@ -265,8 +270,11 @@ export class PrinterSession implements PrinterLink {
     return this.jobs.resume();
   }
 
-  /** Drops what is queued, runs the profile's cancel script; resolves after the script ran. */
-  cancel(): Promise<void> {
+  /**
+   * Drops what is queued, runs the profile's cancel script; resolves after the script ran (`cancelled`), or at once
+   * with `pending` when a blocking wait the firmware cannot break must end first (see SessionJobControl.cancel).
+   */
+  cancel(): Promise<'cancelled' | 'pending'> {
     return this.jobs.cancel();
   }
 
@@ -378,9 +386,11 @@ export class PrinterSession implements PrinterLink {
   private async identify(gen: number, transport: Transport): Promise<void> {
     const info = await this.handshake.run(transport, () => gen === this.linkGen, async (found) => {
       this.firmware = found;
-      if (this.forcedProfile === undefined) {
-        this.profile = this.withScripts(profileForFirmwareName(found.name));
-        this.protocol!.setProfile(this.profile);
+      const base = this.withScripts(this.forcedProfile === undefined ? profileForFirmwareName(found.name) : profileByName(this.forcedProfile));
+      const profile = withCapabilities(base, found.capabilities);
+      if (profile !== this.profile) {
+        this.profile = profile;
+        this.protocol!.setProfile(profile);
       }
       // The dialect is known now; nothing sent during the handshake moved filament.
       this.extrusion = new ExtrusionTracker(extrusionDialectFor(this.profile.name));

@@ -19,6 +19,9 @@ export type JobFailureCode =
   | 'emergency_stop'
   | 'session_closed';
 
+/** An action accepted but waiting for a blocking wait (heat-up, dwell) to end. */
+export type PendingAction = 'pause' | 'cancel';
+
 export interface JobSnapshot {
   id: string;
   file_path: string;
@@ -39,6 +42,11 @@ export interface JobSnapshot {
   lines_total: number | null;
   /** Where the job is inside `printing`/`paused`: pausing and resuming run scripts, finishing waits for M400. */
   phase: 'streaming' | 'pausing' | 'paused' | 'resuming' | 'finishing';
+  /**
+   * A pause or cancel asked for while the printer sits in a blocking wait it cannot be pulled out of (Klipper's
+   * M190): it takes effect the moment the wait ends. Null otherwise.
+   */
+  pending_action: PendingAction | null;
   started_at: number;
   /** Milliseconds printing so far: pauses (and the scripts that park and return) excluded. */
   elapsed_ms: number;

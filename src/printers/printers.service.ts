@@ -2,6 +2,7 @@
 import { sql, type SqlBool, type Updateable } from 'kysely';
 import { isoTime, type Clock } from '../clock.js';
 import { AppError, notFound } from '../errors.js';
+import { findOrganization } from '../auth/organization.repository.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { ListSpec } from '../http/list-query.js';
 import { customCondition, runListQuery, type ListCondition, type ListPage, type ListQuery } from '../storage/list-page.js';
@@ -126,7 +127,10 @@ export class PrintersService {
   /** Builds, registers and starts connecting a session; a failed attempt is retried by the session itself. */
   openSession(row: PrinterRow): PrinterLink {
     const apiKey = row.api_key_sealed === null ? null : this.deps.secrets.open(row.api_key_sealed, row.id);
-    const session = openPrinterLink({ id: row.id, url: row.connection_url, apiKey }, this.deps);
+    const session = openPrinterLink({ id: row.id, url: row.connection_url, apiKey }, {
+      ...this.deps,
+      coolOnPause: async () => (await findOrganization(this.deps.db))?.cool_on_pause === 1,
+    });
     this.deps.sessions.add(session);
     session.connect().catch((err: Error) => {
       this.deps.logger.info('printer not connected yet; retrying in the background', { printer_id: row.id, reason: err.message });

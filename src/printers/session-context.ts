@@ -35,6 +35,8 @@ export interface SessionContext {
   /** The link's filament tracker: every acknowledged line, job and command alike, in the order the firmware ran them. */
   extrusion(): ExtrusionTracker;
   temperatures(): Temperatures;
+  /** Whether a pause turns the heaters off (the organization's setting, read at each pause). */
+  coolOnPause(): Promise<boolean>;
   /** Queues a command on the link (shown on the console); the callback gets the reply or the error. */
   send(text: string, cb: CommandCallback): void;
   /** send() as a promise that rejects with the error. */

@@ -6,7 +6,7 @@ import { JobStream } from './job-stream.js';
 import { printerOffline, wrongState, type JobFailureCode, type JobOutcome, type JobSnapshot } from './printer-state.js';
 import type { SessionContext } from './session-context.js';
 import { countGcode } from './session-gcode-total.js';
-import { cancelScript, pauseScript, resumeScript, type PausedState } from './session-scripts.js';
+import { cancelScript, cooldownScript, pauseScript, resumeScript, type PausedState } from './session-scripts.js';
 
 export interface JobHandle {
   id: string;
@@ -22,6 +22,10 @@ export class SessionJobControl {
   private pauseWaiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
   /** A cancelled job whose cancel script still runs: its lines count for it until it settles. */
   private settling: JobStream | null = null;
+  /** Job lines behind a blocking wait are held in the protocol (a pause interrupted the wait) until the resume. */
+  private holding = false;
+  /** The blocking wait a pause broke with the profile's break command; the park remembers it for the resume. */
+  private brokenWait: string | null = null;
   /** False after a print until the operator marks the bed cleared. */
   ready = true;
 
@@ -79,16 +83,29 @@ export class SessionJobControl {
     return { id: job.id, finished: job.finished, snapshot: () => job.snapshot(ctx.clock.now()) };
   }
 
-  /** Stops feeding, lets the queued lines finish, remembers position and temperatures, parks. Resolves when parked. */
+  /**
+   * Stops feeding, lets the queued lines finish, remembers position and temperatures, parks. Resolves when parked.
+   * Inside a blocking wait (a heat-up) the lines behind it were never written: they stay held for the resume, and the
+   * wait is broken (Marlin M108) so the park follows at once, or, where the firmware cannot break it, the pause is
+   * the job's pending action until the wait ends.
+   */
   pause(): Promise<void> {
     const { ctx } = this;
     const job = this.job;
     if (ctx.status() !== 'printing' || !job) return Promise.reject(wrongState(ctx.printerId, 'pause', ctx.status()));
     if (job.phase === 'pausing') return new Promise((resolve, reject) => this.pauseWaiters.push({ resolve, reject }));
     if (job.phase !== 'streaming') return Promise.reject(new AppError(409, 'invalid_state', `cannot pause while the job is ${job.phase}`));
-    job.transition('pausing', ctx.clock.now());
+    const now = ctx.clock.now();
+    job.transition('pausing', now);
     const parked = new Promise<void>((resolve, reject) => this.pauseWaiters.push({ resolve, reject }));
-    if (job.drained) this.park(job);
+    const p = ctx.protocol();
+    const wait = p?.waitInFlight() ?? null;
+    if (p && wait) {
+      this.hold(p);
+      if (p.breakWait(now)) this.brokenWait = wait.command;
+      else job.pendingAction = 'pause';
+    }
+    if (this.parkable(job)) this.park(job);
     ctx.flush();
     return parked;
   }
@@ -99,7 +116,10 @@ export class SessionJobControl {
     const job = this.job;
     if (ctx.status() !== 'paused' || !job || !this.paused) throw wrongState(ctx.printerId, 'resume', ctx.status());
     job.transition('resuming', ctx.clock.now());
-    const replies = await ctx.runScript(resumeScript(ctx.profile(), this.paused));
+    // A fresh reading decides between setting and waiting: an autoreport up to seconds old may predate a cooldown.
+    await ctx.command('M105').catch(() => undefined);
+    if (this.job !== job || job.outcome || !this.paused) throw wrongState(ctx.printerId, 'resume', ctx.status());
+    const replies = await ctx.runScript(resumeScript(ctx.profile(), this.paused, ctx.temperatures()));
     if (this.job !== job || job.outcome) throw wrongState(ctx.printerId, 'resume', ctx.status());
     if (!replies.every((r) => r.ok)) {
       // The printer refused part of the way back: streaming on would print in the wrong place.
@@ -107,25 +127,56 @@ export class SessionJobControl {
       throw new AppError(409, 'invalid_state', 'resume failed: the printer did not accept the return moves', replies.flatMap((r) => r.lines).join('\n'));
     }
     this.paused = null;
+    this.release();
     job.transition('streaming', ctx.clock.now());
     ctx.setStatus('printing');
     ctx.bus.emit('job.resumed', { printer_id: ctx.printerId, job_id: job.id });
     ctx.flush();
   }
 
-  /** Drops what is queued, runs the profile's cancel script; resolves after the script ran. */
-  async cancel(): Promise<void> {
+  /**
+   * Drops what is queued, runs the profile's cancel script; resolves after the script ran, with `cancelled`. Inside a
+   * blocking wait, the wait is broken first (Marlin M108) and the heaters go off ahead of the script; where the
+   * firmware cannot break it, resolves at once with `pending`: the cancel is the job's pending action and happens the
+   * moment the wait ends (the job stays printing until then).
+   */
+  async cancel(): Promise<'cancelled' | 'pending'> {
     const { ctx } = this;
     const job = this.job;
     const status = ctx.status();
     if (!job || (status !== 'printing' && status !== 'paused')) throw wrongState(ctx.printerId, 'cancel', status);
-    ctx.protocol()?.clearJob();
+    if (job.pendingAction === 'cancel') return 'pending';
+    const p = ctx.protocol();
+    const wait = p?.waitInFlight() ?? null;
+    let broken = false;
+    if (p && wait) {
+      broken = p.breakWait(ctx.clock.now());
+      if (!broken && wait.jobLine) {
+        this.hold(p);
+        job.pendingAction = 'cancel';
+        ctx.flush();
+        return 'pending';
+      }
+    }
+    await this.cancelNow(job, broken);
+    return 'cancelled';
+  }
+
+  private async cancelNow(job: JobStream, heatersOff: boolean): Promise<void> {
+    const { ctx } = this;
+    const p = ctx.protocol();
+    p?.clearJob();
+    // What a resume still had queued (return moves, prime) would run before the cancel script otherwise.
+    p?.dropQueuedCommands('not sent: the job was cancelled');
+    this.holding = false;
     // The cancel script's retract or purge is this job's filament: the job settles (and its meter reads it) after it.
     this.end(job, { status: 'cancelled' }, true);
     this.settling = job;
     ctx.setStatus('idle');
+    // A broken heat-up left its target set: off first, not after the script's moves.
+    const lines = heatersOff ? [...cooldownScript(ctx.profile()), ...cancelScript(ctx.profile())] : cancelScript(ctx.profile());
     try {
-      await ctx.runScript(cancelScript(ctx.profile()));
+      await ctx.runScript(lines);
     } finally {
       if (this.settling === job) this.settleCancelled();
     }
@@ -148,18 +199,40 @@ export class SessionJobControl {
   private readonly lineRules = {
     strip: stripGcodeLine,
     check: (text: string) => checkLine(text, this.ctx.profile()),
-    observe: (text: string) => this.ctx.targets.observe(text),
   };
 
   /** The firmware acknowledged a job line carrying `bytes` of the file. */
   acked(bytes: number): void {
     const job = this.job;
     if (!job || job.outcome) return;
-    if (job.acked(bytes, this.ctx.clock.now())) this.emitProgress(job);
-    if (job.drained) {
-      if (job.phase === 'pausing') this.park(job);
-      else if (job.phase === 'streaming' && job.sourceDone) this.finish(job);
+    // Targets follow the lines the firmware ran: lines held behind a broken wait must not count for the pause.
+    if (job.acked(bytes, this.ctx.clock.now(), this.observeTarget)) this.emitProgress(job);
+    if (job.pendingAction === 'cancel') {
+      // The wait that kept the cancel pending is over: nothing behind it was written, so it takes effect now.
+      if (!this.ctx.protocol()?.waitInFlight()) this.cancelNow(job, false).catch(() => undefined);
+      return;
     }
+    if (job.phase === 'pausing' && this.parkable(job)) this.park(job);
+    else if (job.drained && job.phase === 'streaming' && job.sourceDone) this.finish(job);
+  }
+
+  private readonly observeTarget = (line: string): void => this.ctx.targets.observe(line);
+
+  /** Every job line written was acknowledged (the held ones behind a wait are not written). */
+  private parkable(job: JobStream): boolean {
+    if (job.drained) return true;
+    return this.holding && this.ctx.protocol()?.jobLinesInFlight() === 0;
+  }
+
+  private hold(p: HostProtocol): void {
+    this.holding = true;
+    p.holdJob(true, this.ctx.clock.now());
+  }
+
+  private release(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    this.ctx.protocol()?.holdJob(false, this.ctx.clock.now());
   }
 
   /** The running job (if any) fails with `code`. */
@@ -173,6 +246,8 @@ export class SessionJobControl {
   abandonPause(err: Error): void {
     this.rejectPauseWaiters(err);
     this.paused = null;
+    this.holding = false;
+    this.brokenWait = null;
   }
 
   private onReadable(job: JobStream): void {
@@ -203,16 +278,22 @@ export class SessionJobControl {
     // Every job line is acknowledged here, so the protocol's tracker of what was sent is where the nozzle is.
     const motion = ctx.protocol()!.motion;
     const temps = ctx.temperatures();
+    job.pendingAction = null;
     const saved: PausedState = {
       position: { ...motion.position },
       relativeXyz: motion.isRelativeXyz,
       relativeE: motion.isRelativeE,
       hotendTarget: ctx.targets.hotend ?? temps.hotend_target ?? 0,
       bedTarget: ctx.targets.bed ?? temps.bed_target ?? 0,
+      interruptedWait: this.brokenWait,
     };
+    this.brokenWait = null;
     this.paused = saved;
+    // The targets above are kept for the resume; the organization may want the heaters off meanwhile.
+    const cool = ctx.coolOnPause().catch(() => false);
     ctx.runScript(pauseScript(ctx.profile(), saved)).then(
-      () => {
+      async () => {
+        if (await cool) await ctx.runScript(cooldownScript(ctx.profile()));
         if (this.job !== job || job.outcome || job.phase !== 'pausing') return;
         job.transition('paused', ctx.clock.now());
         ctx.setStatus('paused');
@@ -244,6 +325,8 @@ export class SessionJobControl {
     // Something was printed: the bed must be cleared before the next job (API `ready: false`).
     if (job.linesAcked > 0) this.ready = false;
     this.paused = null;
+    this.brokenWait = null;
+    if (this.holding) this.release();
     const base = { printer_id: ctx.printerId, job_id: job.id };
     if (outcome.status === 'completed') {
       ctx.bus.emit('job.progress', { ...base, progress: 100, lines_acked: job.linesAcked, bytes_acked: job.bytesAcked });

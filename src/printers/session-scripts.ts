@@ -1,6 +1,7 @@
 // The command lists a session runs to pause, resume, cancel and cool down, built from the firmware profile's scripts.
 import type { FirmwareProfile } from '../protocol/firmware-profile.js';
 import { renderScriptLine, type MotionPosition } from '../protocol/motion-tracker.js';
+import { commandWord } from '../protocol/command-classes.js';
 
 /** What a pause remembers so resume can put the print back exactly where it was. */
 export interface PausedState {
@@ -10,9 +11,17 @@ export interface PausedState {
   /** Targets in °C at the moment of the pause (0: heater was off). */
   hotendTarget: number;
   bedTarget: number;
+  /** The blocking wait the pause broke (`M190 S60`, ended early by M108): resume runs it again. Null: none. */
+  interruptedWait: string | null;
 }
 
-/** Heater targets the job set (M104/M109, M140/M190), followed from the lines sent: a report may lag behind. */
+/** Measured temperatures at resume time (undefined: never reported). */
+export interface MeasuredTemperatures {
+  hotend?: number;
+  bed?: number;
+}
+
+/** Heater targets the job set (M104/M109, M140/M190), followed from the lines the firmware acknowledged: a report may lag behind. */
 export class HeaterTargets {
   hotend: number | null = null;
   bed: number | null = null;
@@ -44,13 +53,25 @@ export function pauseScript(profile: FirmwareProfile, saved: PausedState): strin
 }
 
 /**
- * Reheat and wait (bed first: it is the slow one and the nozzle should not ooze while waiting), then the profile's
- * resume lines (return to X Y, then Z, prime, restore E and F), then the job's own positioning modes.
+ * Reheat (bed first: it is the slow one and the nozzle should not ooze while waiting), then the profile's resume lines
+ * (return to X Y, then Z, prime, restore E and F), then the job's own positioning modes. A heater measured within the
+ * profile's window of its target is only set (M140/M104): a wait would cost the firmware's residency time (10 s on
+ * Marlin) for a nozzle that never cooled. One that cooled during the pause is waited for (M190/M109). A wait the
+ * pause broke runs again in its own words, before anything moves.
  */
-export function resumeScript(profile: FirmwareProfile, saved: PausedState): string[] {
+export function resumeScript(profile: FirmwareProfile, saved: PausedState, measured: MeasuredTemperatures): string[] {
   const lines: string[] = [];
-  if (saved.bedTarget > 0) lines.push(`M190 S${fmt(saved.bedTarget)}`);
-  if (saved.hotendTarget > 0) lines.push(`M109 S${fmt(saved.hotendTarget)}`);
+  const broken = saved.interruptedWait;
+  const brokenWord = broken === null ? '' : commandWord(broken);
+  // A chamber wait (M191) or another the pause broke: it has no heater line below to stand in for.
+  if (broken !== null && brokenWord !== 'M190' && brokenWord !== 'M109') lines.push(broken);
+  const window = profile.resumeTemperatureWindow;
+  const reheat = (target: number, now: number | undefined, set: string, wait: string): void => {
+    if (brokenWord === wait) lines.push(broken!);
+    else if (target > 0) lines.push(`${now !== undefined && Math.abs(now - target) <= window ? set : wait} S${fmt(target)}`);
+  };
+  reheat(saved.bedTarget, measured.bed, 'M140', 'M190');
+  reheat(saved.hotendTarget, measured.hotend, 'M104', 'M109');
   lines.push(...profile.scripts.resume.map((l) => renderScriptLine(l, saved.position)));
   lines.push(saved.relativeXyz ? 'G91' : 'G90');
   lines.push(saved.relativeE ? 'M83' : 'M82');

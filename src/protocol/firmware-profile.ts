@@ -32,6 +32,13 @@ export interface FirmwareResendRules {
   stormLimit: number;
 }
 
+/** A command that ends a blocking wait at once (Marlin's M108, read by its emergency parser as the bytes arrive). */
+export interface BreakWait {
+  command: string;
+  /** The waits it ends (Marlin: M109, M190, M191; not G4 or M400). */
+  breaks: string[];
+}
+
 export interface FirmwareProfile {
   /** Identifier used in connection URLs (`?firmware=marlin`). */
   name: string;
@@ -74,6 +81,15 @@ export interface FirmwareProfile {
   longCommands: string[];
   /** Commands that stall serial input (EEPROM writes): sent alone, with nothing else in flight. */
   serialStallingCommands: string[];
+  /**
+   * Commands (first word) that block the firmware until done (heat-up waits, dwell, M400). Each is a barrier: nothing
+   * after it is sent until its ok, so a pause or cancel that interrupts it finds nothing queued behind it.
+   */
+  blockingWaits: string[];
+  /** How a blocking wait is ended early, or null when the firmware cannot (Klipper over serial). */
+  breakWait: BreakWait | null;
+  /** °C: on resume a heater this close to its target is set without waiting (M104/M140) rather than waited for. */
+  resumeTemperatureWindow: number;
   /** Command that starts temperature autoreports, or null when the firmware cannot. */
   autoreportTemperature: string | null;
   /** Regex sources: a line meaning the board has just restarted. */

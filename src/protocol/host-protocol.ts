@@ -28,7 +28,9 @@ interface PendingLine {
   commandId: number;
   cls: number;
   isM105: boolean;
-  /** The ok-timeout poke: may go out past a full window. */
+  /** A blocking wait (profile.blockingWaits): nothing after it is written until its ok. */
+  wait: boolean;
+  /** The ok-timeout poke or a wait's break command: may go out past a full window or a wait. */
   force: boolean;
 }
 
@@ -42,6 +44,7 @@ interface SentLine {
   commandId: number;
   cls: number;
   isM105: boolean;
+  wait: boolean;
   cancelled: boolean;
 }
 
@@ -60,6 +63,16 @@ export interface HostProtocolDebugState {
   swallowOks: number;
   queuedJobLines: number;
   queuedCommands: number;
+}
+
+/** The blocking wait the firmware is in (its line written, its ok not yet in). */
+export interface WaitInFlight {
+  /** The command as sent, without number and checksum (`M190 S60`). */
+  command: string;
+  /** Whether it is a job line (otherwise a script or console command). */
+  jobLine: boolean;
+  /** Whether the profile's break command ends it. */
+  breakable: boolean;
 }
 
 /**
@@ -93,6 +106,8 @@ export class HostProtocol {
   private parser!: ReplyParser;
   private longSet = new Set<string>();
   private aloneSet = new Set<string>();
+  private waitSet = new Set<string>();
+  private breakSet = new Set<string>();
   /** The firmware discards bad lines without a word (RepRapFirmware): one line in flight, see replay-safety.ts. */
   private silentDrop = false;
   private readonly historyOption: number | undefined;
@@ -116,6 +131,12 @@ export class HostProtocol {
   private reportedThrough = -1;
   private inflightBytes = 0;
   private aloneInFlight = 0;
+  /** Blocking waits written and not yet acknowledged: while one is, only forced lines go out. */
+  private waitsInFlight = 0;
+  /** Job lines stay queued, none is written (a pause that interrupted a wait): see holdJob(). */
+  private jobHeld = false;
+  /** Line number of the wait the break command was queued for (one break per wait), or -1. */
+  private brokenWait = -1;
 
   private resetQueued = false;
   /** Numbering cannot be trusted (after M112 or a failure): restart it before the next line. */
@@ -164,6 +185,8 @@ export class HostProtocol {
     this.parser = new ReplyParser(profile);
     this.longSet = new Set(profile.longCommands.map((c) => c.toUpperCase()));
     this.aloneSet = new Set(profile.serialStallingCommands.map((c) => c.toUpperCase()));
+    this.waitSet = new Set(profile.blockingWaits.map((c) => c.toUpperCase()));
+    this.breakSet = new Set((profile.breakWait?.breaks ?? []).map((c) => c.toUpperCase()));
     this.silentDrop = profile.badLine === 'silent-drop' && profile.checksum === 'xor';
     this.learnedSlots = null;
     const wanted = Math.max(this.historyOption ?? profile.historySize, profile.commandSlots * 2, 16);
@@ -225,8 +248,75 @@ export class HostProtocol {
     this.numberingStale = true;
   }
 
+  /**
+   * `true`: job lines already pushed stay queued and none is written until holdJob(false) (commands still go out).
+   * A pause that interrupts a blocking wait holds the lines behind it, so they run after the resume, not before the park.
+   */
+  holdJob(held: boolean, now: number): void {
+    this.lastNow = now;
+    this.jobHeld = held;
+    this.dirty = true;
+  }
+
+  /** Job lines written and not yet acknowledged (a pause parks when none is left). */
+  jobLinesInFlight(): number {
+    let count = 0;
+    for (let n = this.ackedThrough + 1; n < this.nextNew; n++) {
+      const e = this.entry(n);
+      if (e && e.jobLine !== NO_JOB_LINE && !e.cancelled) count++;
+    }
+    return count;
+  }
+
+  /** The oldest blocking wait the firmware holds (written, not acknowledged), or null. */
+  waitInFlight(): WaitInFlight | null {
+    if (this.waitsInFlight === 0) return null;
+    for (let n = this.ackedThrough + 1; n < this.sendCursor; n++) {
+      const e = this.entry(n);
+      if (!e || !e.wait) continue;
+      const command = payloadOf(e.framed);
+      return { command, jobLine: e.jobLine !== NO_JOB_LINE, breakable: this.breakSet.has(commandWord(command)) };
+    }
+    return null;
+  }
+
+  /**
+   * Ends the wait in flight with the profile's break command (Marlin's M108), written numbered past the barrier: the
+   * firmware's emergency parser acts on it as the bytes arrive, the wait answers its ok, then the break its own.
+   * False when no wait the profile can break is in flight. Once per wait.
+   */
+  breakWait(now: number): boolean {
+    this.lastNow = now;
+    const wait = this.waitInFlight();
+    const brk = this.profile.breakWait;
+    if (!wait || !wait.breakable || !brk || this.failed) return false;
+    let n = this.ackedThrough + 1;
+    while (!this.entry(n)?.wait) n++;
+    if (this.brokenWait === n) return true;
+    this.brokenWait = n;
+    this.commandQueue.unshift(this.pending(brk.command, NO_JOB_LINE, 0, NO_COMMAND, true));
+    this.dirty = true;
+    return true;
+  }
+
+  /**
+   * Commands queued and not yet written are dropped, each answered unsuccessfully with `reason` (a cancel: the rest of
+   * a resume script waiting behind a broken wait must not move the head back). The break command and the poke stay.
+   */
+  dropQueuedCommands(reason: string): void {
+    const keep: PendingLine[] = [];
+    while (this.commandQueue.size > 0) {
+      const c = this.commandQueue.shift()!;
+      if (c.force || c.commandId === NO_COMMAND) keep.push(c);
+      else this.finishCommand(c.commandId, reason, false);
+    }
+    for (const c of keep) this.commandQueue.push(c);
+    this.dirty = true;
+  }
+
   clearJob(): void {
     this.jobQueue.clear();
+    this.jobHeld = false;
     let unsentAreJob = true;
     for (let n = this.ackedThrough + 1; n < this.nextNew; n++) {
       const e = this.entry(n);
@@ -467,6 +557,7 @@ export class HostProtocol {
       if (!e) continue;
       this.inflightBytes -= e.len;
       if (e.cls === CLS_ALONE) this.aloneInFlight--;
+      if (e.wait) this.waitsInFlight--;
       this.stats.linesAcked++;
       if (n > this.reportedThrough) {
         this.reportedThrough = n;
@@ -659,6 +750,7 @@ export class HostProtocol {
         bytes += e.len;
         this.inflightBytes += e.len;
         if (e.cls === CLS_ALONE) this.aloneInFlight++;
+        if (e.wait) this.waitsInFlight++;
         this.sendCursor++;
         this.stats.linesResent++;
         if (inFlight === 0) this.okDeadline = now + this.timeoutFor(this.sendCursor - 1);
@@ -686,7 +778,7 @@ export class HostProtocol {
         bytes += this.frameAndSend(this.pending('M110 N0', NO_JOB_LINE, 0, NO_COMMAND, false), CLS_ALONE, frames, now);
         continue;
       }
-      const next = this.commandQueue.peek() ?? this.jobQueue.peek();
+      const next = this.commandQueue.peek() ?? (this.jobHeld ? undefined : this.jobQueue.peek());
       if (!next) break;
       if (this.profile.checksum === 'xor') {
         if (!this.numbered || this.nextNew > this.profile.lineNumberMax) {
@@ -699,6 +791,8 @@ export class HostProtocol {
       }
       if (!next.force) {
         if (this.aloneInFlight > 0) break;
+        // A blocking wait is a barrier: what follows it would sit in the firmware's queue, out of reach of a pause.
+        if (this.waitsInFlight > 0) break;
         if (inFlight > 0) {
           if (pingPong || next.cls === CLS_ALONE) break;
           if (inFlight >= slots) break;
@@ -737,12 +831,14 @@ export class HostProtocol {
     e.commandId = p.commandId;
     e.cls = cls;
     e.isM105 = p.isM105;
+    e.wait = p.wait;
     e.cancelled = false;
     const wasEmpty = this.sendCursor - this.ackedThrough - 1 === 0;
     this.nextNew = n + 1;
     this.sendCursor = n + 1;
     this.inflightBytes += framed.length;
     if (cls === CLS_ALONE) this.aloneInFlight++;
+    if (p.wait) this.waitsInFlight++;
     this.stats.linesSent++;
     if (wasEmpty || this.okDeadline === null) this.okDeadline = now + this.timeoutFor(this.ackedThrough + 1);
     frames.push(framed);
@@ -759,7 +855,7 @@ export class HostProtocol {
   private pending(text: string, jobLine: number, srcBytes: number, commandId: number, force: boolean): PendingLine {
     const word = commandWord(text);
     const cls = this.aloneSet.has(word) ? CLS_ALONE : this.longSet.has(word) ? CLS_LONG : CLS_SHORT;
-    return { text, xor: xorOf(text), jobLine, srcBytes, commandId, cls, isM105: word === 'M105', force };
+    return { text, xor: xorOf(text), jobLine, srcBytes, commandId, cls, isM105: word === 'M105', wait: this.waitSet.has(word), force };
   }
 
   // ---- bookkeeping ---------------------------------------------------------------------------------------------
@@ -784,7 +880,7 @@ export class HostProtocol {
     const old = this.history;
     this.history = new Array<SentLine>(cap);
     for (let i = 0; i < cap; i++) {
-      this.history[i] = { n: -1, framed: '', len: 0, jobLine: NO_JOB_LINE, srcBytes: 0, commandId: 0, cls: 0, isM105: false, cancelled: false };
+      this.history[i] = { n: -1, framed: '', len: 0, jobLine: NO_JOB_LINE, srcBytes: 0, commandId: 0, cls: 0, isM105: false, wait: false, cancelled: false };
     }
     this.historyMask = cap - 1;
     for (const e of old) if (e.n >= 0 && e.n >= this.nextNew - cap) Object.assign(this.history[e.n & this.historyMask]!, e);
@@ -798,21 +894,25 @@ export class HostProtocol {
     this.reportedThrough = -1;
     this.inflightBytes = 0;
     this.aloneInFlight = 0;
+    this.waitsInFlight = 0;
     this.swallowOks = 0;
     this.lastResendN = -1;
     this.staleResends = 0;
     this.resendsWithoutProgress = 0;
     this.numbered = true;
+    this.brokenWait = -1;
   }
 
   private recountInFlight(): void {
     this.inflightBytes = 0;
     this.aloneInFlight = 0;
+    this.waitsInFlight = 0;
     for (let n = this.ackedThrough + 1; n < this.sendCursor; n++) {
       const e = this.entry(n);
       if (!e) continue;
       this.inflightBytes += e.len;
       if (e.cls === CLS_ALONE) this.aloneInFlight++;
+      if (e.wait) this.waitsInFlight++;
     }
   }
 
@@ -837,6 +937,7 @@ export class HostProtocol {
   /** Nothing queued or in flight survives (reset, emergency stop, failure); open commands end unsuccessfully. */
   private forgetEverything(): void {
     this.jobQueue.clear();
+    this.jobHeld = false;
     while (this.commandQueue.size > 0) this.commandQueue.shift();
     for (const id of [...this.commands.keys()]) this.finishCommand(id, '', false);
     this.dropInFlight();
@@ -853,6 +954,7 @@ export class HostProtocol {
     this.reportedThrough = this.nextNew - 1;
     this.inflightBytes = 0;
     this.aloneInFlight = 0;
+    this.waitsInFlight = 0;
     this.swallowOks = 0;
     this.lastResendN = -1;
     this.staleResends = 0;

@@ -73,6 +73,10 @@ export class FirmwareCommands {
   private busyTimer: SimTimer | null = null;
   private heatTimer: SimTimer | null = null;
   private autoreportTimer: SimTimer | null = null;
+  /** A heat-up wait (M109/M190) is running: M108 may end it. */
+  private heatWaiting = false;
+  /** M108 arrived during the heat-up wait: it ends at the next look. */
+  private waitBroken = false;
 
   constructor(
     private readonly host: FirmwareHost,
@@ -121,6 +125,8 @@ export class FirmwareCommands {
     this.busyIntervalS = this.options.busyIntervalS;
     this.softEndstops = this.options.softEndstops;
     this.okSuffix = null;
+    this.heatWaiting = false;
+    this.waitBroken = false;
   }
 
   /** Heaters off and reports stopped, as after a kill. */
@@ -145,6 +151,13 @@ export class FirmwareCommands {
   done(): void {
     this.busyTimer = this.host.cancel(this.busyTimer);
     this.heatTimer = this.host.cancel(this.heatTimer);
+    this.heatWaiting = false;
+    this.waitBroken = false;
+  }
+
+  /** M108 (read by the emergency parser): a running heat-up wait ends, the target stays. Nothing else waits for it. */
+  breakWait(): void {
+    if (this.heatWaiting) this.waitBroken = true;
   }
 
   private temperatureText(): string {
@@ -184,10 +197,20 @@ export class FirmwareCommands {
       this.heatTimer = this.host.after(this.period(1000), report);
     };
     this.heatTimer = this.host.after(this.period(1000), report);
+    this.heatWaiting = true;
     let wake: SimTimer | null = null;
+    // Residency: within the window the wait goes on this long (Marlin's TEMP_RESIDENCY_TIME), even when never cold.
+    const residencyMs = this.instant ? 0 : this.options.residencyS * 1000;
+    let residentSince: number | null = null;
     return () => {
-      const ms = heater.msToTarget(this.simNow());
-      if (ms <= 0) return true;
+      if (this.waitBroken) return true;
+      const now = this.simNow();
+      let ms = heater.msToTarget(now);
+      if (ms <= 0) {
+        residentSince ??= now;
+        ms = residentSince + residencyMs - now;
+        if (ms <= 0) return true;
+      }
       // At least 1 µs ahead: a heater that is a hair short of its target is looked at again later, never now.
       if (wake === null || wake.fn === null) {
         wake = this.host.afterUs(Math.max(1, Math.ceil(this.period(ms) * 1000)), () => this.host.service());
@@ -267,7 +290,11 @@ export class FirmwareCommands {
         this.setAutoreport(word(words, 'S') ?? 0);
         return null;
       case 'M115': {
-        const lines = this.dialect.m115({ advancedOk: this.options.advancedOk, autoreport: this.options.autoreport });
+        const lines = this.dialect.m115({
+          advancedOk: this.options.advancedOk,
+          autoreport: this.options.autoreport,
+          emergencyParser: this.options.emergencyParser,
+        });
         if (this.dialect.m115InOk) this.okSuffix = lines.join(' ');
         else for (const l of lines) this.host.emit(l);
         return null;

@@ -13,6 +13,8 @@ export interface HeaterReport {
 export interface DialectContext {
   advancedOk: boolean;
   autoreport: boolean;
+  /** Marlin built with EMERGENCY_PARSER (M115 says so in Cap:EMERGENCY_PARSER). */
+  emergencyParser: boolean;
 }
 
 export interface FirmwareDialect {
@@ -85,7 +87,7 @@ const marlinCaps = (ctx: DialectContext): string[] => {
     ['LEVELING_DATA', false],
     ['SOFTWARE_POWER', false],
     ['TOGGLE_LIGHTS', false],
-    ['EMERGENCY_PARSER', true],
+    ['EMERGENCY_PARSER', ctx.emergencyParser],
     ['HOST_ACTION_COMMANDS', true],
     ['PROMPT_SUPPORT', false],
     ['SDCARD', false],

@@ -24,6 +24,10 @@
  *   bed                travel limits in mm, XxYxZ, from 0                                      (default 220x220x250)
  *   soft_endstops      1 = moves beyond `bed` are clamped (Marlin family) or refused with the firmware's
  *                      out-of-range error (Klipper, RepRapFirmware); M211 S0/S1 switches them  (default 1)
+ *   emergency_parser   Marlin only: 1 = EMERGENCY_PARSER, M108 and M112 act as their bytes arrive (M108 ends a
+ *                      heat-up wait at once); 0 = they act only when their line is read from the queue (default 1)
+ *   residency_s        seconds M109/M190 go on waiting once the heater is within 1 °C of its target, like
+ *                      Marlin's TEMP_RESIDENCY_TIME / TEMP_BED_RESIDENCY_TIME (10 there); none when instant (default 0)
  * Fault injection (all deterministic for a given seed):
  *   error_rate         probability that a host->printer byte is corrupted (one bit flipped)     (default 0)
  *   loss_rate          probability that a host->printer byte is lost on the wire               (default 0)
@@ -57,6 +61,10 @@ export interface SimulatorOptions {
   /** Travel limits in mm (from 0). */
   bed: { X: number; Y: number; Z: number };
   softEndstops: boolean;
+  /** Marlin's EMERGENCY_PARSER (the dialects without one ignore it). */
+  emergencyParser: boolean;
+  /** Simulated seconds a heat-up wait lasts after the target is reached. */
+  residencyS: number;
   errorRate: number;
   lossRate: number;
   dropOkEvery: number;
@@ -84,6 +92,8 @@ export const DEFAULT_SIMULATOR_OPTIONS: Readonly<SimulatorOptions> = Object.free
   record: true,
   bed: Object.freeze({ X: 220, Y: 220, Z: 250 }),
   softEndstops: true,
+  emergencyParser: true,
+  residencyS: 0,
   errorRate: 0,
   lossRate: 0,
   dropOkEvery: 0,
@@ -156,6 +166,8 @@ const PARSERS: Record<string, Parser> = {
     return { bed: { X: x, Y: y, Z: z } };
   },
   soft_endstops: flag('softEndstops'),
+  emergency_parser: flag('emergencyParser'),
+  residency_s: num(0, 600, 'residencyS'),
   error_rate: num(0, 0.5, 'errorRate'),
   loss_rate: num(0, 0.5, 'lossRate'),
   drop_ok_every: int(0, 1_000_000_000, 'dropOkEvery'),

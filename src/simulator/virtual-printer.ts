@@ -59,11 +59,14 @@ export class VirtualPrinter {
   private readonly outputListeners: Array<(bytes: Buffer) => void> = [];
   private readonly unplugListeners: Array<() => void> = [];
   private readonly drainListeners: Array<() => void> = [];
+  /** Marlin's EMERGENCY_PARSER: M108/M112 act as their bytes arrive, ahead of the command queue. */
+  private readonly emergencyParser: boolean;
 
   /** `start: false` leaves the board unpowered until start() (the transport powers it on open). */
   constructor(options: SimulatorOptions, deps: { scheduler?: SimScheduler; start?: boolean } = {}) {
     this.options = options;
     this.dialect = DIALECTS[options.profile];
+    this.emergencyParser = this.dialect.emergencyParser && options.emergencyParser;
     this.scheduler = deps.scheduler ?? new RealTimeScheduler();
     // speed scales simulated time; at speed=max only work (moves, dwell, heating, boot) collapses to zero.
     const timeScale = options.speed === 'max' ? 1 : options.speed;
@@ -93,7 +96,7 @@ export class VirtualPrinter {
     const { buf, t0 } = this.uplink.send(data, this.scheduler.nowUs());
     this.stats.bytesCorrupted += this.uplink.corrupted - corrupted;
     this.stats.bytesLostOnWire += this.uplink.lostOnWire - lost;
-    if (this.dialect.emergencyParser) this.watchEmergency(buf, t0);
+    if (this.emergencyParser) this.watchEmergency(buf, t0);
     const full = this.uplink.pendingBytes > WRITE_HIGH_WATER;
     if (full) this.wantDrain = true;
     this.scheduleUplink();
@@ -291,16 +294,28 @@ export class VirtualPrinter {
     this.scheduleUplink();
   }
 
+  /**
+   * Marlin's emergency parser sees every byte as it arrives, whatever the command queue holds: M112 halts, M108 ends
+   * a heat-up wait (the queued copy of the line runs later as a no-op and gets its ok then).
+   */
   private watchEmergency(buf: Buffer, t0: number): void {
-    for (let i = buf.indexOf('M112'); i >= 0; i = buf.indexOf('M112', i + 4)) {
+    this.watchCommand(buf, t0, 'M112', () => this.halt('M112'));
+    this.watchCommand(buf, t0, 'M108', () => {
+      this.commands.breakWait();
+      this.service();
+    });
+  }
+
+  private watchCommand(buf: Buffer, t0: number, code: string, act: () => void): void {
+    for (let i = buf.indexOf(code); i >= 0; i = buf.indexOf(code, i + 4)) {
       const next = buf[i + 4];
       if (next !== undefined && next >= 0x30 && next <= 0x39) continue;
-      // Like Marlin's parser state machine: only M112 as the command of its line (after an optional N word).
+      // Like Marlin's parser state machine: only as the command of its line (after an optional N word).
       let lineStart = i;
       while (lineStart > 0 && buf[lineStart - 1] !== 0x0a && buf[lineStart - 1] !== 0x0d) lineStart--;
       if (!/^\s*(N\d+\s*)?$/.test(buf.toString('latin1', lineStart, i))) continue;
       this.afterUs(Math.max(0, this.uplink.arrivalOf(t0, i + 3) - this.scheduler.nowUs()), () => {
-        if (this.state === 'ready') this.halt('M112');
+        if (this.state === 'ready') act();
       });
     }
   }
@@ -444,7 +459,7 @@ export class VirtualPrinter {
       const n = word(cmd.words, 'N');
       if (n !== undefined) this.lastN = n;
     }
-    if (cmd.code === 'M112' && !this.dialect.emergencyParser) {
+    if (cmd.code === 'M112' && !this.emergencyParser) {
       const bare = !/^\s*N/.test(raw) && !raw.includes('*');
       if (!this.dialect.bareEmergencyOnly || bare) {
         this.halt('M112');

@@ -12,6 +12,8 @@ export interface OrganizationTable {
   timezone: string;
   /** SQLite has no boolean: 0 or 1. */
   auto_start: number;
+  /** 1: heaters off while a job is paused (resume reheats and waits). */
+  cool_on_pause: Generated<number>;
   /** Extension: the most the farm may draw for heat-ups at once (W); null: no budget. */
   power_budget_watts: number | null;
   created_at: string;

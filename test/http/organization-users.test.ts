@@ -59,6 +59,7 @@ describe('organization', () => {
         energy_cost_per_kwh: 0,
         timezone: 'UTC',
         auto_start: true,
+        cool_on_pause: false,
         webhook_allowed_hosts: [],
         file_url_hosts: [],
         power_budget_watts: null,

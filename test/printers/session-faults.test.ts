@@ -55,9 +55,10 @@ test('pause parks after the queued lines, remembers position and temperatures; r
     // Without the job-start M110 (checked above), so indexes line up with `streamed`.
     const all = h.sim.printer.executed.slice(base + 1).filter((c) => !/^(M105|M155)/.test(c));
     const resumeAt = streamed.length + 6;
+    // The heaters held their targets through the short pause: set again, not waited for (a wait costs the residency).
     const resumeBlock = [
-      'M190 S60',
-      'M109 S200',
+      'M140 S60',
+      'M104 S200',
       'G90',
       `G1 X${Number(x)} Y${Number(y)} F6000`,
       `G1 Z${Number(z)} F600`,

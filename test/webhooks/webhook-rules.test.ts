@@ -94,7 +94,7 @@ describe('printer telemetry from a session snapshot', () => {
       ready: true,
       firmware: null,
       temperatures: { hotend: 210.2, hotend_target: 210, bed: 59.8 },
-      job: { id: 'job_1', file_path: '/x', progress: 12.5, bytes_acked: 1, bytes_total: 8, lines_acked: 1, lines_sent: 2, phase: 'streaming', started_at: 0, gcode_bytes_acked: 1, gcode_bytes_total: 8, lines_total: 2, elapsed_ms: 1000, extruded_mm: [], used_basis: 'wire' },
+      job: { id: 'job_1', file_path: '/x', progress: 12.5, bytes_acked: 1, bytes_total: 8, lines_acked: 1, lines_sent: 2, phase: 'streaming', pending_action: null, started_at: 0, gcode_bytes_acked: 1, gcode_bytes_total: 8, lines_total: 2, elapsed_ms: 1000, extruded_mm: [], used_basis: 'wire' },
       error: null,
     });
     assert.deepEqual(sample, {

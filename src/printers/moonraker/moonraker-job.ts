@@ -100,6 +100,8 @@ export class MoonrakerJob {
       elapsed_ms: this.printSeconds !== null ? Math.round(this.printSeconds * 1000) : Math.max(0, now - this.startedAt),
       extruded_mm: this.index ? this.index.extrudedAt(this.filePosition) : [],
       used_basis: 'file_position',
+      // The printer runs its own copy: an action takes effect there, never held behind a wait of ours.
+      pending_action: null,
     };
   }
 }

@@ -536,11 +536,12 @@ export class MoonrakerPrinter implements PrinterLink {
     await this.printAction('resume', done);
   }
 
-  async cancel(): Promise<void> {
+  async cancel(): Promise<'cancelled'> {
     if (this.status !== 'printing' && this.status !== 'paused') throw wrongState(this.printerId, 'cancel', this.status);
     const done = this.waitFor((v) => !isActive(v.state));
     if (this.job) this.job.cancelRequested = true;
     await this.printAction('cancel', done);
+    return 'cancelled';
   }
 
   private async printAction(action: 'pause' | 'resume' | 'cancel', done: Promise<void>): Promise<void> {

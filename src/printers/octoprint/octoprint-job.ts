@@ -91,6 +91,8 @@ export class OctoPrintJob {
       elapsed_ms: Math.max(0, until - this.startedAt - this.pausedMs - pausedNow),
       extruded_mm: this.index.extrudedAt(this.filepos),
       used_basis: 'file_position',
+      // The printer runs its own copy: an action takes effect there, never held behind a wait of ours.
+      pending_action: null,
     };
   }
 

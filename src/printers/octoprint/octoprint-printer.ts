@@ -508,7 +508,7 @@ export class OctoPrintPrinter implements PrinterLink {
     await this.jobCommand({ command: 'pause', action: 'resume' }, 'resume', (m) => m.activity !== 'paused');
   }
 
-  async cancel(): Promise<void> {
+  async cancel(): Promise<'cancelled'> {
     const job = this.requireJob('cancel', ['printing', 'paused']);
     job.cancelRequested = true;
     try {
@@ -517,6 +517,7 @@ export class OctoPrintPrinter implements PrinterLink {
       job.cancelRequested = false;
       throw err;
     }
+    return 'cancelled';
   }
 
   /** POST /api/job, then wait until an update satisfies `until` (pushed or, without the socket, the next poll). */

@@ -77,6 +77,8 @@ export class PrusaLinkJob {
       elapsed_ms: this.timePrintingS !== null ? this.timePrintingS * 1000 : Math.max(0, end - this.startedAt),
       extruded_mm: this.extrudedMm(),
       used_basis: 'progress_percent',
+      // The printer runs its own copy: an action takes effect there, never held behind a wait of ours.
+      pending_action: null,
     };
   }
 

@@ -234,13 +234,14 @@ export class PrusaLinkPrinter implements PrinterLink {
     return this.jobAction('resume', 'paused', 'PUT', '/resume', (j) => j.phase === 'streaming');
   }
 
-  async cancel(): Promise<void> {
+  async cancel(): Promise<'cancelled'> {
     const job = this.job;
     if (job) job.cancelRequested = true;
     await this.jobAction('cancel', null, 'DELETE', '', (j) => j.outcome !== null).catch((err: Error) => {
       if (job) job.cancelRequested = false;
       throw err;
     });
+    return 'cancelled';
   }
 
   async home(): Promise<CommandReply> {

@@ -10,7 +10,8 @@ import { migration007Materials } from './007-materials.js';
 import { migration008Sessions } from './008-sessions.js';
 import { migration009AnalyticsTotals } from './009-analytics-totals.js';
 import { migration010FileUrlHosts } from './010-file-url-hosts.js';
-import { migration011NetworkPrinters } from './011-network-printers.js';
+import { migration011CoolOnPause } from './011-cool-on-pause.js';
+import { migration012NetworkPrinters } from './012-network-printers.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -23,5 +24,6 @@ export const migrations: readonly Migration[] = [
   migration008Sessions,
   migration009AnalyticsTotals,
   migration010FileUrlHosts,
-  migration011NetworkPrinters,
+  migration011CoolOnPause,
+  migration012NetworkPrinters,
 ];

@@ -1,4 +1,4 @@
-// The printer's current job: name, progress bar, elapsed time and ETA (kept fresh by job.progress and telemetry).
+// The printer's current job: name, progress bar, elapsed time and ETA (kept fresh by job.progress and telemetry), a pending pause/cancel.
 import { html } from '../lib/html.js';
 import { duration } from '../lib/format.js';
 import { href } from '../lib/router.js';
@@ -38,6 +38,11 @@ export function CurrentJob({ job, readAt, progress, error, hasJob }: Props) {
   return html`<section class="card current-job" aria-labelledby="job-title">
     <h2 id="job-title">Current job</h2>
     <p class="job-name"><strong>${job.name}</strong> <${StatusBadge} status=${job.status} /></p>
+    ${job.pending_action
+      ? html`<p class="badge status-warning pending-action" role="status" data-pending=${job.pending_action}>
+          ${job.pending_action === 'pause' ? 'Pause' : 'Cancel'} accepted: it takes effect when the printer's current wait (heat-up) ends
+        </p>`
+      : null}
     <${ProgressBar} value=${pct} label=${`Progress of ${job.name}`} />
     <dl class="facts">
       <div><dt>Elapsed</dt><dd>${duration(elapsed)}</dd></div>

@@ -91,7 +91,7 @@ function PrinterView({ id }: { id: string }) {
     ${!p.ready && p.status === 'idle' ? html`<${Notice} kind="info"><span>The last print is still on the bed. Remove it, then press <strong>Bed cleared</strong> so the printer can take the next job.</span><//>` : null}
     <div class="printer-grid">
       <${CurrentJob} job=${jobId ? job.data : undefined} readAt=${jobReadAt} progress=${p.progress} error=${job.error} hasJob=${jobId !== null} />
-      <${PrinterControls} printer=${p} canWrite=${canWrite} onChanged=${(next: Printer) => printer.set(next)} />
+      <${PrinterControls} printer=${p} canWrite=${canWrite} onChanged=${(next: Printer) => (printer.set(next), void job.reload())} />
       <${TemperatureChart} printerId=${id} />
       <${PrinterConsole} printer=${p} canWrite=${canWrite} />
       <${PrinterJobs} printerId=${id} />

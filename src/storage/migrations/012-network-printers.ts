@@ -2,8 +2,8 @@
 // printers) and a job's origin (a print started on the printer itself is recorded as an external job).
 import type { Migration } from './migration.js';
 
-export const migration011NetworkPrinters: Migration = {
-  version: 11,
+export const migration012NetworkPrinters: Migration = {
+  version: 12,
   name: 'network-printers',
   sql: `
     ALTER TABLE files ADD COLUMN format TEXT NOT NULL DEFAULT 'gcode' CHECK (format IN ('gcode', 'bgcode'));
