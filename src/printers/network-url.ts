@@ -38,6 +38,14 @@ export type FileFormat = 'gcode' | 'bgcode';
 /** The formats a printer of this kind prints: only PrusaLink printers read binary G-code (they print their own copy). */
 export const printableFormats = (kind: PrinterKind): readonly FileFormat[] => (kind === 'prusalink' ? ['gcode', 'bgcode'] : ['gcode']);
 
+/**
+ * The name a network printer stores a job's upload under: the requested name (our job id and the file's hash) with the
+ * extension of what the file really is, since printers pick the reader by extension.
+ */
+export function uploadName(req: { jobId: string; remoteName?: string }, binary: boolean): string {
+  return `${(req.remoteName ?? req.jobId).replace(/\.b?gcode$/i, '')}.${binary ? 'bgcode' : 'gcode'}`;
+}
+
 /** The network kind a URL names, or null for the other schemes (serial, tcp, sim). */
 export function networkKindOf(url: string): NetworkKind | null {
   const m = /^([a-z]+)(\+https)?:\/\//i.exec(url.trim());

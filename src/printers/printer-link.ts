@@ -12,7 +12,8 @@ export interface JobStartRequest {
   jobId: string;
   filePath: string;
   /**
-   * The name a network printer stores the upload under: it carries our job id and the file's hash, so after our
+   * The name a network printer stores the upload under (the driver sets the extension, network-url.ts uploadName): it
+   * carries our job id and the file's hash, so after our
    * restart the print the printer is running is recognised as this job (adoptJob). Serial sessions ignore it.
    */
   remoteName?: string;

@@ -13,6 +13,7 @@ import type { Logger } from '../../logger.js';
 import type { ProtocolStats, Temperatures } from '../../protocol/protocol-types.js';
 import type { ExtrusionIndexCache } from '../extrusion-index-cache.js';
 import type { JobStartRequest, PrinterLink } from '../printer-link.js';
+import { uploadName } from '../network-url.js';
 import {
   printerBusy,
   printerOffline,
@@ -193,7 +194,7 @@ export class PrusaLinkPrinter implements PrinterLink {
     }
     const { size } = await stat(req.filePath);
     const binary = await startsWithBgcode(req.filePath);
-    const remoteName = req.remoteName ?? `${req.jobId}.${binary ? 'bgcode' : 'gcode'}`;
+    const remoteName = uploadName(req, binary);
     const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, this.clock.now(), this.lastStatus?.job?.id ?? null);
     this.job = job;
     this.status = 'printing';
@@ -264,15 +265,17 @@ export class PrusaLinkPrinter implements PrinterLink {
   async adoptJob(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null> {
     if (!req.remoteName) return null;
     if (this.job?.id === req.jobId) return this.job.handle(() => this.clock.now());
+    const binary = await startsWithBgcode(req.filePath);
+    const remoteName = uploadName(req, binary);
     if (this.status === 'offline' || this.status === 'connecting') await this.connect();
     const status = readStatus(await this.http.getJson('/api/v1/status'));
     const answer = readJob(await this.http.getJson('/api/v1/job'));
-    if (!answer || !jobIsFile(answer, req.remoteName)) return null;
+    if (!answer || !jobIsFile(answer, remoteName)) return null;
     if (!status.meaning.jobActive && status.meaning.ends === null) return null;
     const { size } = await stat(req.filePath);
-    const job = new PrusaLinkJob(req.jobId, req.filePath, req.remoteName, size, req.startedAt, null);
+    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, req.startedAt, null);
     job.printerJobId = answer.id;
-    await this.loadFilament(job, await startsWithBgcode(req.filePath));
+    await this.loadFilament(job, binary);
     if (this.external?.printerJobId === answer.id) this.external = null;
     this.job = job;
     this.apply(status, answer);
