@@ -9,6 +9,7 @@ import { migration006Jobs } from './006-jobs.js';
 import { migration007Materials } from './007-materials.js';
 import { migration008Sessions } from './008-sessions.js';
 import { migration009AnalyticsTotals } from './009-analytics-totals.js';
+import { migration010AnalyticsRollups } from './010-analytics-rollups.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   migration007Materials,
   migration008Sessions,
   migration009AnalyticsTotals,
+  migration010AnalyticsRollups,
 ];
