@@ -317,6 +317,7 @@ export interface AnalyticsDayMaterialTable {
   type: string;
   color: string;
   material_id: string;
+  lines: number;
   grams: number;
   cost: number;
 }
@@ -360,4 +361,5 @@ export interface Database {
   analytics_hour: AnalyticsHourTable;
   analytics_hour_material: AnalyticsHourMaterialTable;
   analytics_long_jobs: { job_id: string };
+  analytics_backward_jobs: { job_id: string };
 }

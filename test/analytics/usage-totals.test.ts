@@ -86,7 +86,7 @@ describe('job usage totals (migration 009)', () => {
       const upgraded = openDatabase(file, new Date(NOW).toISOString());
       const fresh = await startTestApp({ clock: new ManualClock(NOW) });
       try {
-        assert.deepEqual(upgraded.migrated, [9]);
+        assert.deepEqual(upgraded.migrated, [9, 10]);
         assert.deepEqual(await totals(upgraded.db, 'job_1'), { usage_grams: 120, usage_cost: 3 });
         assert.deepEqual(await totals(upgraded.db, 'job_2'), { usage_grams: null, usage_cost: null });
         await seedFarm(fresh);

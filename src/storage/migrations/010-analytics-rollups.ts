@@ -98,13 +98,14 @@ const hourKey = (printerCol: string): string => `CASE WHEN k.farm = 1 THEN '*' E
 /**
  * Ended jobs (or their filament lines) cut into the UTC hours they overlap, exactly as jobOverlap cuts a job to a
  * period: x.sm / x.em the start and end in ms, x.wall seconds, n.key the hour's index from the start hour; a job of
- * no length (or stamped ending before it started) lies wholly in its start hour.
+ * no length lies wholly in its start hour. A job stamped ending before it started is left out: where a series puts
+ * it depends on its buckets' width (analytics_backward_jobs lists those few for the reports to cut themselves).
  */
 const hourSlices = (src: string): string => `
   (SELECT y.*, (y.em - y.sm) / 1000.0 AS wall, y.sm / ${HOUR_MS} AS h0,
      CASE WHEN y.em <= y.sm THEN 1 ELSE (y.em - 1) / ${HOUR_MS} - y.sm / ${HOUR_MS} + 1 END AS nh
    FROM (SELECT l.*, ${ms('l.started_at')} AS sm, ${ms('l.completed_at')} AS em FROM ${src} l
-         WHERE l.started_at IS NOT NULL AND l.completed_at IS NOT NULL) y) x, ${seq('x.nh')} n, ${BOTH_KEYS} k`;
+         WHERE l.started_at IS NOT NULL AND l.completed_at >= l.started_at) y) x, ${seq('x.nh')} n, ${BOTH_KEYS} k`;
 const slotStart = `((x.h0 + n.key) * ${HOUR_MS})`;
 const inside = `MAX(0, (MIN(x.em, ${slotStart} + ${HOUR_MS}) - MAX(x.sm, ${slotStart})) / 1000.0)`;
 const share = `CASE WHEN x.wall <= 0 THEN 1 ELSE MIN(1.0, ${inside} / x.wall) END`;
@@ -151,11 +152,11 @@ const ownLineOf = (jobId: string, when: string): string =>
 
 /** Per start day: filament of ended jobs by printer, type, colour and spool. */
 const materialDay = (lines: string, s: Sign): string => `
-  INSERT INTO analytics_day_material (day, printer_id, type, color, material_id, grams, cost)
+  INSERT INTO analytics_day_material (day, printer_id, type, color, material_id, lines, grams, cost)
   SELECT substr(l.started_at, 1, 10), COALESCE(l.printer_id, ''), json_quote(l.type), json_quote(l.color), json_quote(l.material_id),
-    SUM(${s} * l.grams), SUM(${s} * l.cost)
+    SUM(${s}), SUM(${s} * l.grams), SUM(${s} * l.cost)
   FROM ${lines} l WHERE l.started_at IS NOT NULL AND l.completed_at IS NOT NULL GROUP BY 1, 2, 3, 4, 5
-  ON CONFLICT (day, printer_id, type, color, material_id) DO UPDATE SET ${addUp(['grams', 'cost'])};`;
+  ON CONFLICT (day, printer_id, type, color, material_id) DO UPDATE SET ${addUp(['lines', 'grams', 'cost'])};`;
 
 /** Per hour: filament of ended jobs by printer and type, cut to the hour. */
 const materialHour = (lines: string, s: Sign): string => `
@@ -166,15 +167,23 @@ const materialHour = (lines: string, s: Sign): string => `
 
 const lineParts = (lines: string, s: Sign): string => materialDay(lines, s) + materialHour(lines, s);
 
-/** Jobs longer than a day (with margin): the few that can run across an instant while having started a day before it. */
-const longJob = (src: string): string => `
+/**
+ * Jobs longer than a day (with margin): the few that can run across an instant while having started a day before it;
+ * and jobs stamped completed before they started (a clock set back).
+ */
+const oddJobs = (src: string): string => `
   INSERT OR IGNORE INTO analytics_long_jobs (job_id) SELECT j.id FROM ${src} j
-  WHERE j.started_at IS NOT NULL AND j.completed_at IS NOT NULL AND julianday(j.completed_at) - julianday(j.started_at) > 0.99;`;
+  WHERE j.started_at IS NOT NULL AND j.completed_at IS NOT NULL AND julianday(j.completed_at) - julianday(j.started_at) > 0.99;
+  INSERT OR IGNORE INTO analytics_backward_jobs (job_id) SELECT j.id FROM ${src} j WHERE j.completed_at < j.started_at;`;
+const forgetOddJob = (id: string): string => `
+  DELETE FROM analytics_long_jobs WHERE job_id = ${id};
+  DELETE FROM analytics_backward_jobs WHERE job_id = ${id};`;
 
-export const ANALYTICS_ROLLUP_TABLES = ['analytics_day', 'analytics_day_failure', 'analytics_day_material', 'analytics_hour', 'analytics_hour_material', 'analytics_long_jobs'] as const;
+/** The roll-up tables, emptied before a rebuild. */
+export const ANALYTICS_ROLLUP_TABLES = ['analytics_day', 'analytics_day_failure', 'analytics_day_material', 'analytics_hour', 'analytics_hour_material', 'analytics_long_jobs', 'analytics_backward_jobs'] as const;
 
 /** Fills the (empty) roll-up tables from every job: the backfill of this migration and `printfarm analytics rebuild`. */
-export const FILL_ANALYTICS_ROLLUPS = jobParts(jobRows(null), '1') + lineParts(linesOfJobs('jobs'), '1') + longJob('jobs');
+export const FILL_ANALYTICS_ROLLUPS = jobParts(jobRows(null), '1') + lineParts(linesOfJobs('jobs'), '1') + oddJobs('jobs');
 
 const changed = (cols: string): string => cols.split(', ').map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
 const JOB_TRIGGER_COLUMNS = 'started_at, completed_at, printer_id, status, elapsed_time, created_at, error_code, usage_grams, usage_cost, material_used_g, cost';
@@ -206,6 +215,8 @@ export const migration010AnalyticsRollups: Migration = {
       completed_max REAL,
       PRIMARY KEY (day, printer_id)
     ) STRICT, WITHOUT ROWID;
+    -- One printer's days (a printer's report) without reading every printer's.
+    CREATE INDEX analytics_day_printer ON analytics_day (printer_id, day);
     CREATE TABLE analytics_day_failure (
       day TEXT NOT NULL,
       printer_id TEXT NOT NULL,
@@ -219,6 +230,8 @@ export const migration010AnalyticsRollups: Migration = {
       type TEXT NOT NULL,
       color TEXT NOT NULL,
       material_id TEXT NOT NULL,
+      -- How many lines are in the sums: a group with none left (its jobs deleted or moved) is no group at all.
+      lines INTEGER NOT NULL DEFAULT 0,
       grams REAL NOT NULL DEFAULT 0,
       cost REAL NOT NULL DEFAULT 0,
       PRIMARY KEY (day, printer_id, type, color, material_id)
@@ -244,27 +257,28 @@ export const migration010AnalyticsRollups: Migration = {
     ) STRICT, WITHOUT ROWID;
     CREATE INDEX analytics_hour_material_printer ON analytics_hour_material (printer_id, hour);
     CREATE TABLE analytics_long_jobs (job_id TEXT PRIMARY KEY) STRICT, WITHOUT ROWID;
+    CREATE TABLE analytics_backward_jobs (job_id TEXT PRIMARY KEY) STRICT, WITHOUT ROWID;
 
     ${FILL_ANALYTICS_ROLLUPS}
 
     CREATE TRIGGER analytics_job_insert AFTER INSERT ON jobs BEGIN
       ${jobParts(jobRows('NEW'), '1')}
       ${lineParts(linesOfJobs(jobRows('NEW')), '1')}
-      ${longJob(jobRows('NEW'))}
+      ${oddJobs(jobRows('NEW'))}
     END;
     CREATE TRIGGER analytics_job_delete AFTER DELETE ON jobs BEGIN
       ${jobParts(jobRows('OLD'), '-1')}
       ${recountMax('OLD')}
       ${lineParts(linesOfJobs(jobRows('OLD')), '-1')}
-      DELETE FROM analytics_long_jobs WHERE job_id = OLD.id;
+      ${forgetOddJob('OLD.id')}
     END;
     CREATE TRIGGER analytics_job_update AFTER UPDATE OF ${JOB_TRIGGER_COLUMNS} ON jobs
       WHEN ${JOB_CHANGED} BEGIN
       ${jobParts(jobRows('OLD'), '-1')}
       ${recountMax('OLD')}
       ${jobParts(jobRows('NEW'), '1')}
-      DELETE FROM analytics_long_jobs WHERE job_id = OLD.id;
-      ${longJob(jobRows('NEW'))}
+      ${forgetOddJob('OLD.id')}
+      ${oddJobs(jobRows('NEW'))}
     END;
     CREATE TRIGGER analytics_job_lines AFTER UPDATE OF ${LINE_TRIGGER_COLUMNS} ON jobs
       WHEN ${changed(LINE_TRIGGER_COLUMNS)} BEGIN
