@@ -32,9 +32,8 @@ export async function daySums(db: Db, f: AnalyticsFilter): Promise<DaySums> {
   };
   if (!split.whole) return out;
   for (const r of await dayRows(db, f, split.whole)) {
-    const watts = Number(r.power_watts ?? 0);
     out.ended.seconds += Number(r.ended_seconds);
-    out.ended.wattSeconds += Number(r.ended_seconds) * watts;
+    out.ended.wattSeconds += Number(r.ended_watt_seconds);
     out.ended.grams += Number(r.ended_grams);
     out.ended.filamentCost += Number(r.ended_cost);
     out.wait = { n: out.wait.n + Number(r.started_n), sum: out.wait.sum + Number(r.wait_sum), max: maxOf(out.wait.max, r.wait_max) };
@@ -47,7 +46,7 @@ export async function daySums(db: Db, f: AnalyticsFilter): Promise<DaySums> {
     c.seconds += Number(r.completed_seconds);
     c.min_seconds = minOf(c.min_seconds, r.completed_min);
     c.max_seconds = maxOf(c.max_seconds, r.completed_max);
-    c.watt_seconds += Number(r.completed_seconds) * watts;
+    c.watt_seconds += Number(r.completed_watt_seconds);
     c.filament_cost += Number(r.completed_cost);
   }
   return out;

@@ -8,11 +8,10 @@ import { DAY_MS, HOUR_MS, unitKey } from './period-split.js';
 type Q = Kysely<Database>;
 
 /**
- * The printers of the filter on a roll-up table r: the group's printers, the one printer, or every key. Hour tables
- * keep the farm's sums under '*', so with no filter they read that key alone; day tables sum every printer's rows
- * (energy needs each printer's watts). '' (jobs without a printer) counts only without a filter, as in the jobs.
+ * The printers of the filter on a roll-up table r: the group's printers, the one printer, or with no filter the
+ * farm's own rows ('*', which hold jobs without a printer and of deleted printers too, as the jobs do).
  */
-function scoped<DB, TB extends keyof DB, O>(db: Q, q: SelectQueryBuilder<DB, TB, O>, f: AnalyticsFilter, farmKey: boolean): SelectQueryBuilder<DB, TB, O> {
+function scoped<DB, TB extends keyof DB, O>(db: Q, q: SelectQueryBuilder<DB, TB, O>, f: AnalyticsFilter): SelectQueryBuilder<DB, TB, O> {
   const out = q as unknown as SelectQueryBuilder<{ r: { printer_id: string } }, 'r', O>;
   let narrowed = out;
   if (f.group !== undefined) {
@@ -20,7 +19,7 @@ function scoped<DB, TB extends keyof DB, O>(db: Q, q: SelectQueryBuilder<DB, TB,
     if (f.printerId !== undefined) printers = printers.where('id', '=', f.printerId);
     narrowed = out.where('r.printer_id', 'in', printers);
   } else if (f.printerId !== undefined) narrowed = out.where('r.printer_id', '=', f.printerId);
-  else if (farmKey) narrowed = out.where('r.printer_id', '=', '*');
+  else narrowed = out.where('r.printer_id', '=', '*');
   return narrowed as unknown as SelectQueryBuilder<DB, TB, O>;
 }
 
@@ -28,8 +27,8 @@ const inDays = (w: Window) => [unitKey(w.from, DAY_MS), unitKey(w.to, DAY_MS)] a
 const inHours = (w: Window) => [unitKey(w.from, HOUR_MS), unitKey(w.to, HOUR_MS)] as const;
 
 export interface DayRow {
-  power_watts: number | null;
   ended_seconds: number;
+  ended_watt_seconds: number;
   ended_grams: number;
   ended_cost: number;
   started_n: number;
@@ -40,29 +39,27 @@ export interface DayRow {
   failed_n: number;
   cancelled_n: number;
   completed_seconds: number;
+  completed_watt_seconds: number;
   completed_cost: number;
   completed_min: number | null;
   completed_max: number | null;
 }
 
-/** The day roll-ups of the whole days `days`, summed per printer in scope, with the printer's watts (null: deleted, unrated or none). */
+/** The day roll-ups of the whole days `days`, summed over the printers in scope (one row; all zero without days). */
 export async function dayRows(db: Q, f: AnalyticsFilter, days: Window): Promise<DayRow[]> {
   const [from, to] = inDays(days);
-  const sum = (c: string) => sql<number>`SUM(${sql.ref(`r.${c}`)})`.as(c);
+  const sum = (c: string) => sql<number>`COALESCE(SUM(${sql.ref(`r.${c}`)}), 0)`.as(c);
   const q = db
     .selectFrom('analytics_day as r')
-    .leftJoin('printers as p', 'p.id', 'r.printer_id')
     .where('r.day', '>=', from)
     .where('r.day', '<', to)
     .select([
-      sql<number | null>`MAX(p.power_watts)`.as('power_watts'),
-      ...(['ended_seconds', 'ended_grams', 'ended_cost', 'started_n', 'wait_sum', 'created_n', 'completed_n', 'failed_n', 'cancelled_n', 'completed_seconds', 'completed_cost'] as const).map(sum),
+      ...(['ended_seconds', 'ended_watt_seconds', 'ended_grams', 'ended_cost', 'started_n', 'wait_sum', 'created_n', 'completed_n', 'failed_n', 'cancelled_n', 'completed_seconds', 'completed_watt_seconds', 'completed_cost'] as const).map(sum),
       sql<number | null>`MAX(r.wait_max)`.as('wait_max'),
       sql<number | null>`MIN(r.completed_min)`.as('completed_min'),
       sql<number | null>`MAX(r.completed_max)`.as('completed_max'),
-    ])
-    .groupBy('r.printer_id');
-  return (await scoped(db, q, f, false).execute()) as unknown as DayRow[];
+    ]);
+  return (await scoped(db, q, f).execute()) as unknown as DayRow[];
 }
 
 /** Failed jobs by error code over whole days. */
@@ -74,7 +71,7 @@ export async function dayFailures(db: Q, f: AnalyticsFilter, days: Window): Prom
     .where('r.day', '<', to)
     .select(['r.code', sql<number>`SUM(r.n)`.as('n')])
     .groupBy('r.code');
-  return (await scoped(db, q, f, false).execute()).map((r) => ({ code: r.code, n: Number(r.n) }));
+  return (await scoped(db, q, f).execute()).map((r) => ({ code: r.code, n: Number(r.n) }));
 }
 
 export interface MaterialDayLine {
@@ -97,7 +94,7 @@ export async function dayMaterials(db: Q, f: AnalyticsFilter & { type?: string }
     .groupBy(['r.type', 'r.color', 'r.material_id'])
     .having(sql`SUM(r.lines)`, '>', 0);
   if (f.type !== undefined) q = q.where('r.type', '=', sql<string>`json_quote(${f.type})`);
-  const rows = await scoped(db, q, f, false).execute();
+  const rows = await scoped(db, q, f).execute();
   const decoded = rows.map((r) => ({
     type: JSON.parse(r.type) as string | null,
     color: JSON.parse(r.color) as string | null,
@@ -129,7 +126,7 @@ export async function hourRows(db: Q, f: AnalyticsFilter, hours: Window): Promis
     .where('r.hour', '<', to)
     .select(['r.hour', sum('print_seconds'), sum('completed_n'), sum('failed_n'), sum('cancelled_n')])
     .groupBy('r.hour');
-  return (await scoped(db, q, f, true).execute()) as unknown as HourRow[];
+  return (await scoped(db, q, f).execute()) as unknown as HourRow[];
 }
 
 /** Filament grams and cost (cut to the hour) per hour of whole hours. */
@@ -142,5 +139,5 @@ export async function hourMaterials(db: Q, f: AnalyticsFilter & { type?: string 
     .select(['r.hour', sql<number>`SUM(r.grams)`.as('grams'), sql<number>`SUM(r.cost)`.as('cost')])
     .groupBy('r.hour');
   if (f.type !== undefined) q = q.where('r.type', '=', sql<string>`json_quote(${f.type})`);
-  return scoped(db, q, f, true).execute();
+  return scoped(db, q, f).execute();
 }

@@ -289,6 +289,7 @@ export interface AnalyticsDayTable {
   day: string;
   printer_id: string;
   ended_seconds: number;
+  ended_watt_seconds: number;
   ended_grams: number;
   ended_cost: number;
   started_n: number;
@@ -299,6 +300,7 @@ export interface AnalyticsDayTable {
   failed_n: number;
   cancelled_n: number;
   completed_seconds: number;
+  completed_watt_seconds: number;
   completed_cost: number;
   completed_min: number | null;
   completed_max: number | null;

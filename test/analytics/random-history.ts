@@ -19,12 +19,12 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 export const PRINTERS = ['prt_0', 'prt_1', 'prt_2', 'prt_3', 'prt_4', 'prt_5', 'prt_6', 'prt_7'];
 
-// Grams and costs are unrounded (as the meter measures them): sums of round decimals can land exactly half-way between
-// two cents, where summing in another order may round either way.
+// Grams, costs and printing seconds are unrounded: sums of round decimals can land exactly half-way between two
+// reported units (a cent, a second), where summing in another order may round either way.
 
 /**
- * `jobs` jobs from 10 Nov 2025 to `nowMs` on 8 printers (east, west, none; some without a power rating) and a deleted
- * one: every final state, a few running, queued, cancelled while queued, of no length, stamped backwards, running for
+ * `jobs` jobs from 10 Nov 2025 to `nowMs` on 8 printers (east, west, none; some without a power rating) a deleted one and one
+ * added after its jobs: every final state, a few running, queued, cancelled while queued, of no length, stamped backwards, running for
  * days, waiting or not, usage rows or only the job's own totals. Then, as later writes do: usage rows written after
  * the job ended or before its row existed, rows rewritten and deleted, jobs moved, requeued and deleted, and printers
  * moved to another group.
@@ -62,13 +62,13 @@ export function seedHistory(sqlite: BetterSqlite3.Database, opts: { jobs: number
     material.run('mat_c', 'PLA', 'Brand C', null, t0, t0);
     for (let i = 0; i < opts.jobs; i++) {
       const id = `job_${i}`;
-      const printerId = rnd() < 0.03 ? null : rnd() < 0.05 ? 'prt_gone' : pick(PRINTERS);
+      const printerId = rnd() < 0.03 ? null : rnd() < 0.05 ? pick(['prt_gone', 'prt_late']) : pick(PRINTERS);
       const start = START + Math.floor(rnd() * (opts.nowMs - START - 12 * HOUR));
       const r = rnd();
       // Mostly minutes to hours; some for days; some of no length; a few stamped ending before they started.
       const wall = r < 0.02 ? Math.floor((1 + rnd() * 6) * 24 * HOUR) : r < 0.03 ? 0 : r < 0.04 ? -Math.floor(rnd() * 2 * HOUR) : Math.floor(rnd() * 7 * HOUR) + 1;
       const e = rnd();
-      const elapsed = e < 0.1 ? 0 : e < 0.15 ? Math.abs(wall) / 1000 + 600 : Math.round(Math.abs(wall) / 1000 * (0.5 + rnd() / 2) * 1000) / 1000;
+      const elapsed = e < 0.1 ? 0 : e < 0.15 ? Math.abs(wall) / 1000 + 600.123 : (Math.abs(wall) / 1000) * (0.5 + rnd() / 2);
       const s = rnd();
       let status = s < 0.74 ? 'completed' : s < 0.86 ? 'failed' : s < 0.94 ? 'cancelled' : s < 0.97 ? 'queued' : 'cancelled_queued';
       const created = start - Math.floor((rnd() < 0.1 ? -0.2 : rnd() * 5) * HOUR);
@@ -118,8 +118,8 @@ export function seedHistory(sqlite: BetterSqlite3.Database, opts: { jobs: number
     for (let i = 0; i < 200; i++) sqlite.prepare('DELETE FROM job_material_usage WHERE job_id = ? AND tool = 0').run(pick(ids));
     // Jobs rewritten: finished later, re-timed, re-stamped, failed with another code, moved to another printer, requeued.
     const update = (set: string, ...args: unknown[]) => sqlite.prepare(`UPDATE jobs SET ${set} WHERE id = ? AND completed_at IS NOT NULL`).run(...args);
-    for (let i = 0; i < 100; i++) update(`completed_at = strftime('%Y-%m-%dT%H:%M:%fZ', completed_at, '+3 hours'), elapsed_time = elapsed_time + 60`, pick(ids));
-    for (let i = 0; i < 50; i++) update(`elapsed_time = ?`, Math.round(rnd() * 9000), pick(ids));
+    for (let i = 0; i < 100; i++) update(`completed_at = strftime('%Y-%m-%dT%H:%M:%fZ', completed_at, '+3 hours'), elapsed_time = elapsed_time + 60.0123`, pick(ids));
+    for (let i = 0; i < 50; i++) update(`elapsed_time = ?`, rnd() * 9000, pick(ids));
     for (let i = 0; i < 50; i++) update(`printer_id = ?`, pick(PRINTERS), pick(ids));
     for (let i = 0; i < 30; i++) update(`status = 'failed', error_code = ?`, pick(['jam', null]), pick(ids));
     for (let i = 0; i < 20; i++) update(`material_used_g = ?, cost = ?`, rnd() * 90, rnd() * 5, pick(ids));
@@ -131,5 +131,9 @@ export function seedHistory(sqlite: BetterSqlite3.Database, opts: { jobs: number
     sqlite.prepare(`UPDATE printers SET group_name = 'west' WHERE id = 'prt_3'`).run();
     sqlite.prepare(`UPDATE printers SET group_name = 'east' WHERE id = 'prt_6'`).run();
     sqlite.prepare(`UPDATE printers SET power_watts = 333 WHERE id = 'prt_1'`).run();
+    sqlite.prepare(`UPDATE printers SET power_watts = NULL WHERE id = 'prt_4'`).run();
+    sqlite.prepare(`DELETE FROM printers WHERE id = 'prt_7'`).run();
+    // A printer row arriving after jobs that name it (an import).
+    printer.run('prt_late', 'Late', 'sim://late', 'east', 250, t0, t0);
   })();
 }

@@ -31,6 +31,9 @@ const jobRows = (row: 'NEW' | 'OLD' | null): string =>
 
 type Sign = '1' | '-1';
 
+/** Any of the columns differs between OLD and NEW (update triggers). */
+const changed = (cols: string): string => cols.split(', ').map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
+
 /** `col = col + excluded.col` for each column. */
 const addUp = (cols: string[]): string => cols.map((c) => `${c} = ${c} + excluded.${c}`).join(', ');
 
@@ -38,62 +41,70 @@ const addUp = (cols: string[]): string => cols.map((c) => `${c} = ${c} + exclude
 const keepMin = (c: string): string => `${c} = COALESCE(MIN(${c}, excluded.${c}), ${c}, excluded.${c})`;
 const keepMax = (c: string): string => `${c} = COALESCE(MAX(${c}, excluded.${c}), ${c}, excluded.${c})`;
 
+/** The printer's own key and the farm's ('*'): each row is written twice, so a farm-wide question reads one row a day or hour. */
+const BOTH_KEYS = `(SELECT 0 AS farm UNION ALL SELECT 1)`;
+const keyOf = (printerCol: string): string => `CASE WHEN k.farm = 1 THEN '*' ELSE COALESCE(${printerCol}, '') END`;
+
+/** The job's printer's power rating now (0: none, unrated or deleted); printer triggers below follow changes to it. */
+const WATTS = `COALESCE((SELECT p.power_watts FROM printers p WHERE p.id = j.printer_id), 0)`;
+
 /** Per start day: the ended jobs' printing, grams and filament cost (interior sums), and every started job's queue wait. */
 const startedDay = (src: string, s: Sign): string => `
-  INSERT INTO analytics_day (day, printer_id, ended_seconds, ended_grams, ended_cost, started_n, wait_sum, wait_max)
-  SELECT substr(j.started_at, 1, 10), COALESCE(j.printer_id, ''),
+  INSERT INTO analytics_day (day, printer_id, ended_seconds, ended_watt_seconds, ended_grams, ended_cost, started_n, wait_sum, wait_max)
+  SELECT substr(j.started_at, 1, 10), ${keyOf('j.printer_id')},
     SUM(CASE WHEN j.completed_at IS NULL THEN 0 ELSE ${s} * j.elapsed_time END),
+    SUM(CASE WHEN j.completed_at IS NULL THEN 0 ELSE ${s} * j.elapsed_time * ${WATTS} END),
     SUM(CASE WHEN j.completed_at IS NULL THEN 0 ELSE ${s} * COALESCE(j.usage_grams, j.material_used_g, 0) END),
     SUM(CASE WHEN j.completed_at IS NULL THEN 0 ELSE ${s} * COALESCE(j.usage_cost, j.cost, 0) END),
     SUM(${s}), SUM(${s} * ${WAIT}), MAX(${WAIT})
-  FROM ${src} j WHERE j.started_at IS NOT NULL GROUP BY 1, 2
-  ON CONFLICT (day, printer_id) DO UPDATE SET ${addUp(['ended_seconds', 'ended_grams', 'ended_cost', 'started_n', 'wait_sum'])}
+  FROM ${src} j, ${BOTH_KEYS} k WHERE j.started_at IS NOT NULL GROUP BY 1, 2
+  ON CONFLICT (day, printer_id) DO UPDATE SET ${addUp(['ended_seconds', 'ended_watt_seconds', 'ended_grams', 'ended_cost', 'started_n', 'wait_sum'])}
     ${s === '1' ? `, ${keepMax('wait_max')}` : ''};`;
 
 /** Per creation day: jobs created. */
 const createdDay = (src: string, s: Sign): string => `
   INSERT INTO analytics_day (day, printer_id, created_n)
-  SELECT substr(j.created_at, 1, 10), COALESCE(j.printer_id, ''), SUM(${s}) FROM ${src} j WHERE true GROUP BY 1, 2
+  SELECT substr(j.created_at, 1, 10), ${keyOf('j.printer_id')}, SUM(${s}) FROM ${src} j, ${BOTH_KEYS} k WHERE true GROUP BY 1, 2
   ON CONFLICT (day, printer_id) DO UPDATE SET ${addUp(['created_n'])};`;
 
 const isCompleted = `j.status = 'completed'`;
 
 /** Per completion day: final states, and the completed jobs' printing (sum, min, max) and filament cost. */
 const finishedDay = (src: string, s: Sign): string => `
-  INSERT INTO analytics_day (day, printer_id, completed_n, failed_n, cancelled_n, completed_seconds, completed_cost, completed_min, completed_max)
-  SELECT substr(j.completed_at, 1, 10), COALESCE(j.printer_id, ''),
+  INSERT INTO analytics_day (day, printer_id, completed_n, failed_n, cancelled_n, completed_seconds, completed_watt_seconds, completed_cost, completed_min, completed_max)
+  SELECT substr(j.completed_at, 1, 10), ${keyOf('j.printer_id')},
     SUM(${s} * (j.status = 'completed')), SUM(${s} * (j.status = 'failed')), SUM(${s} * (j.status = 'cancelled')),
     SUM(CASE WHEN ${isCompleted} THEN ${s} * j.elapsed_time ELSE 0 END),
+    SUM(CASE WHEN ${isCompleted} THEN ${s} * j.elapsed_time * ${WATTS} ELSE 0 END),
     SUM(CASE WHEN ${isCompleted} THEN ${s} * COALESCE(j.usage_cost, j.cost, 0) ELSE 0 END),
     MIN(CASE WHEN ${isCompleted} THEN j.elapsed_time END), MAX(CASE WHEN ${isCompleted} THEN j.elapsed_time END)
-  FROM ${src} j WHERE j.completed_at IS NOT NULL AND j.status IN ${FINAL} GROUP BY 1, 2
-  ON CONFLICT (day, printer_id) DO UPDATE SET ${addUp(['completed_n', 'failed_n', 'cancelled_n', 'completed_seconds', 'completed_cost'])}
+  FROM ${src} j, ${BOTH_KEYS} k WHERE j.completed_at IS NOT NULL AND j.status IN ${FINAL} GROUP BY 1, 2
+  ON CONFLICT (day, printer_id) DO UPDATE SET ${addUp(['completed_n', 'failed_n', 'cancelled_n', 'completed_seconds', 'completed_watt_seconds', 'completed_cost'])}
     ${s === '1' ? `, ${keepMin('completed_min')}, ${keepMax('completed_max')}` : ''};`;
 
 /** Per completion day: failed jobs by error code. */
 const failureDay = (src: string, s: Sign): string => `
   INSERT INTO analytics_day_failure (day, printer_id, code, n)
-  SELECT substr(j.completed_at, 1, 10), COALESCE(j.printer_id, ''), COALESCE(j.error_code, 'unknown'), SUM(${s})
-  FROM ${src} j WHERE j.completed_at IS NOT NULL AND j.status = 'failed' GROUP BY 1, 2, 3
+  SELECT substr(j.completed_at, 1, 10), ${keyOf('j.printer_id')}, COALESCE(j.error_code, 'unknown'), SUM(${s})
+  FROM ${src} j, ${BOTH_KEYS} k WHERE j.completed_at IS NOT NULL AND j.status = 'failed' GROUP BY 1, 2, 3
   ON CONFLICT (day, printer_id, code) DO UPDATE SET ${addUp(['n'])};`;
 
 // A minimum or maximum cannot be taken back by subtraction: when a job leaves a day, the day's value is read again
-// from the jobs (one day of one printer: an index range).
-const samePrinter = `j.printer_id IS NULLIF(analytics_day.printer_id, '')`;
+// from the jobs (one day: an index range), and only when the job's part in it changed.
+const samePrinter = `(analytics_day.printer_id = '*' OR j.printer_id IS NULLIF(analytics_day.printer_id, ''))`;
+const ofJob = (row: string, col: string): string => `day = substr(${row}.${col}, 1, 10) AND printer_id IN (COALESCE(${row}.printer_id, ''), '*')`;
 const inDay = (col: string): string => `j.${col} >= analytics_day.day AND j.${col} < date(analytics_day.day, '+1 day')`;
 
-const recountMax = (row: 'OLD'): string => `
+const recountMax = (row: 'OLD', updated: boolean): string => `
   UPDATE analytics_day SET wait_max = (SELECT MAX(${WAIT}) FROM jobs j WHERE ${inDay('started_at')} AND ${samePrinter})
-  WHERE ${row}.started_at IS NOT NULL AND day = substr(${row}.started_at, 1, 10) AND printer_id = COALESCE(${row}.printer_id, '');
+  WHERE ${row}.started_at IS NOT NULL AND ${ofJob(row, 'started_at')}
+    ${updated ? `AND (${changed('started_at, created_at, printer_id')})` : ''};
   UPDATE analytics_day SET
     completed_min = (SELECT MIN(j.elapsed_time) FROM jobs j WHERE ${isCompleted} AND ${inDay('completed_at')} AND ${samePrinter}),
     completed_max = (SELECT MAX(j.elapsed_time) FROM jobs j WHERE ${isCompleted} AND ${inDay('completed_at')} AND ${samePrinter})
-  WHERE ${row}.status = 'completed' AND ${row}.completed_at IS NOT NULL
-    AND day = substr(${row}.completed_at, 1, 10) AND printer_id = COALESCE(${row}.printer_id, '');`;
+  WHERE ${row}.status = 'completed' AND ${row}.completed_at IS NOT NULL AND ${ofJob(row, 'completed_at')}
+    ${updated ? `AND (${changed('status, completed_at, elapsed_time, printer_id')})` : ''};`;
 
-/** The printer's own key and the farm's ('*'): each hour row is written twice. */
-const BOTH_KEYS = `(SELECT 0 AS farm UNION ALL SELECT 1)`;
-const hourKey = (printerCol: string): string => `CASE WHEN k.farm = 1 THEN '*' ELSE COALESCE(${printerCol}, '') END`;
 
 /**
  * Ended jobs (or their filament lines) cut into the UTC hours they overlap, exactly as jobOverlap cuts a job to a
@@ -116,13 +127,13 @@ const hourOf = `strftime('%Y-%m-%dT%H', (x.h0 + n.key) * 3600, 'unixepoch')`;
 /** Per hour: printing seconds of ended jobs, cut to the hour. */
 const printingHour = (src: string, s: Sign): string => `
   INSERT INTO analytics_hour (hour, printer_id, print_seconds)
-  SELECT ${hourOf}, ${hourKey('x.printer_id')}, SUM(${s} * (${printing})) FROM ${hourSlices(src)} WHERE true GROUP BY 1, 2
+  SELECT ${hourOf}, ${keyOf('x.printer_id')}, SUM(${s} * (${printing})) FROM ${hourSlices(src)} WHERE true GROUP BY 1, 2
   ON CONFLICT (hour, printer_id) DO UPDATE SET ${addUp(['print_seconds'])};`;
 
 /** Per completion hour: final states. */
 const finishedHour = (src: string, s: Sign): string => `
   INSERT INTO analytics_hour (hour, printer_id, completed_n, failed_n, cancelled_n)
-  SELECT substr(j.completed_at, 1, 13), ${hourKey('j.printer_id')},
+  SELECT substr(j.completed_at, 1, 13), ${keyOf('j.printer_id')},
     SUM(${s} * (j.status = 'completed')), SUM(${s} * (j.status = 'failed')), SUM(${s} * (j.status = 'cancelled'))
   FROM ${src} j, ${BOTH_KEYS} k WHERE j.completed_at IS NOT NULL AND j.status IN ${FINAL} GROUP BY 1, 2
   ON CONFLICT (hour, printer_id) DO UPDATE SET ${addUp(['completed_n', 'failed_n', 'cancelled_n'])};`;
@@ -153,15 +164,15 @@ const ownLineOf = (jobId: string, when: string): string =>
 /** Per start day: filament of ended jobs by printer, type, colour and spool. */
 const materialDay = (lines: string, s: Sign): string => `
   INSERT INTO analytics_day_material (day, printer_id, type, color, material_id, lines, grams, cost)
-  SELECT substr(l.started_at, 1, 10), COALESCE(l.printer_id, ''), json_quote(l.type), json_quote(l.color), json_quote(l.material_id),
+  SELECT substr(l.started_at, 1, 10), ${keyOf('l.printer_id')}, json_quote(l.type), json_quote(l.color), json_quote(l.material_id),
     SUM(${s}), SUM(${s} * l.grams), SUM(${s} * l.cost)
-  FROM ${lines} l WHERE l.started_at IS NOT NULL AND l.completed_at IS NOT NULL GROUP BY 1, 2, 3, 4, 5
+  FROM ${lines} l, ${BOTH_KEYS} k WHERE l.started_at IS NOT NULL AND l.completed_at IS NOT NULL GROUP BY 1, 2, 3, 4, 5
   ON CONFLICT (day, printer_id, type, color, material_id) DO UPDATE SET ${addUp(['lines', 'grams', 'cost'])};`;
 
 /** Per hour: filament of ended jobs by printer and type, cut to the hour. */
 const materialHour = (lines: string, s: Sign): string => `
   INSERT INTO analytics_hour_material (hour, printer_id, type, grams, cost)
-  SELECT ${hourOf}, ${hourKey('x.printer_id')}, json_quote(x.type), SUM(${s} * x.grams * (${share})), SUM(${s} * x.cost * (${share}))
+  SELECT ${hourOf}, ${keyOf('x.printer_id')}, json_quote(x.type), SUM(${s} * x.grams * (${share})), SUM(${s} * x.cost * (${share}))
   FROM ${hourSlices(lines)} WHERE true GROUP BY 1, 2, 3
   ON CONFLICT (hour, printer_id, type) DO UPDATE SET ${addUp(['grams', 'cost'])};`;
 
@@ -179,13 +190,20 @@ const forgetOddJob = (id: string): string => `
   DELETE FROM analytics_long_jobs WHERE job_id = ${id};
   DELETE FROM analytics_backward_jobs WHERE job_id = ${id};`;
 
+/** The energy of a printer's day rows priced at `after` watts instead of `before`, and the farm's rows by the difference. */
+const rewatt = (id: string, before: string, after: string): string => `
+  UPDATE analytics_day SET
+    ended_watt_seconds = ended_watt_seconds + (SELECT r.ended_seconds FROM analytics_day r WHERE r.day = analytics_day.day AND r.printer_id = ${id}) * (${after} - ${before}),
+    completed_watt_seconds = completed_watt_seconds + (SELECT r.completed_seconds FROM analytics_day r WHERE r.day = analytics_day.day AND r.printer_id = ${id}) * (${after} - ${before})
+  WHERE printer_id = '*' AND day IN (SELECT r.day FROM analytics_day r WHERE r.printer_id = ${id});
+  UPDATE analytics_day SET ended_watt_seconds = ended_seconds * ${after}, completed_watt_seconds = completed_seconds * ${after} WHERE printer_id = ${id};`;
+
 /** The roll-up tables, emptied before a rebuild. */
 export const ANALYTICS_ROLLUP_TABLES = ['analytics_day', 'analytics_day_failure', 'analytics_day_material', 'analytics_hour', 'analytics_hour_material', 'analytics_long_jobs', 'analytics_backward_jobs'] as const;
 
 /** Fills the (empty) roll-up tables from every job: the backfill of this migration and `printfarm analytics rebuild`. */
 export const FILL_ANALYTICS_ROLLUPS = jobParts(jobRows(null), '1') + lineParts(linesOfJobs('jobs'), '1') + oddJobs('jobs');
 
-const changed = (cols: string): string => cols.split(', ').map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
 const JOB_TRIGGER_COLUMNS = 'started_at, completed_at, printer_id, status, elapsed_time, created_at, error_code, usage_grams, usage_cost, material_used_g, cost';
 // The printing time of a running job is in no roll-up: its live counter's writes change nothing there.
 const JOB_CHANGED = `${changed(JOB_TRIGGER_COLUMNS.replace('elapsed_time, ', ''))}
@@ -200,6 +218,8 @@ export const migration010AnalyticsRollups: Migration = {
       day TEXT NOT NULL,
       printer_id TEXT NOT NULL,
       ended_seconds REAL NOT NULL DEFAULT 0,
+      -- Energy: printing seconds × the printer's power rating as it is now (printer triggers follow a new rating).
+      ended_watt_seconds REAL NOT NULL DEFAULT 0,
       ended_grams REAL NOT NULL DEFAULT 0,
       ended_cost REAL NOT NULL DEFAULT 0,
       started_n INTEGER NOT NULL DEFAULT 0,
@@ -210,19 +230,18 @@ export const migration010AnalyticsRollups: Migration = {
       failed_n INTEGER NOT NULL DEFAULT 0,
       cancelled_n INTEGER NOT NULL DEFAULT 0,
       completed_seconds REAL NOT NULL DEFAULT 0,
+      completed_watt_seconds REAL NOT NULL DEFAULT 0,
       completed_cost REAL NOT NULL DEFAULT 0,
       completed_min REAL,
       completed_max REAL,
-      PRIMARY KEY (day, printer_id)
+      PRIMARY KEY (printer_id, day)
     ) STRICT, WITHOUT ROWID;
-    -- One printer's days (a printer's report) without reading every printer's.
-    CREATE INDEX analytics_day_printer ON analytics_day (printer_id, day);
     CREATE TABLE analytics_day_failure (
       day TEXT NOT NULL,
       printer_id TEXT NOT NULL,
       code TEXT NOT NULL,
       n INTEGER NOT NULL DEFAULT 0,
-      PRIMARY KEY (day, printer_id, code)
+      PRIMARY KEY (printer_id, day, code)
     ) STRICT, WITHOUT ROWID;
     CREATE TABLE analytics_day_material (
       day TEXT NOT NULL,
@@ -234,7 +253,7 @@ export const migration010AnalyticsRollups: Migration = {
       lines INTEGER NOT NULL DEFAULT 0,
       grams REAL NOT NULL DEFAULT 0,
       cost REAL NOT NULL DEFAULT 0,
-      PRIMARY KEY (day, printer_id, type, color, material_id)
+      PRIMARY KEY (printer_id, day, type, color, material_id)
     ) STRICT, WITHOUT ROWID;
     CREATE TABLE analytics_hour (
       hour TEXT NOT NULL,
@@ -243,19 +262,16 @@ export const migration010AnalyticsRollups: Migration = {
       completed_n INTEGER NOT NULL DEFAULT 0,
       failed_n INTEGER NOT NULL DEFAULT 0,
       cancelled_n INTEGER NOT NULL DEFAULT 0,
-      PRIMARY KEY (hour, printer_id)
+      PRIMARY KEY (printer_id, hour)
     ) STRICT, WITHOUT ROWID;
-    -- Per-printer series read one printer's hours: its own index.
-    CREATE INDEX analytics_hour_printer ON analytics_hour (printer_id, hour);
     CREATE TABLE analytics_hour_material (
       hour TEXT NOT NULL,
       printer_id TEXT NOT NULL,
       type TEXT NOT NULL,
       grams REAL NOT NULL DEFAULT 0,
       cost REAL NOT NULL DEFAULT 0,
-      PRIMARY KEY (hour, printer_id, type)
+      PRIMARY KEY (printer_id, hour, type)
     ) STRICT, WITHOUT ROWID;
-    CREATE INDEX analytics_hour_material_printer ON analytics_hour_material (printer_id, hour);
     CREATE TABLE analytics_long_jobs (job_id TEXT PRIMARY KEY) STRICT, WITHOUT ROWID;
     CREATE TABLE analytics_backward_jobs (job_id TEXT PRIMARY KEY) STRICT, WITHOUT ROWID;
 
@@ -268,14 +284,14 @@ export const migration010AnalyticsRollups: Migration = {
     END;
     CREATE TRIGGER analytics_job_delete AFTER DELETE ON jobs BEGIN
       ${jobParts(jobRows('OLD'), '-1')}
-      ${recountMax('OLD')}
+      ${recountMax('OLD', false)}
       ${lineParts(linesOfJobs(jobRows('OLD')), '-1')}
       ${forgetOddJob('OLD.id')}
     END;
     CREATE TRIGGER analytics_job_update AFTER UPDATE OF ${JOB_TRIGGER_COLUMNS} ON jobs
       WHEN ${JOB_CHANGED} BEGIN
       ${jobParts(jobRows('OLD'), '-1')}
-      ${recountMax('OLD')}
+      ${recountMax('OLD', true)}
       ${jobParts(jobRows('NEW'), '1')}
       ${forgetOddJob('OLD.id')}
       ${oddJobs(jobRows('NEW'))}
@@ -285,6 +301,12 @@ export const migration010AnalyticsRollups: Migration = {
       ${lineParts(linesOfJobs(jobRows('OLD')), '-1')}
       ${lineParts(linesOfJobs(jobRows('NEW')), '1')}
     END;
+    -- Energy counts each printer's rating as it is now: a new rating (or none, the printer deleted) re-prices its
+    -- days, and the farm's days by the difference.
+    CREATE TRIGGER analytics_printer_watts AFTER UPDATE OF power_watts ON printers
+      WHEN OLD.power_watts IS NOT NEW.power_watts BEGIN ${rewatt('NEW.id', 'COALESCE(OLD.power_watts, 0)', 'COALESCE(NEW.power_watts, 0)')} END;
+    CREATE TRIGGER analytics_printer_delete AFTER DELETE ON printers BEGIN ${rewatt('OLD.id', 'COALESCE(OLD.power_watts, 0)', '0')} END;
+    CREATE TRIGGER analytics_printer_insert AFTER INSERT ON printers BEGIN ${rewatt('NEW.id', '0', 'COALESCE(NEW.power_watts, 0)')} END;
     -- A job's first usage row replaces its own line; its last one gone, the own line counts again.
     CREATE TRIGGER analytics_usage_insert AFTER INSERT ON job_material_usage BEGIN
       ${lineParts(lineOfUsage('NEW'), '1')}
