@@ -204,10 +204,25 @@ export const ANALYTICS_ROLLUP_TABLES = ['analytics_day', 'analytics_day_failure'
 /** Fills the (empty) roll-up tables from every job: the backfill of this migration and `printfarm analytics rebuild`. */
 export const FILL_ANALYTICS_ROLLUPS = jobParts(jobRows(null), '1') + lineParts(linesOfJobs('jobs'), '1') + oddJobs('jobs');
 
-const JOB_TRIGGER_COLUMNS = 'started_at, completed_at, printer_id, status, elapsed_time, created_at, error_code, usage_grams, usage_cost, material_used_g, cost';
+const JOB_TRIGGER_COLUMNS = 'started_at, completed_at, printer_id, status, elapsed_time, created_at, error_code, material_used_g, cost';
+const USAGE_TOTALS = 'usage_grams, usage_cost';
 // The printing time of a running job is in no roll-up: its live counter's writes change nothing there.
 const JOB_CHANGED = `${changed(JOB_TRIGGER_COLUMNS.replace('elapsed_time, ', ''))}
   OR (OLD.elapsed_time IS NOT NEW.elapsed_time AND (OLD.completed_at IS NOT NULL OR NEW.completed_at IS NOT NULL))`;
+
+/**
+ * A job's usage totals changed (the meter's writes, through migration 009's triggers) and nothing else the roll-ups
+ * read: only its grams and costs move, by the difference (the full re-count above covers writes that change more).
+ */
+const usageTotalsMoved = (): string => {
+  const grams = (r: string) => `COALESCE(${r}.usage_grams, ${r}.material_used_g, 0)`;
+  const cost = (r: string) => `COALESCE(${r}.usage_cost, ${r}.cost, 0)`;
+  return `
+  UPDATE analytics_day SET ended_grams = ended_grams + ${grams('NEW')} - ${grams('OLD')}, ended_cost = ended_cost + ${cost('NEW')} - ${cost('OLD')}
+  WHERE NEW.started_at IS NOT NULL AND NEW.completed_at IS NOT NULL AND ${'day = substr(NEW.started_at, 1, 10) AND printer_id IN (COALESCE(NEW.printer_id, \'\'), \'*\')'};
+  UPDATE analytics_day SET completed_cost = completed_cost + ${cost('NEW')} - ${cost('OLD')}
+  WHERE NEW.status = 'completed' AND NEW.completed_at IS NOT NULL AND ${'day = substr(NEW.completed_at, 1, 10) AND printer_id IN (COALESCE(NEW.printer_id, \'\'), \'*\')'};`;
+};
 const LINE_TRIGGER_COLUMNS = 'started_at, completed_at, printer_id, material_type, material_color, material_used_g, cost';
 
 export const migration010AnalyticsRollups: Migration = {
@@ -295,6 +310,10 @@ export const migration010AnalyticsRollups: Migration = {
       ${jobParts(jobRows('NEW'), '1')}
       ${forgetOddJob('OLD.id')}
       ${oddJobs(jobRows('NEW'))}
+    END;
+    CREATE TRIGGER analytics_job_usage_totals AFTER UPDATE OF ${USAGE_TOTALS} ON jobs
+      WHEN (${changed(USAGE_TOTALS)}) AND NOT (${JOB_CHANGED}) BEGIN
+      ${usageTotalsMoved()}
     END;
     CREATE TRIGGER analytics_job_lines AFTER UPDATE OF ${LINE_TRIGGER_COLUMNS} ON jobs
       WHEN ${changed(LINE_TRIGGER_COLUMNS)} BEGIN
