@@ -1,4 +1,4 @@
-// SQL of the analytics: aggregates run in the database (portable SQL: no date functions, ISO text timestamps compare as text).
+// SQL of the analytics over the jobs table: aggregates run in the database (ISO text timestamps compare as text; only the roll-ups and queue waits use SQLite date functions).
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type QueryCreator, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../storage/schema.js';
 
