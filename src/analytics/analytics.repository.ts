@@ -1,4 +1,4 @@
-// SQL of the analytics: aggregates run in the database (portable SQL: no date functions, ISO text timestamps compare as text).
+// SQL of the analytics over the jobs table: aggregates run in the database (ISO text timestamps compare as text; only the roll-ups and queue waits use SQLite date functions).
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type QueryCreator, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../storage/schema.js';
 
@@ -73,11 +73,25 @@ export function withScopeIds(db: Q, f: AnalyticsFilter): QueryCreator<Database &
   );
 }
 
-/** Jobs that printed in the period and lie wholly inside it: their printing time is elapsed_time exactly. */
+/** Where a part of a period's jobs is read: started_at in [from, to) (a whole period's interior has no `to`). */
+export interface StartedIn {
+  from: string;
+  to?: string;
+}
+
+const startedIn = (eb: ExpressionBuilder<any, any>, w: StartedIn, started: Expression<string> | 'j.started_at' = 'j.started_at') => [
+  eb(started, '>=', w.from),
+  ...(w.to !== undefined ? [eb(started, '<', w.to)] : []),
+];
+
+/**
+ * Jobs that printed in the period and lie wholly inside it: their printing time is elapsed_time exactly. `started`
+ * narrows them to those that started in a part of the period (its edges, which the day roll-ups do not hold).
+ */
 export const interior =
-  (f: AnalyticsFilter): Term =>
+  (f: AnalyticsFilter, started: StartedIn = { from: f.from }): Term =>
   (eb) =>
-    eb.and([eb('j.started_at', '>=', f.from), eb('j.completed_at', 'is not', null), eb('j.completed_at', '<=', f.to)]);
+    eb.and([...startedIn(eb, started), eb('j.completed_at', 'is not', null), eb('j.completed_at', '<=', f.to)]);
 
 /**
  * The same jobs for a query that reads jobs by time: `|| ''` keeps the planner on started_at. A period usually ends
@@ -85,9 +99,9 @@ export const interior =
  * not an index range, and for text it is the same value (same rows, same result).
  */
 export const interiorByStart =
-  (f: AnalyticsFilter): Term =>
+  (f: AnalyticsFilter, started: StartedIn = { from: f.from }): Term =>
   (eb) =>
-    eb.and([eb('j.started_at', '>=', f.from), eb('j.completed_at', 'is not', null), eb(sql`j.completed_at || ''`, '<=', f.to)]);
+    eb.and([...startedIn(eb, started), eb('j.completed_at', 'is not', null), eb(sql`j.completed_at || ''`, '<=', f.to)]);
 
 export interface PrinterPower {
   id: string;
@@ -115,7 +129,7 @@ export interface InteriorTotals {
  * its jobs as one range of jobs_printer_started (covering: no row lookups, no printer lookup per job). Jobs without a
  * printer are summed beside it when no filter excludes them; a deleted or unrated printer adds no energy.
  */
-export async function interiorTotals(db: Q, f: AnalyticsFilter): Promise<InteriorTotals> {
+export async function interiorTotals(db: Q, f: AnalyticsFilter, started?: StartedIn): Promise<InteriorTotals> {
   const sums = [
     sql<number>`COUNT(*)`.as('jobs'),
     sql<number>`COALESCE(SUM(j.elapsed_time), 0)`.as('seconds'),
@@ -127,11 +141,11 @@ export async function interiorTotals(db: Q, f: AnalyticsFilter): Promise<Interio
     // printers before jobs: SQLite joins in this order, so each printer row is read once, not once per job
     .leftJoin('printers as p', 'p.id', 'ids.id')
     .innerJoin('jobs as j', 'j.printer_id', 'ids.id')
-    .where(interior(f))
+    .where(interior(f, started))
     .select([...sums, sql<number>`COALESCE(SUM(j.elapsed_time * p.power_watts), 0)`.as('watt_seconds')]);
   const q =
     f.group === undefined && f.printerId === undefined
-      ? byPrinter.unionAll(jobsOf(db, f).where('j.printer_id', 'is', null).where(interior(f)).select([...sums, sql<number>`0`.as('watt_seconds')]))
+      ? byPrinter.unionAll(jobsOf(db, f).where('j.printer_id', 'is', null).where(interior(f, started)).select([...sums, sql<number>`0`.as('watt_seconds')]))
       : byPrinter;
   const out: InteriorTotals = { jobs: 0, seconds: 0, watt_seconds: 0, grams: 0, filament_cost: 0 };
   for (const r of await q.execute()) {
@@ -157,16 +171,46 @@ export const overlapTerms = (f: AnalyticsFilter): [Term, Term, Term] => [
   (eb) => eb.and([eb('j.completed_at', 'is', null), eb('j.started_at', '<', f.from)]),
 ];
 
+const DAY_MS = 86_400_000;
+
 /**
- * Overlapping jobs that do not lie wholly inside the period, as three disjoint terms: still running (started before
- * the period's end), started before it and finished after its start, or started in it and finished after its end.
- * Few by nature (at most a handful per printer), so they are read and cut in TypeScript.
+ * Ended jobs running across the instant `at` (started before it, completed after it), from `startedFrom` on if
+ * given, as two terms each an index range: those that started within a day before it (jobs_started_cover), and the
+ * few that lasted longer than a day (analytics_long_jobs, kept by triggers). No range over the whole history.
  */
-export const boundaryTerms = (f: AnalyticsFilter): [Term, Term, Term] => [
-  (eb) => eb.and([eb('j.completed_at', 'is', null), eb('j.started_at', '<', f.to)]),
-  overlapTerms(f)[1],
-  (eb) => eb.and([eb('j.completed_at', '>', f.to), eb('j.started_at', '>=', f.from), eb('j.started_at', '<', f.to)]),
-];
+export const acrossTerms = (at: string, startedFrom?: string): [Term, Term] => {
+  const dayBefore = new Date(Date.parse(at) - DAY_MS).toISOString();
+  const from = startedFrom !== undefined && startedFrom > dayBefore ? startedFrom : dayBefore;
+  return [
+    (eb) => eb.and([eb('j.started_at', '>=', from), eb('j.started_at', '<', at), eb('j.completed_at', '>', at)]),
+    (eb) =>
+      eb.and([
+        eb('j.id', 'in', eb.selectFrom('analytics_long_jobs').select('job_id')),
+        eb('j.started_at', '<', dayBefore),
+        ...(startedFrom !== undefined ? [eb('j.started_at', '>=', startedFrom)] : []),
+        eb('j.completed_at', '>', at),
+      ]),
+  ];
+};
+
+/** Jobs stamped completed before they started (the hour roll-ups leave them out) that started in the period. */
+export const backwardTerm =
+  (f: AnalyticsFilter): Term =>
+  (eb) =>
+    eb.and([eb('j.id', 'in', eb.selectFrom('analytics_backward_jobs').select('job_id')), eb('j.started_at', '>=', f.from), eb('j.started_at', '<', f.to)]);
+
+/** Jobs still running (or without a completion time) that started before the period's end. */
+export const runningTerm =
+  (f: AnalyticsFilter): Term =>
+  (eb) =>
+    eb.and([eb('j.completed_at', 'is', null), eb('j.started_at', '<', f.to)]);
+
+/**
+ * Overlapping jobs that do not lie wholly inside the period, as disjoint terms: still running, running across its
+ * start, or started in it and running across its end. Few by nature (a handful per printer), so they are read and cut
+ * in TypeScript.
+ */
+export const boundaryTerms = (f: AnalyticsFilter): Term[] => [runningTerm(f), ...acrossTerms(f.from), ...acrossTerms(f.to, f.from)];
 
 /** One select per term, joined by UNION ALL (the terms are disjoint, so no row comes twice). */
 export function unionOfTerms<T, S extends { unionAll(other: S): S }>(terms: readonly T[], select: (term: T) => S): S {
@@ -174,6 +218,7 @@ export function unionOfTerms<T, S extends { unionAll(other: S): S }>(terms: read
 }
 
 export interface BoundaryJob {
+  id: string;
   printer_id: string | null;
   status: string;
   started_at: string;
@@ -197,7 +242,7 @@ export function boundaryJobs(db: Q, f: AnalyticsFilter): AsyncIterable<BoundaryJ
   const q = unionOfTerms(boundaryTerms(f), (term) =>
     jobsScope(db, f)
       .where(term)
-      .select(['j.printer_id', 'j.status', 'j.started_at', 'j.completed_at', 'j.elapsed_time', 'p.power_watts', gramsOf.as('grams'), filamentCostOf.as('filament_cost')]),
+      .select(['j.id', 'j.printer_id', 'j.status', 'j.started_at', 'j.completed_at', 'j.elapsed_time', 'p.power_watts', gramsOf.as('grams'), filamentCostOf.as('filament_cost')]),
   );
   return q.stream(200) as AsyncIterable<BoundaryJob>;
 }

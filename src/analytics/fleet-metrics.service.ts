@@ -1,8 +1,9 @@
-// Fleet metrics over a period: SQL sums for jobs wholly inside it, plus the cut parts of jobs that straddle its edges.
+// Fleet metrics over a period: sums of the jobs wholly inside it (day roll-ups plus its edge days), plus the cut parts of jobs that straddle its edges.
 import type { Db } from '../storage/db.js';
 import { jobOverlap } from './job-overlap.js';
 import { spanOf } from './job-span.js';
-import { boundaryJobs, finishedCounts, interiorTotals, printersInScope, printersStartingIn, type AnalyticsFilter } from './analytics.repository.js';
+import { boundaryJobs, interiorTotals, printersInScope, printersStartingIn, type AnalyticsFilter } from './analytics.repository.js';
+import { daySums, finishedIn, type DaySums } from './period-totals.service.js';
 
 /** What a cost estimate needs from the organization's settings. */
 export interface CostRates {
@@ -35,21 +36,33 @@ export const round = (n: number, digits: number): number => {
 };
 
 /**
- * Sums of the jobs wholly inside the period (SQL) plus the cut parts of those straddling its edges (TypeScript).
- * `printerIds`, when given, collects the printer of every straddling job (the fleet's active printers).
+ * Sums of the jobs wholly inside the period plus the cut parts of those straddling its edges (TypeScript). The jobs
+ * inside are those that started in its whole days (day roll-ups) or in its cut edge days (read from the jobs), less
+ * the few that started in the whole days but run past its end (they straddle it: cut instead). `printerIds`, when
+ * given, collects the printer of every straddling job (the fleet's active printers).
  */
-export async function printingTotals(db: Db, f: AnalyticsFilter, nowMs: number, printerIds?: Set<string>): Promise<PrintingTotals> {
-  const inner = await interiorTotals(db, f);
-  const totals: PrintingTotals = {
-    seconds: inner.seconds,
-    wattSeconds: inner.watt_seconds,
-    grams: inner.grams,
-    filamentCost: inner.filament_cost,
-  };
+export async function printingTotals(db: Db, f: AnalyticsFilter, nowMs: number, printerIds?: Set<string>, days?: DaySums): Promise<PrintingTotals> {
+  const sums = days ?? (await daySums(db, f));
+  const totals: PrintingTotals = { ...sums.ended };
+  for (const w of sums.split.edges) {
+    const inner = await interiorTotals(db, f, w);
+    totals.seconds += inner.seconds;
+    totals.wattSeconds += inner.watt_seconds;
+    totals.grams += inner.grams;
+    totals.filamentCost += inner.filament_cost;
+  }
+  const whole = sums.split.whole;
   const fromMs = Date.parse(f.from);
   const toMs = Date.parse(f.to);
   for await (const job of boundaryJobs(db, f)) {
     if (printerIds && job.printer_id !== null) printerIds.add(job.printer_id);
+    if (whole && job.completed_at !== null && job.completed_at > f.to && job.started_at >= whole.from && job.started_at < whole.to) {
+      // In the roll-up of its start day as a job wholly inside: taken out whole, then added cut.
+      totals.seconds -= Number(job.elapsed_time);
+      totals.wattSeconds -= Number(job.elapsed_time) * Number(job.power_watts ?? 0);
+      totals.grams -= Number(job.grams);
+      totals.filamentCost -= Number(job.filament_cost);
+    }
     const o = jobOverlap(spanOf(job), fromMs, toMs, nowMs);
     totals.seconds += o.seconds;
     totals.wattSeconds += o.seconds * Number(job.power_watts ?? 0);
@@ -76,7 +89,8 @@ async function activePrinters(db: Db, f: AnalyticsFilter, straddling: Set<string
 
 export async function fleetMetrics(db: Db, f: AnalyticsFilter, rates: CostRates, nowMs: number): Promise<FleetMetrics> {
   const straddling = new Set<string>();
-  const [printers, counts, totals] = await Promise.all([printersInScope(db, f), finishedCounts(db, f), printingTotals(db, f, nowMs, straddling)]);
+  const days = await daySums(db, f);
+  const [printers, counts, totals] = await Promise.all([printersInScope(db, f), finishedIn(db, f, days), printingTotals(db, f, nowMs, straddling, days)]);
   const active = await activePrinters(db, f, straddling);
   const periodSeconds = (Date.parse(f.to) - Date.parse(f.from)) / 1000;
   return {

@@ -5,12 +5,15 @@ import {
   boundaryTerms,
   filamentCostOf,
   FINAL_STATES,
+  acrossTerms,
   interiorByStart,
   jobsOf,
   jobsScope,
   unionOfTerms,
   type AnalyticsFilter,
   type FinishedCounts,
+  type StartedIn,
+  type Term,
 } from './analytics.repository.js';
 import { overlapPages, type Window } from './period-pages.js';
 
@@ -183,10 +186,10 @@ const lineColor = sql<string | null>`CASE WHEN u.job_id IS NULL THEN j.material_
 const lineGrams = sql<number>`CASE WHEN u.job_id IS NULL THEN j.material_used_g ELSE u.grams END`;
 const lineCost = sql<number>`COALESCE(CASE WHEN u.job_id IS NULL THEN j.cost ELSE u.cost END, 0)`;
 
-/** Grams and cost by type, colour and spool over jobs wholly inside the period (aggregated in SQL). */
-export async function interiorUsage(db: Q, f: AnalyticsFilter & { type?: string }): Promise<UsageLine[]> {
+/** Grams and cost by type, colour and spool over jobs wholly inside the period (aggregated in SQL), or those of them started in `started`. */
+export async function interiorUsage(db: Q, f: AnalyticsFilter & { type?: string }, started?: StartedIn): Promise<UsageLine[]> {
   const rows = await usageLines(db, f)
-    .where(interiorByStart(f))
+    .where(interiorByStart(f, started))
     .select([
       lineType.as('type'),
       lineColor.as('color'),
@@ -266,4 +269,46 @@ export function crossingUsagePages(db: Q, f: AnalyticsFilter & { type?: string }
           .select(columns)
       : lines(db, f).where(term).select(columns),
   );
+}
+
+/** Seconds a job waited in the queue (started minus created, never negative), in SQL as the roll-ups count it. */
+const msOf = (col: 'started_at' | 'created_at') => sql`ROUND((julianday(${sql.ref(`j.${col}`)}) - 2440587.5) * 86400000)`;
+const waitOf = sql<number>`MAX(0, (${msOf('started_at')} - ${msOf('created_at')}) / 1000.0)`;
+
+export interface WaitSums {
+  n: number;
+  sum: number;
+  max: number | null;
+}
+
+/** Queue waits of the jobs that started in the window [from, to). */
+export async function waitsIn(db: Q, f: AnalyticsFilter, w: Window): Promise<WaitSums> {
+  const r = await jobsOf(db, f)
+    .where('j.started_at', '>=', w.from)
+    .where('j.started_at', '<', w.to)
+    .select([sql<number>`COUNT(*)`.as('n'), sql<number>`COALESCE(SUM(${waitOf}), 0)`.as('sum'), sql<number | null>`MAX(${waitOf})`.as('max')])
+    .executeTakeFirstOrThrow();
+  return { n: Number(r.n), sum: Number(r.sum), max: r.max === null ? null : Number(r.max) };
+}
+
+/** Ended jobs that printed in the window [from, to): started in it, or running across its start (not those stamped backwards). */
+export const touchingTerms = (w: Window): Term[] => [
+  (eb) => eb.and([eb('j.started_at', '>=', w.from), eb('j.started_at', '<', w.to), eb('j.completed_at', '>=', eb.ref('j.started_at'))]),
+  ...acrossTerms(w.from),
+];
+
+/** The timing of the jobs the terms find (few: the edges of a period, the running jobs). */
+export function timingsOf(db: Q, f: AnalyticsFilter, terms: Term[]): Promise<Omit<OverlapRow, 'term' | 'created_at'>[]> {
+  return unionOfTerms(terms, (term) =>
+    jobsOf(db, f).where(term).select(['j.status', sql<string>`j.started_at`.as('started_at'), 'j.completed_at', 'j.elapsed_time']),
+  ).execute();
+}
+
+/** The filament lines, with their job's timing, of the jobs the terms find. */
+export function lineTimingsOf(db: Q, f: AnalyticsFilter & { type?: string }, terms: Term[]): Promise<SeriesLine[]> {
+  return unionOfTerms(terms, (term) =>
+    lines(db, f)
+      .where(term)
+      .select([lineGrams.as('grams'), lineCost.as('cost'), 'j.status', sql<string>`j.started_at`.as('started_at'), 'j.completed_at', 'j.elapsed_time']),
+  ).execute();
 }

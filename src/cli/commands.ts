@@ -12,6 +12,7 @@ export interface CommandEntry {
 export const commands: CommandEntry[] = [
   { name: 'serve', summary: 'Run the API server and dashboard', load: async () => (await import('./serve.command.js')).serveCommand },
   { name: 'keys', summary: 'Mint an API key offline (keys create)', load: async () => (await import('./keys.command.js')).keysCommand },
+  { name: 'analytics', summary: 'Rebuild the analytics roll-ups from the jobs (analytics rebuild)', load: async () => (await import('./analytics.command.js')).analyticsCommand },
   { name: 'doctor', summary: 'Check that this install can run: SQLite, serial addon and ports, shipped files', load: async () => (await import('./doctor.command.js')).doctorCommand },
   { name: 'stream', summary: 'Stream one G-code file to one printer and print a summary', load: async () => (await import('./stream.command.js')).streamCommand },
   { name: 'console', summary: 'Interactive G-code terminal on one printer', load: async () => (await import('./console.command.js')).consoleCommand },

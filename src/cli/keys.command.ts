@@ -1,13 +1,11 @@
 // `printfarm keys create`: mints an API key offline (recovery, provisioning) straight into the data directory's database.
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { mintKeyOffline } from '../auth/bootstrap.js';
 import { firstUnknownScope, KNOWN_SCOPES, parseScopeList } from '../auth/scopes.js';
 import { systemClock, type Clock } from '../clock.js';
 import { ConfigError, envVarFor, resolveStorageConfig } from '../config.js';
-import { DATABASE_FILE, openDatabase } from '../storage/db.js';
 import { CliUsageError, type CliCommand } from './command.js';
+import { withExistingDatabase } from './existing-database.js';
 
 const USAGE = `Usage: printfarm keys create --name NAME --scopes SCOPE[,SCOPE...] [--data-dir DIR] [--env ENV]
 
@@ -61,17 +59,10 @@ export function parseKeysCreateArgs(args: string[], environment: NodeJS.ProcessE
 
 /** Mints the key; refuses a data directory without a database, which is almost always a mistyped --data-dir. */
 export async function runKeysCreate(parsed: KeysCreateArgs, clock: Clock = systemClock): Promise<string> {
-  const file = path.join(parsed.dataDir, DATABASE_FILE);
-  if (!existsSync(file)) {
-    throw new Error(`no database at ${file}: check --data-dir, or start \`printfarm serve --data-dir ${parsed.dataDir}\` once first`);
-  }
-  const handle = openDatabase(file, new Date(clock.now()).toISOString());
-  try {
+  return withExistingDatabase(parsed.dataDir, new Date(clock.now()).toISOString(), async (handle) => {
     const { key } = await mintKeyOffline({ db: handle.db, clock, env: parsed.env }, { name: parsed.name, scopes: parsed.scopes });
     return key;
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 export const keysCommand: CliCommand = {

@@ -292,6 +292,65 @@ export interface JobMaterialUsageTable {
   cost: number | null;
 }
 
+// Analytics roll-ups (migration 013): kept by triggers, read by src/analytics/rollups.repository.ts. Keys are UTC text
+// prefixes (day 'YYYY-MM-DD', hour 'YYYY-MM-DDTHH'); printer_id '' is no printer, '*' the whole farm (hour tables);
+// type / color / material_id are json_quote()d texts ('null' for NULL).
+export interface AnalyticsDayTable {
+  day: string;
+  printer_id: string;
+  ended_seconds: number;
+  ended_watt_seconds: number;
+  ended_grams: number;
+  ended_cost: number;
+  started_n: number;
+  wait_sum: number;
+  wait_max: number | null;
+  created_n: number;
+  completed_n: number;
+  failed_n: number;
+  cancelled_n: number;
+  completed_seconds: number;
+  completed_watt_seconds: number;
+  completed_cost: number;
+  completed_min: number | null;
+  completed_max: number | null;
+}
+
+export interface AnalyticsDayFailureTable {
+  day: string;
+  printer_id: string;
+  code: string;
+  n: number;
+}
+
+export interface AnalyticsDayMaterialTable {
+  day: string;
+  printer_id: string;
+  type: string;
+  color: string;
+  material_id: string;
+  lines: number;
+  grams: number;
+  cost: number;
+}
+
+export interface AnalyticsHourTable {
+  hour: string;
+  printer_id: string;
+  print_seconds: number;
+  completed_n: number;
+  failed_n: number;
+  cancelled_n: number;
+}
+
+export interface AnalyticsHourMaterialTable {
+  hour: string;
+  printer_id: string;
+  type: string;
+  grams: number;
+  cost: number;
+}
+
 export interface Database {
   organization: OrganizationTable;
   users: UserTable;
@@ -308,4 +367,11 @@ export interface Database {
   events: EventTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
+  analytics_day: AnalyticsDayTable;
+  analytics_day_failure: AnalyticsDayFailureTable;
+  analytics_day_material: AnalyticsDayMaterialTable;
+  analytics_hour: AnalyticsHourTable;
+  analytics_hour_material: AnalyticsHourMaterialTable;
+  analytics_long_jobs: { job_id: string };
+  analytics_backward_jobs: { job_id: string };
 }

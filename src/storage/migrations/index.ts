@@ -12,6 +12,7 @@ import { migration009AnalyticsTotals } from './009-analytics-totals.js';
 import { migration010FileUrlHosts } from './010-file-url-hosts.js';
 import { migration011CoolOnPause } from './011-cool-on-pause.js';
 import { migration012NetworkPrinters } from './012-network-printers.js';
+import { migration013AnalyticsRollups } from './013-analytics-rollups.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -26,4 +27,5 @@ export const migrations: readonly Migration[] = [
   migration010FileUrlHosts,
   migration011CoolOnPause,
   migration012NetworkPrinters,
+  migration013AnalyticsRollups,
 ];
