@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { CONFIG_DEFAULTS, ConfigError, envVarFor, resolveServerConfig, type ServerConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startServer, StartupError, type RunningServer } from '../server.js';
-import { DEMO_MAX_PRINTERS, seedDemoFarm } from '../demo/demo-farm.js';
+import { DEMO_MAX_PRINTERS, seedDemoFarm, startDemoStandIns } from '../demo/demo-farm.js';
+import type { NetworkStandIn } from '../simulator/network-standins.js';
 import { VERSION } from '../version.js';
 import { CliUsageError, type CliCommand } from './command.js';
 
@@ -13,6 +14,7 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   env: { type: 'string' },
   demo: { type: 'string' },
+  'demo-network': { type: 'boolean' },
   'no-mdns': { type: 'boolean' },
 } as const;
 
@@ -38,6 +40,8 @@ Flags (each also as an environment variable; a flag wins over the variable):
   --env ENV        live, test or dev            ${envVarFor('env').padEnd(20)} default ${CONFIG_DEFAULTS.env}
   --demo N         on a farm with no printers yet, add N virtual printers (1 to ${DEMO_MAX_PRINTERS}) with different
                    materials and one queued print each, to see the farm work
+  --demo-network   with --demo: also a Moonraker, an OctoPrint and a PrusaLink printer, each a stand-in of that
+                   API served by this process on 127.0.0.1 (ports PORT+1, PORT+2, PORT+3; ephemeral with --port 0)
   --no-mdns        do not look for network printers by multicast DNS (GET /v1/printers/discover lists serial
                    ports only); same as ${envVarFor('mdns')}=0
 
@@ -66,7 +70,9 @@ function usageError(err: unknown): CliUsageError {
   return new CliUsageError(`${(e.message ?? String(err)).split('\n')[0]} (see printfarm serve --help)`);
 }
 
-function parseFlags(args: string[]): Partial<Record<Exclude<keyof typeof OPTIONS, 'no-mdns'>, string>> & { 'no-mdns'?: boolean } {
+type BooleanFlag = 'no-mdns' | 'demo-network';
+
+function parseFlags(args: string[]): Partial<Record<Exclude<keyof typeof OPTIONS, BooleanFlag>, string>> & Partial<Record<BooleanFlag, boolean>> {
   try {
     return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (err) {
@@ -74,18 +80,22 @@ function parseFlags(args: string[]): Partial<Record<Exclude<keyof typeof OPTIONS
   }
 }
 
-/** `--demo N`: how many virtual printers to add to an empty farm (0: none). */
-export function parseDemoFlag(args: string[]): number {
-  const text = parseFlags(args).demo;
-  if (text === undefined) return 0;
+/** `--demo N [--demo-network]`: how many virtual printers to add to an empty farm (0: none), and the network stand-ins. */
+export function parseDemoFlag(args: string[]): { printers: number; network: boolean } {
+  const flags = parseFlags(args);
+  const text = flags.demo;
+  if (text === undefined) {
+    if (flags['demo-network']) throw new CliUsageError('--demo-network goes with --demo N');
+    return { printers: 0, network: false };
+  }
   if (!/^\d{1,3}$/.test(text) || Number(text) < 1 || Number(text) > DEMO_MAX_PRINTERS) {
     throw new CliUsageError(`invalid --demo "${text.slice(0, 20)}": expected a number of printers from 1 to ${DEMO_MAX_PRINTERS}`);
   }
-  return Number(text);
+  return { printers: Number(text), network: flags['demo-network'] === true };
 }
 
 export function parseServeArgs(args: string[], environment: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const { demo: _demo, ...values } = parseFlags(args);
+  const { demo: _demo, 'demo-network': _network, ...values } = parseFlags(args);
   try {
     return resolveServerConfig(values, environment);
   } catch (err) {
@@ -144,7 +154,7 @@ export const serveCommand: CliCommand = {
   usage: USAGE,
   async run(args) {
     const config = parseServeArgs(args);
-    const demoPrinters = parseDemoFlag(args);
+    const demo = parseDemoFlag(args);
     const logger = createLogger(config.logLevel);
     // Listen for signals before anything is printed: a supervisor may send SIGTERM the moment it sees the start line.
     const stop = listenForStopSignals(() => {
@@ -161,9 +171,14 @@ export const serveCommand: CliCommand = {
     }
     printInitialKey(running);
     console.log(`printfarm ${VERSION} listening on ${running.boundUrl} (env ${config.env}, data dir ${config.dataDir})`);
-    if (demoPrinters > 0) {
-      const seeded = await seedDemoFarm(running.deps, demoPrinters);
-      if (seeded.printers > 0) console.log(`printfarm: demo farm: ${seeded.printers} virtual printers, ${seeded.jobs} prints queued`);
+    let standIns: NetworkStandIn[] = [];
+    if (demo.printers > 0) {
+      if (demo.network) {
+        standIns = await startDemoStandIns(config.port);
+        for (const s of standIns) console.log(`printfarm: demo ${s.kind} stand-in on ${s.connectionUrl}`);
+      }
+      const seeded = await seedDemoFarm(running.deps, demo.printers, standIns);
+      if (seeded.printers > 0) console.log(`printfarm: demo farm: ${seeded.printers} printers, ${seeded.jobs} prints queued`);
       else console.log('printfarm: --demo ignored: the farm already has printers');
     }
 
@@ -180,6 +195,7 @@ export const serveCommand: CliCommand = {
     }, STOP_DEADLINE_MS).unref();
     console.log(`printfarm: ${signal} received, shutting down (${running.inFlight()} requests in flight)`);
     await running.close();
+    for (const s of standIns) await s.close();
     closed = true;
     console.log('printfarm: stopped, database closed');
     return 0;

@@ -6,6 +6,8 @@ import type { JobsService } from '../jobs/jobs.service.js';
 import { toJobFileInfo } from '../jobs/job-files.js';
 import type { Logger } from '../logger.js';
 import type { PrintersService } from '../printers/printers.service.js';
+import { NETWORK_KINDS } from '../printers/network-url.js';
+import { DEFAULT_STANDIN_KEY, startNetworkStandIn, type NetworkStandIn } from '../simulator/network-standins.js';
 
 export const DEMO_MAX_PRINTERS = 20;
 
@@ -58,8 +60,29 @@ export interface DemoDeps {
   logger: Logger;
 }
 
-/** Adds `count` demo printers and one print for each; does nothing when the farm already has printers. */
-export async function seedDemoFarm(d: DemoDeps, count: number): Promise<{ printers: number; jobs: number }> {
+/**
+ * `--demo-network`: one stand-in of each network printer API on 127.0.0.1, at `basePort`+1.. (0: ephemeral ports, so
+ * a restart would find the demo printers unreachable; a fixed server port keeps them), each printing with speed 5.
+ */
+export async function startDemoStandIns(basePort: number): Promise<NetworkStandIn[]> {
+  const started: NetworkStandIn[] = [];
+  try {
+    for (const [i, kind] of NETWORK_KINDS.entries()) {
+      const port = basePort === 0 ? 0 : basePort + 1 + i;
+      started.push(await startNetworkStandIn(kind, { port, apiKey: DEFAULT_STANDIN_KEY, simulator: { speed: 5 } }));
+    }
+  } catch (err) {
+    for (const s of started) await s.close();
+    throw new Error(`--demo-network: could not start the stand-ins: ${(err as Error).message}`);
+  }
+  return started;
+}
+
+/**
+ * Adds `count` virtual serial printers (plus one printer for each network stand-in) and one print for each; does
+ * nothing when the farm already has printers.
+ */
+export async function seedDemoFarm(d: DemoDeps, count: number, standIns: readonly NetworkStandIn[] = []): Promise<{ printers: number; jobs: number }> {
   if ((await d.printers.listAll()).length > 0) {
     d.logger.info('demo: the farm already has printers; nothing added');
     return { printers: 0, jobs: 0 };
@@ -81,6 +104,24 @@ export async function seedDemoFarm(d: DemoDeps, count: number): Promise<{ printe
     await d.jobs.create({ name: `Demo part for ${m.type} ${m.color}`, material: { type: m.type, color: m.color } }, toJobFileInfo(file), null, null);
     jobs++;
   }
-  d.logger.info('demo: virtual printers added', { printers: count, jobs });
-  return { printers: count, jobs };
+  for (const [i, s] of standIns.entries()) {
+    const m = MATERIALS[(count + i) % MATERIALS.length]!;
+    await d.printers.create({
+      name: `Demo ${s.kind} (${m.type} ${m.color})`,
+      connection_url: s.connectionUrl,
+      api_key: DEFAULT_STANDIN_KEY,
+      model: `Stand-in ${s.kind} printer`,
+      group: 'demo',
+      tags: ['demo', 'network'],
+      material_type: m.type,
+      material_color: m.color,
+      nozzle_diameter: 0.4,
+    });
+    const file = await d.files.ingestStream(Readable.from([demoGcode(m.type)]), `demo-${s.kind}.gcode`);
+    await d.jobs.create({ name: `Demo part for ${s.kind}`, material: { type: m.type, color: m.color } }, toJobFileInfo(file), null, null);
+    jobs++;
+  }
+  const printers = count + standIns.length;
+  d.logger.info('demo: printers added', { printers, jobs });
+  return { printers, jobs };
 }

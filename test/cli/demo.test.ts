@@ -6,13 +6,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { it } from 'node:test';
 import { parseDemoFlag } from '../../src/cli/serve.command.js';
-import { demoGcode, seedDemoFarm } from '../../src/demo/demo-farm.js';
+import { demoGcode, seedDemoFarm, startDemoStandIns } from '../../src/demo/demo-farm.js';
 import { silentLogger } from '../../src/logger.js';
 import { startServer } from '../../src/server.js';
 
 it('--demo is a number of printers from 1 to 20', () => {
-  assert.equal(parseDemoFlag(['--port', '0']), 0);
-  assert.equal(parseDemoFlag(['--demo', '3']), 3);
+  assert.deepEqual(parseDemoFlag(['--port', '0']), { printers: 0, network: false });
+  assert.deepEqual(parseDemoFlag(['--demo', '3']), { printers: 3, network: false });
+  assert.deepEqual(parseDemoFlag(['--demo', '2', '--demo-network']), { printers: 2, network: true });
+  assert.throws(() => parseDemoFlag(['--demo-network']), /--demo-network goes with --demo N/);
   for (const bad of ['0', '21', 'three', '-1', '2.5']) assert.throws(() => parseDemoFlag([`--demo=${bad}`]), /invalid --demo/);
 });
 
@@ -45,4 +47,26 @@ it('seeds an empty farm once: printers with different materials, one matching pr
 
 it('the demo part is valid G-code for every material', () => {
   for (const m of ['PLA', 'PETG', 'ASA', 'TPU']) assert.match(demoGcode(m), new RegExp(`filament_type = ${m}\\n`));
+});
+
+it('--demo-network adds a Moonraker, an OctoPrint and a PrusaLink printer on stand-ins, and each takes its print', async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pf-demo-net-'));
+  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, env: 'live' }, { logger: silentLogger, shutdownGraceMs: 200 });
+  const standIns = await startDemoStandIns(0);
+  try {
+    assert.deepEqual(await seedDemoFarm(server.deps, 1, standIns), { printers: 4, jobs: 4 });
+    const printers = await server.deps.printers.listAll();
+    assert.deepEqual(printers.map((p) => p.kind).sort(), ['moonraker', 'octoprint', 'prusalink', 'serial']);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const running = await Promise.all(printers.map((p) => server.deps.printers.get(p.id)));
+      if (running.every((p) => p.current_job !== null || p.ready === false)) break;
+      assert.ok(Date.now() < deadline, `printers not all printing: ${JSON.stringify(running.map((p) => [p.kind, p.status, p.offline_reason]))}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await server.close();
+    for (const s of standIns) await s.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
 });
