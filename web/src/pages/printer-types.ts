@@ -17,6 +17,8 @@ export interface Telemetry {
   temperatures: Temperatures;
   progress: number | null;
   job_id: string | null;
+  /** A print started on the printer itself (network printers), or null; absent from servers that do not send it. */
+  external_job?: Printer['external_job'];
 }
 
 /** A printer updated by a telemetry sample (status, temperatures, progress, current job). */
@@ -29,6 +31,7 @@ export function applyTelemetry(p: Printer, t: Telemetry): Printer {
     temperatures: t.temperatures,
     progress: t.progress,
     current_job: t.job_id,
+    ...(t.external_job !== undefined ? { external_job: t.external_job } : {}),
   };
 }
 
