@@ -175,7 +175,7 @@ export function ConnectionFields({ value, onChange, hasKey, urlError, keyError }
             onInput=${(e: Event) => set({ api_key: (e.target as HTMLInputElement).value, remove_key: false })} />
         <//>
         ${hasKey
-          ? html`<p class="key-stored"><span aria-hidden="true">🔒 </span>A key is stored.
+          ? html`<p class="key-stored">A key is stored.
               <label class="check"><input id="printer-remove-key" type="checkbox" checked=${value.remove_key}
                 onChange=${(e: Event) => set({ remove_key: (e.target as HTMLInputElement).checked, api_key: '' })} /> Remove the stored key</label></p>`
           : null}
