@@ -37,3 +37,10 @@ export function applyTelemetry(p: Printer, t: Telemetry): Printer {
 
 /** The status word with "connecting" for an offline printer that is opening its link. */
 export const statusKey = (p: Pick<Printer, 'status' | 'connecting'>): string => (p.status === 'offline' && p.connecting ? 'connecting' : p.status);
+
+/**
+ * Whether a telemetry sample moves the printer to another status (connecting included): the record's error and
+ * offline_reason then change too, and a link that fails while connecting may announce no event of its own.
+ */
+export const statusMoved = (p: Pick<Printer, 'status' | 'connecting'>, t: Pick<Telemetry, 'status'>): boolean =>
+  t.status !== (p.connecting ? 'connecting' : p.status);

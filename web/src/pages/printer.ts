@@ -9,7 +9,7 @@ import { useSession } from '../lib/session.js';
 import { tempWithTarget } from '../lib/format.js';
 import { Button, ErrorNote, Notice, StatusBadge } from '../components/ui.js';
 import { KindBadge, problemWords } from '../components/printer-kind.js';
-import { applyTelemetry, statusKey, type Printer, type Telemetry } from './printer-types.js';
+import { applyTelemetry, statusKey, statusMoved, type Printer, type Telemetry } from './printer-types.js';
 import type { Job } from './queue-types.js';
 import { PrinterControls } from './printer-controls.js';
 import { CurrentJob } from './printer-job.js';
@@ -44,10 +44,12 @@ function PrinterView({ id }: { id: string }) {
     return j;
   }, [jobId]);
 
-  // Telemetry: temperatures, status and progress in place, without a request.
+  const refresh = useCoalesced(() => void printer.reload(), 400);
+  // Telemetry: temperatures, status and progress in place, without a request; a status change reads the record again.
   useLive(['printer.telemetry'], (e) => {
     const t = e.data.object as Telemetry;
     if (t.printer_id !== id) return;
+    if (printer.data && statusMoved(printer.data, t)) refresh();
     printer.set((p) => (p ? applyTelemetry(p, t) : p!));
   });
   // The job's own answer in a job.progress event (elapsed, remaining).
@@ -59,7 +61,6 @@ function PrinterView({ id }: { id: string }) {
   });
   // A state change of this printer or one of its jobs, or a job's progress step (every 10 % or minute): read the record
   // again for what telemetry does not carry (ready flag, error, serial counters).
-  const refresh = useCoalesced(() => void printer.reload(), 400);
   useLive(['printer.*', 'job.*'], (e) => {
     if (e.type === 'printer.telemetry') return;
     const o = e.data.object as { id?: string; printer_id?: string };
