@@ -1,4 +1,6 @@
-// Maps a printer session's snapshot() to the printer.telemetry object of the live stream (temperatures with targets, progress).
+// Maps a printer session's snapshot() to the printer.telemetry object of the live stream (temperatures with targets,
+// progress, and a print started on the printer itself).
+import { externalJobOf } from '../printers/printer-record.js';
 import type { PrinterSnapshot } from '../printers/printer-state.js';
 import type { TelemetrySample } from './events-runtime.js';
 
@@ -11,5 +13,6 @@ export function telemetryFromSnapshot(s: PrinterSnapshot): TelemetrySample {
     temperatures: { hotend: num(t.hotend), hotend_target: num(t.hotend_target), bed: num(t.bed), bed_target: num(t.bed_target) },
     progress: s.job ? s.job.progress : null,
     job_id: s.job ? s.job.id : null,
+    external_job: externalJobOf(s),
   };
 }

@@ -144,9 +144,7 @@ export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null, s
     has_api_key: row.api_key_sealed !== null,
     error: snap?.error ? { code: snap.error.code, message: snap.error.message } : null,
     offline_reason: offlineReasonOf(snap),
-    external_job: snap?.external_job
-      ? { file_name: snap.external_job.file_name, progress: snap.external_job.progress, started_at: new Date(snap.external_job.started_at).toISOString() }
-      : null,
+    external_job: externalJobOf(snap),
     material_type: row.material_type,
     material_color: row.material_color,
     materials: row.loaded_spools ? (JSON.parse(row.loaded_spools) as PrinterRecord['materials']) : [],
@@ -159,6 +157,12 @@ export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null, s
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** The session's external print as the API shows it (record and printer.telemetry): started_at as ISO time. */
+export function externalJobOf(snap: PrinterSnapshot | null): PrinterRecord['external_job'] {
+  const ext = snap?.external_job;
+  return ext ? { file_name: ext.file_name, progress: ext.progress, started_at: new Date(ext.started_at).toISOString() } : null;
 }
 
 /**

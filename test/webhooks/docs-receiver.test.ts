@@ -9,6 +9,7 @@ import path from 'node:path';
 import { ManualClock } from '../../src/clock.js';
 import { bearer, mintTestKey, startTestApp } from '../helpers/test-app.js';
 import { eventually, type Obj } from './webhook-harness.js';
+import { freeTcpPort } from '../helpers/free-tcp-port.js';
 
 function receiverSource(): string {
   const doc = readFileSync(path.resolve('README.md'), 'utf8');
@@ -17,13 +18,7 @@ function receiverSource(): string {
   return block[1] as string;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+const freePort = freeTcpPort;
 
 const canConnect = (port: number): Promise<boolean> =>
   new Promise((resolve) => {

@@ -102,6 +102,22 @@ describe('printer telemetry from a session snapshot', () => {
       temperatures: { hotend: 210.2, hotend_target: 210, bed: 59.8, bed_target: null },
       progress: 12.5,
       job_id: 'job_1',
+      external_job: null,
     });
+  });
+
+  it('carries a print started on the printer itself, its start as ISO time', () => {
+    const sample = telemetryFromSnapshot({
+      printer_id: 'prt_1',
+      url: 'moonraker://127.0.0.1',
+      status: 'printing',
+      ready: true,
+      firmware: null,
+      temperatures: {},
+      job: null,
+      error: null,
+      external_job: { file_name: 'benchy.gcode', progress: 42, started_at: Date.parse('2026-11-23T10:00:00.000Z') },
+    });
+    assert.deepEqual([sample.job_id, sample.progress, sample.external_job], [null, null, { file_name: 'benchy.gcode', progress: 42, started_at: '2026-11-23T10:00:00.000Z' }]);
   });
 });

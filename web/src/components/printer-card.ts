@@ -8,6 +8,7 @@ import { href } from '../lib/router.js';
 import type { Printer, ShownJob } from '../pages/farm-data.js';
 import type { ForecastEntry } from '../pages/queue-types.js';
 import { Button, ErrorNote, ProgressBar, StatusBadge, Swatch } from './ui.js';
+import { ExternalJob, KindBadge, problemWords } from './printer-kind.js';
 import { now } from '../lib/clock.js';
 
 const clock = (ms: number): string => new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -78,22 +79,21 @@ export function PrinterCard({ printer: p, job, next, wall = false, canAct = fals
   const titleId = `printer-${p.id}-name`;
   const progress = p.progress ?? job?.progress ?? null;
   const active = p.current_job !== null && (p.status === 'printing' || p.status === 'paused');
+  const problem = problemWords(p);
   return html`<article class=${`card printer-card status-${status}${wall ? ' wall-card' : ''}`} aria-labelledby=${titleId} data-printer-id=${p.id}>
     <div class="pc-body">
     <header class="pc-head">
       <h2 id=${titleId} class="pc-name">${wall ? p.name : html`<a href=${href('printers', p.id)}>${p.name}</a>`}</h2>
       <${StatusBadge} status=${status} />
     </header>
-    ${!wall && (p.group || p.tags.length > 0)
-      ? html`<p class="pc-meta">${[p.group ? `Group ${p.group}` : null, ...p.tags.map((tag) => `#${tag}`)].filter(Boolean).join(' · ')}</p>`
+    ${!wall
+      ? html`<p class="pc-meta"><${KindBadge} kind=${p.kind} />${p.group || p.tags.length > 0 ? ' ' : ''}${[p.group ? `Group ${p.group}` : null, ...p.tags.map((tag) => `#${tag}`)].filter(Boolean).join(' · ')}</p>`
       : null}
     <dl class="temps">
       <div><dt>Hotend</dt><dd data-temp="hotend">${tempWithTarget(t.hotend, t.hotend_target)}</dd></div>
       <div><dt>Bed</dt><dd data-temp="bed">${tempWithTarget(t.bed, t.bed_target)}</dd></div>
     </dl>
-    ${p.error && (p.status === 'error' || p.status === 'offline')
-      ? html`<p class="pc-error"><span aria-hidden="true">⚠ </span>${p.error.message}</p>`
-      : null}
+    ${problem ? html`<p class="pc-error" title=${p.error?.message}><span aria-hidden="true">⚠ </span>${problem}</p>` : null}
     ${active
       ? html`<div class="pc-job">
           ${job ? html`<${Thumbnail} job=${job} />` : html`<div class="thumb thumb-empty" aria-hidden="true">▧</div>`}
@@ -103,6 +103,11 @@ export function PrinterCard({ printer: p, job, next, wall = false, canAct = fals
             ${job ? html`<${Eta} job=${job} />` : null}
           </div>
         </div>`
+      : p.external_job
+        ? html`<div class="pc-job">
+            <div class="thumb thumb-empty" aria-hidden="true">▧</div>
+            <div class="pc-job-main"><${ExternalJob} job=${p.external_job} printerName=${p.name} /></div>
+          </div>`
       : p.status === 'idle' && p.ready
         ? html`<p class="pc-job-none muted">Ready for the next job</p>`
         : null}

@@ -7,7 +7,7 @@ import type { LiveEvent } from '../lib/live.js';
 import type { Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
 import type { Forecast, ForecastEntry, Job } from './queue-types.js';
-import { applyTelemetry, type Printer, type Telemetry } from './printer-types.js';
+import { applyTelemetry, statusMoved, type Printer, type Telemetry } from './printer-types.js';
 import { now } from '../lib/clock.js';
 
 export type { LoadedSpool, Printer, Temperatures } from './printer-types.js';
@@ -172,9 +172,11 @@ export function useFarmData(): FarmData {
       const t = obj as Telemetry;
       work.telemetry.set(t.printer_id, t);
       const known = printersRef.current?.find((p) => p.id === t.printer_id);
+      // An unknown printer, or a status change (its error and offline reason change with it, and a link that fails
+      // while connecting may announce no event): read its record.
+      if (!known || statusMoved(known, t)) work.printers.add(t.printer_id);
       // A job started or ended that no job event told us about yet: its job and the queue's plan changed too.
-      if (!known) work.printers.add(t.printer_id);
-      else if (t.job_id !== known.current_job || (t.job_id && !jobsRef.current.has(t.job_id))) {
+      if (known && (t.job_id !== known.current_job || (t.job_id && !jobsRef.current.has(t.job_id)))) {
         work.jobs = true;
         work.forecast = true;
       }

@@ -8,12 +8,16 @@ export function actionBlocked(action: PrinterAction, p: Printer): string | null 
   const linked = p.status !== 'offline';
   const running = p.status === 'printing' || p.status === 'paused';
   const noLink = p.connecting ? 'The printer is still connecting.' : 'The printer is offline: connect it first.';
+  const external = p.current_job === null && p.external_job ? 'The print was started on the printer itself: control it there.' : null;
   switch (action) {
     case 'pause':
+      if (external) return external;
       return p.status === 'printing' ? null : p.status === 'paused' ? 'The job is already paused.' : 'Nothing is printing.';
     case 'resume':
+      if (external) return external;
       return p.status === 'paused' ? null : p.status === 'printing' ? 'The job is printing, not paused.' : 'No job is paused.';
     case 'cancel':
+      if (external) return external;
       return running ? null : 'No job is printing or paused.';
     case 'home':
       if (!linked) return noLink;

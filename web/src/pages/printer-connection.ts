@@ -1,6 +1,7 @@
 // How the server reaches the printer (connection_url, firmware, baud, connected since) and the serial link's counters.
 import { html } from '../lib/html.js';
 import { dateTime, relative } from '../lib/format.js';
+import { KINDS } from '../lib/printer-kinds.js';
 import type { Printer, SerialStats } from './printer-types.js';
 
 /** The counters of the record's `serial` field in reading order, with what each means for an owner. */
@@ -56,13 +57,18 @@ export function PrinterConnection({ printer }: { printer: Printer }) {
     <dl class="facts">
       <div><dt>Connection URL</dt><dd><code class="wrap">${printer.connection_url}</code></dd></div>
       <div><dt>Firmware</dt><dd>${printer.firmware ?? 'not known until the first connection'}</dd></div>
-      <div><dt>Baud rate</dt><dd>${baudOf(printer)}</dd></div>
+      <div><dt>Kind</dt><dd>${KINDS[printer.kind].label}</dd></div>
+      ${printer.kind === 'serial'
+        ? html`<div><dt>Baud rate</dt><dd>${baudOf(printer)}</dd></div>`
+        : html`<div><dt>${KINDS[printer.kind].keyLabel}</dt><dd>${printer.has_api_key ? 'a key is stored (never shown)' : 'none stored'}</dd></div>`}
       <div><dt>Connected since</dt><dd>${since ? `${dateTime(since)} (${relative(since)})` : printer.connecting ? 'connecting now' : 'not connected'}</dd></div>
       ${printer.error ? html`<div><dt>Last problem</dt><dd>${printer.error.message} <small class="hint">(${printer.error.code})</small></dd></div>` : null}
     </dl>
     ${serial
       ? html`<div class="table-wrap"><${SerialTable} serial=${serial} /></div>`
-      : html`<p class="empty">${printer.serial === undefined ? 'This server does not report serial statistics yet.' : 'No serial statistics yet: the printer has not been connected since the server started.'}</p>`}
+      : printer.kind !== 'serial'
+        ? html`<p class="empty">${KINDS[printer.kind].label} prints its own copy of each file: there is no line-by-line link to count.</p>`
+        : html`<p class="empty">${printer.serial === undefined ? 'This server does not report serial statistics yet.' : 'No serial statistics yet: the printer has not been connected since the server started.'}</p>`}
     </div>
   </section>`;
 }

@@ -3,6 +3,8 @@ import { html } from '../lib/html.js';
 import { duration } from '../lib/format.js';
 import { href } from '../lib/router.js';
 import { ErrorNote, ProgressBar, StatusBadge } from '../components/ui.js';
+import { ExternalJob } from '../components/printer-kind.js';
+import type { Printer } from './printer-types.js';
 import type { Job } from './queue-types.js';
 import { useNow } from './printer-hooks.js';
 
@@ -14,10 +16,20 @@ interface Props {
   progress: number | null;
   error: string | null;
   hasJob: boolean;
+  /** A print started on the printer itself (no job of ours: shown with the printer's percentage only). */
+  external?: Printer['external_job'];
+  printerName?: string;
 }
 
-export function CurrentJob({ job, readAt, progress, error, hasJob }: Props) {
+export function CurrentJob({ job, readAt, progress, error, hasJob, external, printerName = 'the printer' }: Props) {
   const now = useNow(15_000);
+  if (!hasJob && external) {
+    return html`<section class="card current-job" aria-labelledby="job-title">
+      <h2 id="job-title">Current job</h2>
+      <${ExternalJob} job=${external} printerName=${printerName} />
+      <p class="hint">Started on the printer itself${external.started_at ? ` at ${new Date(external.started_at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}` : ''}: pause, resume or cancel it there. The scheduler sends this printer nothing until it ends; then it is recorded in the job history.</p>
+    </section>`;
+  }
   if (!hasJob) {
     return html`<section class="card current-job" aria-labelledby="job-title">
       <h2 id="job-title">Current job</h2>

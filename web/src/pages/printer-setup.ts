@@ -6,15 +6,9 @@ import { useAction, useResource } from '../lib/hooks.js';
 import { href, navigate, type Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
 import { Button, ConfirmButton, Empty, ErrorNote, Field, Notice, PageHeader } from '../components/ui.js';
+import { ConnectionFields, type ConnectionValue } from './printer-connection-form.js';
 import type { PageDef } from './index.js';
 import '../styles/printer-setup.css';
-
-interface SerialPort {
-  path: string;
-  by_id: string | null;
-  manufacturer: string | null;
-  printer_id: string | null;
-}
 
 /** The editable fields as the form holds them (strings, so a half-typed number is never lost). */
 interface PrinterDraft {
@@ -30,11 +24,13 @@ interface PrinterDraft {
   heatup_watts: string;
   clear_bed_gcode: string;
   clear_bed_temperature: string;
+  /** A new credential as typed; never filled from the server (it never returns the key). */
+  api_key: string;
 }
 
 const EMPTY: PrinterDraft = {
   name: '', connection_url: '', model: '', group: '', tags: '', material_type: '', material_color: '',
-  nozzle_diameter: '', power_watts: '', heatup_watts: '', clear_bed_gcode: '', clear_bed_temperature: '',
+  nozzle_diameter: '', power_watts: '', heatup_watts: '', clear_bed_gcode: '', clear_bed_temperature: '', api_key: '',
 };
 
 const NUMBER_FIELDS = ['nozzle_diameter', 'power_watts', 'heatup_watts', 'clear_bed_temperature'] as const;
@@ -46,15 +42,16 @@ function draftOf(p: Record<string, any>): PrinterDraft {
     name: s(p.name), connection_url: s(p.connection_url), model: s(p.model), group: s(p.group), tags: (p.tags ?? []).join(', '),
     material_type: s(p.material_type), material_color: s(p.material_color), nozzle_diameter: s(p.nozzle_diameter),
     power_watts: s(p.power_watts), heatup_watts: s(p.heatup_watts), clear_bed_gcode: s(p.clear_bed_gcode),
-    clear_bed_temperature: s(p.clear_bed_temperature),
+    clear_bed_temperature: s(p.clear_bed_temperature), api_key: '',
   };
 }
 
 /**
  * The request body: empty optional fields are left out on create and sent as null on edit (clearing them); numbers are
- * sent as typed so the server names a bad one. Only changed fields go into a PATCH.
+ * sent as typed so the server names a bad one. Only changed fields go into a PATCH. The key is sent only when one was
+ * typed (an empty field keeps the stored one), or as null when `removeKey`.
  */
-export function bodyOf(draft: PrinterDraft, original: PrinterDraft | null): Record<string, unknown> {
+export function bodyOf(draft: PrinterDraft, original: PrinterDraft | null, removeKey = false): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   const put = (key: keyof PrinterDraft, value: unknown) => {
     if (original && draft[key] === original[key]) return;
@@ -69,53 +66,47 @@ export function bodyOf(draft: PrinterDraft, original: PrinterDraft | null): Reco
     put(k, t === '' ? null : Number.isFinite(Number(t)) ? Number(t) : t);
   }
   put('tags', draft.tags.split(',').map((t) => t.trim()).filter(Boolean));
+  if (draft.api_key !== '') body.api_key = draft.api_key;
+  else if (removeKey && original) body.api_key = null;
   return body;
 }
 
-/** Serial ports present now (GET /v1/printers/discover), to fill the connection URL with one click. */
-function PortPicker({ onPick }: { onPick: (url: string) => void }) {
-  const ports = useResource(() => api.get<{ data: SerialPort[] }>('/v1/printers/discover'), []);
-  return html`<div class="port-picker">
-    <div class="row between">
-      <strong id="ports-title">USB serial ports on this server</strong>
-      <${Button} kind="link" busy=${ports.loading} onClick=${() => ports.reload()}>Look again<//>
-    </div>
-    <${ErrorNote} error=${ports.error} />
-    ${ports.data && ports.data.data.length === 0
-      ? html`<p class="hint">No USB printer is plugged in. Plug one in and press “Look again”, or type a URL below.</p>`
-      : html`<ul class="ports" aria-labelledby="ports-title">
-          ${(ports.data?.data ?? []).map((p) => html`<li key=${p.path}>
-            <span><code>${p.by_id ?? p.path}</code>${p.manufacturer ? html` <span class="muted">${p.manufacturer}</span>` : null}</span>
-            ${p.printer_id
-              ? html`<a href=${href('printers', p.printer_id)}>in use by a printer</a>`
-              : html`<${Button} kind="secondary" onClick=${() => onPick(`serial://${p.by_id ?? p.path}`)}>Use this port<//>`}
-          </li>`)}
-        </ul>`}
-  </div>`;
-}
+/** The field a refusal names ("connection_url: invalid ..."), so its words go under that field. */
+const fieldOf = (words: string | null): string | null => (words ? /^([a-z_]+): /.exec(words)?.[1] ?? null : null);
 
-function PrinterForm({ original, printerId }: { original: PrinterDraft | null; printerId: string | null }) {
+function PrinterForm({ original, printerId, hadKey = false }: { original: PrinterDraft | null; printerId: string | null; hadKey?: boolean }) {
   const [draft, setDraft] = useState<PrinterDraft>(original ?? EMPTY);
+  const [removeKey, setRemoveKey] = useState(false);
+  const [hasKey, setHasKey] = useState(hadKey);
   const [saved, setSaved] = useState(false);
   const set = (key: keyof PrinterDraft) => (e: Event) => {
     setSaved(false);
     setDraft({ ...draft, [key]: (e.target as HTMLInputElement).value });
   };
   const save = useAction(async () => {
-    const body = bodyOf(draft, original);
+    const body = bodyOf(draft, original, removeKey);
     if (printerId) {
-      if (Object.keys(body).length > 0) await api.patch(`/v1/printers/${printerId}`, body);
+      if (Object.keys(body).length > 0) {
+        const updated = await api.patch<{ has_api_key: boolean }>(`/v1/printers/${printerId}`, body);
+        // The key went into the server's sealed store: the field empties and the form says one is stored.
+        setHasKey(updated.has_api_key);
+        setRemoveKey(false);
+        setDraft((d) => ({ ...d, api_key: '' }));
+      }
       setSaved(true);
     } else {
       const created = await api.post<{ id: string }>('/v1/printers', body);
       navigate(href('printers', created.id));
     }
   });
+  const fieldError = fieldOf(save.error);
+  const errorOf = (key: string) => (fieldError === key ? save.error : null);
+  const connection: ConnectionValue = { connection_url: draft.connection_url, api_key: draft.api_key, remove_key: removeKey };
   const input = (key: keyof PrinterDraft, label: string, opts: { hint?: string; type?: string; required?: boolean; placeholder?: string; step?: string } = {}) =>
     html`<${Field} id=${`printer-${key}`} label=${label} hint=${opts.hint}>
       <input id=${`printer-${key}`} name=${key} type=${opts.type ?? 'text'} step=${opts.step} required=${opts.required} placeholder=${opts.placeholder}
-        aria-describedby=${opts.hint ? `printer-${key}-hint` : undefined} value=${draft[key]} onInput=${set(key)} />
-    <//>`;
+        aria-describedby=${opts.hint ? `printer-${key}-hint` : undefined} aria-invalid=${errorOf(key) ? 'true' : undefined} value=${draft[key]} onInput=${set(key)} />
+    <//><${ErrorNote} error=${errorOf(key)} />`;
   return html`<form class="printer-form" onSubmit=${(e: Event) => { e.preventDefault(); void save.run(); }}>
     <fieldset>
       <legend>Printer</legend>
@@ -128,12 +119,12 @@ function PrinterForm({ original, printerId }: { original: PrinterDraft | null; p
     </fieldset>
     <fieldset>
       <legend>Connection</legend>
-      <${PortPicker} onPick=${(url: string) => { setSaved(false); setDraft({ ...draft, connection_url: url }); }} />
-      ${input('connection_url', 'Connection URL', {
-        required: true,
-        placeholder: 'serial:///dev/ttyACM0',
-        hint: 'serial://DEVICE (USB, optional ?baud=115200), tcp://HOST:PORT (a serial bridge) or sim://NAME (a virtual printer for trying things out).',
-      })}
+      <${ConnectionFields} value=${connection} hasKey=${hasKey} urlError=${errorOf('connection_url')} keyError=${errorOf('api_key')}
+        onChange=${(next: ConnectionValue) => {
+          setSaved(false);
+          setRemoveKey(next.remove_key);
+          setDraft((d) => ({ ...d, connection_url: next.connection_url, api_key: next.api_key }));
+        }} />
     </fieldset>
     <fieldset>
       <legend>What is loaded</legend>
@@ -153,10 +144,10 @@ function PrinterForm({ original, printerId }: { original: PrinterDraft | null; p
       <${Field} id="printer-clear_bed_gcode" label="Clear-bed G-code" hint="Runs after a print once the bed has cooled, for printers that push parts off by themselves. Leave empty to clear the bed by hand.">
         <textarea id="printer-clear_bed_gcode" name="clear_bed_gcode" rows="4" aria-describedby="printer-clear_bed_gcode-hint"
           value=${draft.clear_bed_gcode} onInput=${set('clear_bed_gcode')}></textarea>
-      <//>
+      <//><${ErrorNote} error=${errorOf('clear_bed_gcode')} />
       ${input('clear_bed_temperature', 'Bed temperature before clearing (°C)', { type: 'number', step: 'any' })}
     </fieldset>
-    <${ErrorNote} error=${save.error} />
+    <${ErrorNote} error=${fieldError && fieldError in draft ? null : save.error} />
     ${saved ? html`<${Notice} kind="success">Saved.<//>` : null}
     <div class="row">
       <${Button} type="submit" kind="primary" busy=${save.busy}>${printerId ? 'Save changes' : 'Add printer'}<//>
@@ -170,7 +161,7 @@ export function AddPrinterPage() {
   return html`<section class="printer-setup">
     <${PageHeader} title="Add a printer" />
     ${can('printers:write')
-      ? html`<p class="hint">The server connects as soon as the printer is added and keeps reconnecting if it is unplugged.</p>
+      ? html`<p class="hint">The server connects as soon as the printer is added and keeps reconnecting if it is unplugged or cannot be reached.</p>
           <${PrinterForm} original=${null} printerId=${null} />`
       : html`<${Empty}>Adding printers needs the printers:write scope. Ask an admin.<//>`}
   </section>`;
@@ -192,7 +183,7 @@ export function PrinterSettingsPage({ route }: { route: Route }) {
   return html`<section class="printer-setup">
     <${PageHeader} title=${`Settings of ${p.name}`} />
     ${can('printers:write')
-      ? html`<${PrinterForm} key=${p.id} original=${draftOf(p)} printerId=${p.id} />
+      ? html`<${PrinterForm} key=${p.id} original=${draftOf(p)} printerId=${p.id} hadKey=${p.has_api_key === true} />
           <section class="danger-zone" aria-labelledby="remove-title">
             <h2 id="remove-title">Remove this printer</h2>
             <p>Its finished jobs stay in the history. A printer that is printing cannot be removed; cancel the job first.</p>

@@ -17,6 +17,8 @@ export interface Telemetry {
   temperatures: Temperatures;
   progress: number | null;
   job_id: string | null;
+  /** A print started on the printer itself (network printers), or null; absent from servers that do not send it. */
+  external_job?: Printer['external_job'];
 }
 
 /** A printer updated by a telemetry sample (status, temperatures, progress, current job). */
@@ -29,8 +31,16 @@ export function applyTelemetry(p: Printer, t: Telemetry): Printer {
     temperatures: t.temperatures,
     progress: t.progress,
     current_job: t.job_id,
+    ...(t.external_job !== undefined ? { external_job: t.external_job } : {}),
   };
 }
 
 /** The status word with "connecting" for an offline printer that is opening its link. */
 export const statusKey = (p: Pick<Printer, 'status' | 'connecting'>): string => (p.status === 'offline' && p.connecting ? 'connecting' : p.status);
+
+/**
+ * Whether a telemetry sample moves the printer to another status (connecting included): the record's error and
+ * offline_reason then change too, and a link that fails while connecting may announce no event of its own.
+ */
+export const statusMoved = (p: Pick<Printer, 'status' | 'connecting'>, t: Pick<Telemetry, 'status'>): boolean =>
+  t.status !== (p.connecting ? 'connecting' : p.status);

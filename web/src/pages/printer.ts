@@ -8,7 +8,8 @@ import { href } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
 import { tempWithTarget } from '../lib/format.js';
 import { Button, ErrorNote, Notice, StatusBadge } from '../components/ui.js';
-import { applyTelemetry, statusKey, type Printer, type Telemetry } from './printer-types.js';
+import { KindBadge, problemWords } from '../components/printer-kind.js';
+import { applyTelemetry, statusKey, statusMoved, type Printer, type Telemetry } from './printer-types.js';
 import type { Job } from './queue-types.js';
 import { PrinterControls } from './printer-controls.js';
 import { CurrentJob } from './printer-job.js';
@@ -43,10 +44,12 @@ function PrinterView({ id }: { id: string }) {
     return j;
   }, [jobId]);
 
-  // Telemetry: temperatures, status and progress in place, without a request.
+  const refresh = useCoalesced(() => void printer.reload(), 400);
+  // Telemetry: temperatures, status and progress in place, without a request; a status change reads the record again.
   useLive(['printer.telemetry'], (e) => {
     const t = e.data.object as Telemetry;
     if (t.printer_id !== id) return;
+    if (printer.data && statusMoved(printer.data, t)) refresh();
     printer.set((p) => (p ? applyTelemetry(p, t) : p!));
   });
   // The job's own answer in a job.progress event (elapsed, remaining).
@@ -58,7 +61,6 @@ function PrinterView({ id }: { id: string }) {
   });
   // A state change of this printer or one of its jobs, or a job's progress step (every 10 % or minute): read the record
   // again for what telemetry does not carry (ready flag, error, serial counters).
-  const refresh = useCoalesced(() => void printer.reload(), 400);
   useLive(['printer.*', 'job.*'], (e) => {
     if (e.type === 'printer.telemetry') return;
     const o = e.data.object as { id?: string; printer_id?: string };
@@ -79,6 +81,7 @@ function PrinterView({ id }: { id: string }) {
     <div class="page-header printer-head">
       <h1>${p.name}</h1>
       <${StatusBadge} status=${statusKey(p)} />
+      <${KindBadge} kind=${p.kind} />
       ${!p.ready && p.status !== 'printing' && p.status !== 'paused' ? html`<span class="badge status-warning">Bed not cleared</span>` : null}
       ${canWrite ? html`<a class="btn secondary printer-settings-link" href=${href('printer-settings', p.id)}>Printer settings</a>` : null}
     </div>
@@ -87,10 +90,11 @@ function PrinterView({ id }: { id: string }) {
       ${p.group ? html`${' · group '}<strong>${p.group}</strong>` : null}
       ${' · '}hotend ${tempWithTarget(t.hotend, t.hotend_target)} · bed ${tempWithTarget(t.bed, t.bed_target)}
     </p>
-    ${p.error ? html`<${Notice} kind="warning"><span><strong>${p.status === 'error' ? 'The printer is in error' : 'Last connection problem'}:</strong> ${p.error.message}${p.status === 'error' ? ' Check the printer, then press Connect to reconnect it.' : ''}</span><//>` : null}
+    ${p.error ? html`<${Notice} kind="warning"><span><strong>${p.status === 'error' ? 'The printer is in error' : 'Last connection problem'}:</strong> ${problemWords(p) ?? p.error.message}${problemWords(p) && problemWords(p) !== p.error.message && p.offline_reason !== 'firmware_error' ? html` <small class="hint">(${p.error.message})</small>` : null}${p.status === 'error' ? ' Check the printer, then press Connect to reconnect it.' : ''}</span><//>` : null}
     ${!p.ready && p.status === 'idle' ? html`<${Notice} kind="info"><span>The last print is still on the bed. Remove it, then press <strong>Bed cleared</strong> so the printer can take the next job.</span><//>` : null}
     <div class="printer-grid">
-      <${CurrentJob} job=${jobId ? job.data : undefined} readAt=${jobReadAt} progress=${p.progress} error=${job.error} hasJob=${jobId !== null} />
+      <${CurrentJob} job=${jobId ? job.data : undefined} readAt=${jobReadAt} progress=${p.progress} error=${job.error} hasJob=${jobId !== null}
+        external=${p.external_job} printerName=${p.name} />
       <${PrinterControls} printer=${p} canWrite=${canWrite} onChanged=${(next: Printer) => (printer.set(next), void job.reload())} />
       <${TemperatureChart} printerId=${id} />
       <${PrinterConsole} printer=${p} canWrite=${canWrite} />
