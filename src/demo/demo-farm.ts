@@ -6,8 +6,7 @@ import type { JobsService } from '../jobs/jobs.service.js';
 import { toJobFileInfo } from '../jobs/job-files.js';
 import type { Logger } from '../logger.js';
 import type { PrintersService } from '../printers/printers.service.js';
-import { NETWORK_KINDS } from '../printers/network-url.js';
-import { DEFAULT_STANDIN_KEY, startNetworkStandIn, type NetworkStandIn } from '../simulator/network-standins.js';
+import { DEFAULT_STANDIN_KEY, STANDIN_KINDS, startNetworkStandIn, type NetworkStandIn } from '../simulator/network-standins.js';
 
 export const DEMO_MAX_PRINTERS = 20;
 
@@ -67,7 +66,7 @@ export interface DemoDeps {
 export async function startDemoStandIns(basePort: number): Promise<NetworkStandIn[]> {
   const started: NetworkStandIn[] = [];
   try {
-    for (const [i, kind] of NETWORK_KINDS.entries()) {
+    for (const [i, kind] of STANDIN_KINDS.entries()) {
       const port = basePort === 0 ? 0 : basePort + 1 + i;
       started.push(await startNetworkStandIn(kind, { port, apiKey: DEFAULT_STANDIN_KEY, simulator: { speed: 5 } }));
     }

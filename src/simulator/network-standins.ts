@@ -1,12 +1,15 @@
 // One way to start any network printer stand-in (Moonraker, OctoPrint, PrusaLink) by kind, for the CLI and the demo farm.
-import type { NetworkKind } from '../printers/network-url.js';
 import { MOONRAKER_FAULTS, startMoonrakerStandIn, type MoonrakerFault } from './moonraker/moonraker-standin.js';
 import { OCTOPRINT_FAULTS, startOctoPrintStandIn, type OctoPrintFault } from './octoprint/octoprint-standin.js';
 import { PRUSALINK_FAULTS, startPrusaLinkStandIn, type PrusaLinkFault } from './prusalink/prusalink-standin.js';
 import type { SimulatorOptions } from './simulator-options.js';
 
+/** The network printer APIs a stand-in serves (the printers feature's network kinds). */
+export const STANDIN_KINDS = ['moonraker', 'octoprint', 'prusalink'] as const;
+export type StandInKind = (typeof STANDIN_KINDS)[number];
+
 export interface NetworkStandIn {
-  kind: NetworkKind;
+  kind: StandInKind;
   /** The connection_url a farm adds the printer with (moonraker://127.0.0.1:PORT, ...). */
   connectionUrl: string;
   port: number;
@@ -23,7 +26,7 @@ export interface NetworkStandInOptions {
   simulator?: Partial<SimulatorOptions>;
 }
 
-export const STANDIN_FAULTS: Record<NetworkKind, readonly string[]> = {
+export const STANDIN_FAULTS: Record<StandInKind, readonly string[]> = {
   moonraker: MOONRAKER_FAULTS,
   octoprint: OCTOPRINT_FAULTS,
   prusalink: PRUSALINK_FAULTS,
@@ -32,7 +35,7 @@ export const STANDIN_FAULTS: Record<NetworkKind, readonly string[]> = {
 /** The credential a stand-in uses when none is given (OctoPrint cannot run without one). */
 export const DEFAULT_STANDIN_KEY = 'printfarm-standin';
 
-export async function startNetworkStandIn(kind: NetworkKind, o: NetworkStandInOptions): Promise<NetworkStandIn> {
+export async function startNetworkStandIn(kind: StandInKind, o: NetworkStandInOptions): Promise<NetworkStandIn> {
   const host = o.host ?? '127.0.0.1';
   for (const f of o.faults ?? []) {
     if (!STANDIN_FAULTS[kind].includes(f)) throw new Error(`unknown ${kind} fault "${f}" (known: ${STANDIN_FAULTS[kind].join(', ') || 'none'})`);
