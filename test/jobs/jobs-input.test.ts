@@ -40,7 +40,7 @@ describe('jobs API input', () => {
     assert.equal(job.name, 'part (1/2)');
     assert.equal(job.estimated_duration, 5400);
     // The request's material wins over the file's; the usage comes from the file.
-    assert.deepEqual(job.material, { type: 'PETG', color: 'black', estimated_usage: 41.5, used: null });
+    assert.deepEqual(job.material, { type: 'PETG', color: 'black', estimated_usage: 41.5, used: null, used_basis: null });
     assert.equal(job.job_ids.length, 2);
     assert.match(job.batch_id, /^bat_/);
   });

@@ -20,7 +20,7 @@ describe('job lifecycle', () => {
     assert.equal(job.status, 'queued');
     assert.equal(job.name, 'bracket');
     assert.equal(job.estimated_duration, 720);
-    assert.deepEqual(job.material, { type: 'PETG', color: null, estimated_usage: 3.5, used: null });
+    assert.deepEqual(job.material, { type: 'PETG', color: null, estimated_usage: 3.5, used: null, used_basis: null });
     assert.equal(job.nozzle_diameter, 0.4);
     assert.deepEqual(job.tags, ['a', 'b']);
     assert.deepEqual(job.job_ids, [job.id]);
@@ -97,7 +97,7 @@ describe('job lifecycle', () => {
     const patched = await app.call('PATCH', `/v1/jobs/${job.id}`, { priority: 'urgent', material: { type: 'PLA', color: 'red' }, group: 'bay' });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.equal(patched.body.priority, 'urgent');
-    assert.deepEqual(patched.body.material, { type: 'PLA', color: 'red', estimated_usage: 3.5, used: null });
+    assert.deepEqual(patched.body.material, { type: 'PLA', color: 'red', estimated_usage: 3.5, used: null, used_basis: null });
     assert.equal(patched.body.group, 'bay');
     const bad = await app.call('PATCH', `/v1/jobs/${job.id}`, { status: 'completed' });
     assert.equal(bad.status, 400);
