@@ -1,6 +1,6 @@
 // Maps a printer session's snapshot() to the printer.telemetry object of the live stream (temperatures with targets,
 // progress, and a print started on the printer itself).
-import { externalJobOf } from '../printers/printer-record.js';
+import { externalJobOf, offlineReasonOf } from '../printers/printer-record.js';
 import type { PrinterSnapshot } from '../printers/printer-state.js';
 import type { TelemetrySample } from './events-runtime.js';
 
@@ -14,5 +14,6 @@ export function telemetryFromSnapshot(s: PrinterSnapshot): TelemetrySample {
     progress: s.job ? s.job.progress : null,
     job_id: s.job ? s.job.id : null,
     external_job: externalJobOf(s),
+    offline_reason: offlineReasonOf(s),
   };
 }

@@ -169,7 +169,7 @@ export function externalJobOf(snap: PrinterSnapshot | null): PrinterRecord['exte
  * A network driver says why it is offline; a serial link that is offline with an error could not be opened or was lost
  * (unreachable), and one in error was halted by its firmware. While connecting there is no reason yet.
  */
-function offlineReasonOf(snap: PrinterSnapshot | null): OfflineReason | null {
+export function offlineReasonOf(snap: PrinterSnapshot | null): OfflineReason | null {
   if (!snap) return 'unreachable';
   if (snap.offline_reason !== undefined) return snap.status === 'offline' || snap.status === 'error' ? snap.offline_reason : null;
   if (snap.status === 'error') return 'firmware_error';

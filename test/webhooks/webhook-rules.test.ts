@@ -103,7 +103,23 @@ describe('printer telemetry from a session snapshot', () => {
       progress: 12.5,
       job_id: 'job_1',
       external_job: null,
+      offline_reason: null,
     });
+  });
+
+  it('carries why a printer is offline, so an open page sees a refused key without a reload', () => {
+    const sample = telemetryFromSnapshot({
+      printer_id: 'prt_1',
+      url: 'octoprint://127.0.0.1',
+      status: 'offline',
+      ready: true,
+      firmware: null,
+      temperatures: {},
+      job: null,
+      error: { code: 'auth_failed', message: 'OctoPrint refused the API key (403)' },
+      offline_reason: 'auth_failed',
+    });
+    assert.equal(sample.offline_reason, 'auth_failed');
   });
 
   it('carries a print started on the printer itself, its start as ISO time', () => {

@@ -19,6 +19,8 @@ export interface Telemetry {
   job_id: string | null;
   /** A print started on the printer itself (network printers), or null; absent from servers that do not send it. */
   external_job?: Printer['external_job'];
+  /** Why the printer cannot be used (as in its record); absent from servers that do not send it. */
+  offline_reason?: Printer['offline_reason'];
 }
 
 /** A printer updated by a telemetry sample (status, temperatures, progress, current job). */
@@ -39,8 +41,9 @@ export function applyTelemetry(p: Printer, t: Telemetry): Printer {
 export const statusKey = (p: Pick<Printer, 'status' | 'connecting'>): string => (p.status === 'offline' && p.connecting ? 'connecting' : p.status);
 
 /**
- * Whether a telemetry sample moves the printer to another status (connecting included): the record's error and
- * offline_reason then change too, and a link that fails while connecting may announce no event of its own.
+ * Whether a telemetry sample moves the printer to another status (connecting included) or another offline reason: the
+ * record's error changes with them, and a link that fails while connecting (or fails again for another reason) may
+ * announce no event of its own.
  */
-export const statusMoved = (p: Pick<Printer, 'status' | 'connecting'>, t: Pick<Telemetry, 'status'>): boolean =>
-  t.status !== (p.connecting ? 'connecting' : p.status);
+export const statusMoved = (p: Pick<Printer, 'status' | 'connecting' | 'offline_reason'>, t: Pick<Telemetry, 'status' | 'offline_reason'>): boolean =>
+  t.status !== (p.connecting ? 'connecting' : p.status) || (t.offline_reason !== undefined && t.offline_reason !== p.offline_reason);
