@@ -21,6 +21,8 @@ export interface NetworkPrinterUrl {
   baseUrl: string;
   /** SHA-256 of the server certificate (64 lowercase hex digits) that is trusted even when self-signed; null: verify normally. */
   fingerprint: string | null;
+  /** PrusaLink only: where uploads go (`usb`, or `local` for printers without a USB stick); null when not given. */
+  storage: 'usb' | 'local' | null;
 }
 
 const EXAMPLES = 'moonraker://host[:port], octoprint://host[:port][/path], prusalink://host; +https (e.g. moonraker+https://host?fingerprint=<sha256>)';
@@ -71,12 +73,14 @@ export function parseNetworkUrl(raw: string): NetworkPrinterUrl {
   if (url.hash) throw invalid(text, 'a #fragment means nothing here');
   if (kind !== 'octoprint' && url.pathname !== '/' && url.pathname !== '') throw invalid(text, `a ${kind} URL takes no path`);
   let fingerprint: string | null = null;
+  let storage: 'usb' | 'local' | null = null;
   const known = kind === 'prusalink' ? ['fingerprint', 'storage'] : ['fingerprint'];
   for (const [key, value] of url.searchParams) {
     if (!known.includes(key)) throw invalid(text, `unknown parameter "${key}" (known: ${known.join(', ')})`);
     if (key === 'storage') {
       // PrusaLink keeps prints on the USB stick (usb, MK4/XL/MINI) or in the printer's own storage (local).
       if (value !== 'usb' && value !== 'local') throw invalid(text, 'storage is usb or local');
+      storage = value;
       continue;
     }
     if (!secure) throw invalid(text, `fingerprint pins a certificate: use ${kind}+https://`);
@@ -84,9 +88,12 @@ export function parseNetworkUrl(raw: string): NetworkPrinterUrl {
     if (!/^[0-9a-f]{64}$/.test(hex)) throw invalid(text, 'fingerprint must be the certificate\'s SHA-256: 64 hex digits (colons allowed)');
     fingerprint = hex;
   }
-  const port = url.port ? Number(url.port) : DEFAULT_PORTS[kind][secure ? 'https' : 'http'];
+  // Read from the text: URL drops a port equal to http's or https's own default (moonraker://host:80 means port 80).
+  const authority = text.slice(m[0].length).split(/[/?#]/)[0]!.replace(/^.*@/, '');
+  const explicit = /(?:^[^:[\]]*|\])(?::(\d+))$/.exec(authority)?.[1];
+  const port = explicit !== undefined ? Number(explicit) : DEFAULT_PORTS[kind][secure ? 'https' : 'http'];
   const path = url.pathname.replace(/\/+$/, '');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const hostPart = host.includes(':') ? `[${host}]` : host;
-  return { kind, secure, host, port, baseUrl: `${secure ? 'https' : 'http'}://${hostPart}:${port}${path}`, fingerprint };
+  return { kind, secure, host, port, baseUrl: `${secure ? 'https' : 'http'}://${hostPart}:${port}${path}`, fingerprint, storage };
 }

@@ -6,7 +6,7 @@ import http from 'node:http';
 import { request as requestHttps, type Agent as HttpsAgent } from 'node:https';
 import { randomBytes } from 'node:crypto';
 import type { OfflineReason } from '../printer-state.js';
-import { isTlsError, moonrakerAgent } from './moonraker-tls.js';
+import { isTlsFailure, printerHttpsAgent } from '../pinned-tls.js';
 import type { MoonrakerAddress } from './moonraker-url.js';
 
 /** A failed request. `reason` is the offline reason it proves, null when Moonraker answered with an error of its own. */
@@ -42,7 +42,7 @@ export class MoonrakerClient {
   private readonly retryDelayMs: number;
 
   constructor(private readonly opts: MoonrakerClientOptions) {
-    this.agent = opts.address.secure ? moonrakerAgent(opts.address.fingerprint) : new http.Agent({ keepAlive: false });
+    this.agent = opts.address.secure ? printerHttpsAgent(opts.address.fingerprint, { keepAlive: false }) : new http.Agent({ keepAlive: false });
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.retries = opts.retries ?? 2;
     this.retryDelayMs = opts.retryDelayMs ?? 300;
@@ -194,6 +194,6 @@ export function unwrap<T>(where: string, status: number, contentType: string, bo
 }
 
 function transportError(where: string, err: Error): MoonrakerError {
-  if (isTlsError(err)) return new MoonrakerError(`${where}: TLS failed: ${err.message}`, 'tls_error');
+  if (isTlsFailure(err)) return new MoonrakerError(`${where}: TLS failed: ${err.message}`, 'tls_error');
   return new MoonrakerError(`${where}: ${err.message}`, 'unreachable');
 }

@@ -3,7 +3,7 @@
 import type { Agent } from 'node:http';
 import WebSocket from 'ws';
 import { MoonrakerError } from './moonraker-client.js';
-import { isTlsError } from './moonraker-tls.js';
+import { isTlsFailure } from '../pinned-tls.js';
 
 export interface MoonrakerSocketOptions {
   url: string;
@@ -63,7 +63,7 @@ export class MoonrakerSocket {
         );
       });
       ws.on('error', (err) =>
-        fail(new MoonrakerError(`${where}: ${err.message}`, isTlsError(err) ? 'tls_error' : 'unreachable')),
+        fail(new MoonrakerError(`${where}: ${err.message}`, isTlsFailure(err) ? 'tls_error' : 'unreachable')),
       );
       ws.on('open', () => {
         if (done) return;
@@ -107,7 +107,7 @@ export class MoonrakerSocket {
     this.ws.on('pong', () => {
       this.alive = true;
     });
-    this.ws.on('error', (err) => this.end(new MoonrakerError(`websocket: ${err.message}`, isTlsError(err) ? 'tls_error' : 'unreachable')));
+    this.ws.on('error', (err) => this.end(new MoonrakerError(`websocket: ${err.message}`, isTlsFailure(err) ? 'tls_error' : 'unreachable')));
     this.ws.on('close', (code, reason) =>
       this.end(new MoonrakerError(`websocket closed by Moonraker (code ${code}${reason.length ? `: ${reason.toString()}` : ''})`, 'unreachable')),
     );

@@ -6,7 +6,7 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import { request as httpsRequest } from 'node:https';
 import { randomBytes } from 'node:crypto';
 import type { OctoPrintEndpoint } from './octoprint-url.js';
-import { isTlsFailure, pinnedConnector } from './pinned-tls.js';
+import { isTlsFailure, pinnedConnector } from '../pinned-tls.js';
 
 /** Why a request failed, in the driver's terms (octoprint-state-map turns it into an offline reason). */
 export type HttpFailureKind = 'unreachable' | 'tls' | 'auth' | 'conflict' | 'server' | 'garbage' | 'client';

@@ -2,7 +2,7 @@
 // session as `auth`, reconnect with back-off, and a ping that finds a half-closed connection. Reports what it hears.
 import WebSocket from 'ws';
 import type { OctoPrintEndpoint } from './octoprint-url.js';
-import { pinnedConnector } from './pinned-tls.js';
+import { pinnedConnector } from '../pinned-tls.js';
 
 export interface PushSocketOptions {
   endpoint: OctoPrintEndpoint;

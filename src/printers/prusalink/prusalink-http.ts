@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
-import tls from 'node:tls';
+import { isTlsFailure, printerHttpsAgent } from '../pinned-tls.js';
 import type { OfflineReason } from '../printer-state.js';
 import { digestAuthorization, parseDigestChallenge, type DigestChallenge } from '../../protocol/http-digest.js';
 
@@ -48,40 +48,9 @@ export interface RequestOptions {
 /** Answers larger than this are not PrusaLink JSON: the request fails instead of buffering them. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH|EPROTO)/;
-
 /** The offline reason of a transport error: TLS problems apart, nothing answered properly at the address. */
 export function reasonOfNetworkError(err: NodeJS.ErrnoException): OfflineReason {
-  return TLS_CODES.test(err.code ?? '') || err instanceof PinMismatch ? 'tls_error' : 'unreachable';
-}
-
-class PinMismatch extends Error {}
-
-export const normalizeFingerprint = (fp: string): string => fp.replace(/[^0-9a-f]/gi, '').toLowerCase();
-
-/** An https agent that accepts exactly the pinned certificate, checked before a single byte of the request is sent. */
-function pinnedAgent(fingerprint: string): https.Agent {
-  const want = normalizeFingerprint(fingerprint);
-  const agent = new https.Agent({ keepAlive: true, maxSockets: 4 });
-  type Done = (err: Error | null, socket?: tls.TLSSocket) => void;
-  (agent as unknown as { createConnection: (o: tls.ConnectionOptions, cb: Done) => undefined }).createConnection = (options, cb) => {
-    let settled = false;
-    const finish = (err: Error | null, socket?: tls.TLSSocket): void => {
-      if (settled) return;
-      settled = true;
-      cb(err, socket);
-    };
-    const socket = tls.connect({ ...options, rejectUnauthorized: false });
-    socket.once('secureConnect', () => {
-      const got = normalizeFingerprint(socket.getPeerCertificate().fingerprint256 ?? '');
-      if (got === want) return finish(null, socket);
-      socket.destroy();
-      finish(new PinMismatch(`the printer's certificate (SHA-256 ${got || 'none'}) does not match the pinned fingerprint`));
-    });
-    socket.once('error', (err) => finish(err));
-    return undefined;
-  };
-  return agent;
+  return isTlsFailure(err) ? 'tls_error' : 'unreachable';
 }
 
 export class PrusaLinkHttp {
@@ -94,7 +63,7 @@ export class PrusaLinkHttp {
     this.agent = !secure
       ? new http.Agent({ keepAlive: true, maxSockets: 4 })
       : opts.fingerprint
-        ? pinnedAgent(opts.fingerprint)
+        ? printerHttpsAgent(opts.fingerprint, { keepAlive: true, maxSockets: 4 })
         : new https.Agent({ keepAlive: true, maxSockets: 4 });
   }
 

@@ -1,5 +1,6 @@
 // prusalink://host[:port] and prusalink+https://host[:port]?fingerprint=SHA256 plus the api_key, as the driver needs them.
-import { AppError } from '../../errors.js';
+import { badRequest } from '../../errors.js';
+import { parseNetworkUrl } from '../network-url.js';
 import type { PrusaLinkAuth } from './prusalink-http.js';
 
 export interface PrusaLinkTarget {
@@ -9,27 +10,11 @@ export interface PrusaLinkTarget {
   storage: string;
 }
 
-const bad = (url: string, why: string): AppError => new AppError(400, 'invalid_printer', `invalid PrusaLink URL "${url}": ${why}`);
-
+/** Parsed by the one network URL parser; throws a 400 naming the rule. */
 export function parsePrusaLinkUrl(url: string): PrusaLinkTarget {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw bad(url, 'not a URL');
-  }
-  const secure = u.protocol === 'prusalink+https:';
-  if (!secure && u.protocol !== 'prusalink:') throw bad(url, 'the scheme must be prusalink:// or prusalink+https://');
-  if (u.hostname === '') throw bad(url, 'no host');
-  const fingerprint = u.searchParams.get('fingerprint');
-  if (fingerprint !== null && !/^([0-9a-f]{2}:?){31}[0-9a-f]{2}$/i.test(fingerprint)) {
-    throw bad(url, 'fingerprint must be the certificate\'s SHA-256 in hex (64 digits, colons allowed)');
-  }
-  if (fingerprint !== null && !secure) throw bad(url, 'a fingerprint needs prusalink+https://');
-  const storage = u.searchParams.get('storage') ?? 'usb';
-  if (!/^[a-z0-9_-]+$/i.test(storage)) throw bad(url, 'storage must be a plain name such as usb or local');
-  const baseUrl = new URL(`${secure ? 'https' : 'http'}://${u.host}`);
-  return { baseUrl, fingerprint, storage };
+  const u = parseNetworkUrl(url);
+  if (u.kind !== 'prusalink') throw badRequest(`invalid PrusaLink URL "${url}": the scheme must be prusalink:// or prusalink+https://`);
+  return { baseUrl: new URL(u.baseUrl), fingerprint: u.fingerprint, storage: u.storage ?? 'usb' };
 }
 
 /** `user:password` is the printer's Digest login; anything else is an X-Api-Key; empty means no auth. */

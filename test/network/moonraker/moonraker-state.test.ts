@@ -69,11 +69,11 @@ test('connection URLs', () => {
   for (const [url, want] of rows) assert.deepEqual(parseMoonrakerUrl(url), want, url);
   const bad: Array<[string, RegExp]> = [
     ['octoprint://x', /not a Moonraker URL/],
-    ['moonraker://u:p@x', /no credentials/],
-    ['moonraker://x/api', /has a path/],
-    ['moonraker://x?fingerprint=ab', /unknown Moonraker URL option "fingerprint"/],
+    ['moonraker://u:p@x', /credentials in api_key/],
+    ['moonraker://x/api', /takes no path/],
+    ['moonraker://x?fingerprint=ab', /fingerprint pins a certificate: use moonraker\+https/],
     ['moonraker+https://x?fingerprint=abc', /64 hex digits/],
-    ['moonraker+https://x?key=1', /unknown Moonraker URL option "key"/],
+    ['moonraker+https://x?key=1', /unknown parameter "key"/],
   ];
   for (const [url, why] of bad) assert.throws(() => parseMoonrakerUrl(url), why, url);
 });

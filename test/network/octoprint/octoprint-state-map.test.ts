@@ -88,8 +88,9 @@ test('URLs: http, https with a pinned fingerprint, and refusals', () => {
   assert.deepEqual(parseOctoPrintUrl('octoprint://pi.local:5000'), { httpBase: 'http://pi.local:5000', socketUrl: 'ws://pi.local:5000/sockjs/websocket', secure: false, fingerprint: null });
   const fp = 'ab'.repeat(32);
   const s = parseOctoPrintUrl(`octoprint+https://10.0.0.2?fingerprint=${fp.match(/../g)!.join(':')}`);
-  assert.equal(s.httpBase, 'https://10.0.0.2');
-  assert.equal(s.fingerprint, fp.toUpperCase());
+  assert.equal(s.httpBase, 'https://10.0.0.2:443');
+  assert.equal(s.fingerprint, fp);
+  assert.equal(parseOctoPrintUrl('octoprint://pi.local/octoprint').socketUrl, 'ws://pi.local:80/octoprint/sockjs/websocket');
   assert.throws(() => parseOctoPrintUrl('moonraker://x'));
   assert.throws(() => parseOctoPrintUrl(`octoprint://x?fingerprint=${fp}`));
   assert.throws(() => parseOctoPrintUrl('octoprint+https://x?fingerprint=abc'));

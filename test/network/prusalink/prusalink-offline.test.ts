@@ -159,7 +159,7 @@ test('a bad URL is refused when the driver is made', async () => {
   const r = await rig();
   try {
     assert.throws(() => r.driver({ url: 'prusalink+https://h?fingerprint=zz' }), /fingerprint/);
-    assert.throws(() => r.driver({ url: 'prusalink://h?fingerprint=' + 'ab'.repeat(32) }), /needs prusalink\+https/);
+    assert.throws(() => r.driver({ url: 'prusalink://h?fingerprint=' + 'ab'.repeat(32) }), /use prusalink\+https/);
     assert.throws(() => r.driver({ url: 'octoprint://h' }), /scheme/);
   } finally {
     await r.close();
