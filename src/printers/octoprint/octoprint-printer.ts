@@ -102,7 +102,6 @@ export class OctoPrintPrinter implements PrinterLink {
   private external: (ExternalJob & { lastActivity: OpActivity; printSeconds: number | null; lastFilepos: number | null; size: number | null }) | null = null;
   /** An end event from the push socket, waiting for the state update that follows it. */
   private pendingEnd: { file: string; status: EndStatus; message?: string } | null = null;
-  private lastActivity: OpActivity = 'none';
 
   private stopped = true;
   private pollTimer: NodeJS.Timeout | null = null;
@@ -364,7 +363,6 @@ export class OctoPrintPrinter implements PrinterLink {
     let status = m.status;
     if (this.job && status === 'idle') status = 'printing';
     this.status = status;
-    this.lastActivity = m.activity;
     if (status === 'offline' || status === 'error') {
       this.offlineReason = m.offlineReason;
       this.error = { code: m.offlineReason ?? 'printer_disconnected', message: m.message ?? 'printer unavailable' };

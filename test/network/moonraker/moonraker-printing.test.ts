@@ -1,7 +1,6 @@
 // The Moonraker driver against the stand-in over real HTTP and websockets: identify, upload + start, progress, pause,
 // resume, cancel, console replies, filament from the file position, our restart mid-print, and a print started elsewhere.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { filamentGrams } from '../../../src/protocol/extrusion-state.js';
 import type { ConsoleEntry } from '../../../src/printers/session-context.js';
