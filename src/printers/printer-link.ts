@@ -13,8 +13,8 @@ export interface JobStartRequest {
   filePath: string;
   /**
    * The name a network printer stores the upload under (the driver sets the extension, network-url.ts uploadName): it
-   * carries our job id and the file's hash, so after our
-   * restart the print the printer is running is recognised as this job (adoptJob). Serial sessions ignore it.
+   * carries our job id and the file's hash, so after our restart the print the printer is running is recognised as
+   * this job (adoptJob). Serial sessions ignore it.
    */
   remoteName?: string;
 }
@@ -35,7 +35,10 @@ export interface PrinterLink {
   connect(): Promise<void>;
   /** Drops and reopens the link: the way out of `error`. */
   reconnect(): Promise<void>;
-  /** Closes the link until connect(); a job we stream fails with `session_closed`. */
+  /**
+   * Closes the link until connect(). A job we stream fails with `session_closed`; a network printer goes on printing
+   * its copy, and the job is followed again through adoptJob after the next start.
+   */
   disconnect(): Promise<void>;
   /** Starts a job; rejects with a typed error unless idle and ready. */
   startJob(req: JobStartRequest): Promise<JobHandle>;
