@@ -4,7 +4,6 @@ import type { EventBus } from '../events/event-bus.js';
 import type { ExternalJobEndPayload } from '../events/event-types.js';
 import type { Logger } from '../logger.js';
 import type { MeteredSnapshot } from '../materials/material-meter.js';
-import type { JobTrigger } from './job-state.js';
 import type { JobsService } from './jobs.service.js';
 
 export interface ExternalJobsDeps {
@@ -17,12 +16,6 @@ export interface ExternalJobsDeps {
   onEnded(printerId: string): Promise<unknown>;
 }
 
-const TRIGGERS: Record<ExternalJobEndPayload['status'], (message?: string) => JobTrigger> = {
-  completed: () => ({ type: 'complete' }),
-  cancelled: () => ({ type: 'cancel' }),
-  failed: (message) => ({ type: 'fail', error: { code: 'printer_reported', message: message ?? 'the printer reported the print failed' } }),
-};
-
 /** Subscribes; returns the unsubscribe function. Each ended print is written in order, one at a time. */
 export function recordExternalJobs(d: ExternalJobsDeps): () => void {
   let chain: Promise<unknown> = Promise.resolve();
@@ -32,14 +25,19 @@ export function recordExternalJobs(d: ExternalJobsDeps): () => void {
 }
 
 async function record(d: ExternalJobsDeps, p: ExternalJobEndPayload): Promise<void> {
-  const id = await d.jobs.recordExternal({ printerId: p.printer_id, fileName: p.file_name, startedAt: p.started_at });
+  const id = await d.jobs.recordExternal({
+    printerId: p.printer_id,
+    fileName: p.file_name,
+    status: p.status,
+    ...(p.status === 'failed' ? { error: { code: 'printer_reported', message: p.message ?? 'the printer reported the print failed' } } : {}),
+    startedAt: p.started_at,
+    endedAt: p.ended_at,
+    printSeconds: p.print_seconds,
+  });
   if (p.extruded_mm && d.meter) {
     d.meter.begin(id, p.printer_id);
     await d.meter.finish(id, { extruded_mm: p.extruded_mm, elapsed_ms: p.print_seconds * 1000, used_basis: 'printer_report' });
   }
-  await d.jobs.applyTrigger(id, TRIGGERS[p.status](p.message), {
-    quietIfFinal: true,
-    counters: { progress: p.status === 'completed' ? 100 : 0, elapsedSeconds: p.print_seconds },
-  });
+  await d.jobs.publishExternalEnd(id);
   await d.onEnded(p.printer_id);
 }

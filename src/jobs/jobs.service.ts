@@ -20,6 +20,18 @@ import type { JobPriority } from './jobs.schemas.js';
 const bgcodeForOtherPrinter = (printerId: string): AppError =>
   new AppError(422, 'file_invalid', `printer ${printerId} cannot print binary G-code (.bgcode): only PrusaLink printers do`, 'pin a PrusaLink printer, or upload plain G-code');
 
+/** A print started on the printer itself, as it ended there. */
+export interface ExternalEnd {
+  printerId: string;
+  fileName: string;
+  status: 'completed' | 'cancelled' | 'failed';
+  error?: { code: string; message: string };
+  /** Clock ms. */
+  startedAt: number;
+  endedAt: number;
+  printSeconds: number;
+}
+
 export interface JobFileInfo {
   id: string;
   /** gcode, or bgcode (printed only by PrusaLink printers). */
@@ -164,16 +176,16 @@ export class JobsService {
 
   /** PATCH: name and tags any time; priority, printer, group and material only while queued. */
   /**
-   * A print started on the printer itself just ended: it is written as a job of origin `external` (no stored file),
-   * `printing` since `startedAt`, so that its end goes through applyTrigger like any job's (events, webhooks,
-   * analytics). Returns its id.
+   * A print started on the printer itself just ended: it is written as a job of origin `external` (no stored file) in
+   * its final state, from `startedAt` to `endedAt`. It never passes through `printing` here, so it can never collide
+   * with a job of ours that starts on that printer meanwhile. Its end event goes out with publishExternalEnd(), once
+   * its filament is charged. Returns its id.
    */
-  async recordExternal(p: { printerId: string; fileName: string; startedAt: number }): Promise<string> {
-    const now = isoTime(this.d.clock.now());
+  async recordExternal(p: ExternalEnd): Promise<string> {
     const row: JobRow = {
       id: newId('job'),
       name: p.fileName.replace(/\.(b?gcode|gco|g)$/i, '') || p.fileName,
-      status: 'printing',
+      status: p.status,
       origin: 'external',
       material_used_basis: null,
       priority: 'normal',
@@ -191,22 +203,32 @@ export class JobsService {
       nozzle_diameter: null,
       tags: '[]',
       batch_id: null,
-      progress: 0,
-      elapsed_time: 0,
+      progress: p.status === 'completed' ? 100 : 0,
+      elapsed_time: p.printSeconds,
       waiting_reason: null,
-      error_code: null,
-      error_message: null,
+      error_code: p.error?.code ?? null,
+      error_message: p.error?.message ?? null,
       created_by_key_id: null,
       created_at: isoTime(p.startedAt),
       started_at: isoTime(p.startedAt),
-      completed_at: null,
-      updated_at: now,
+      completed_at: isoTime(p.endedAt),
+      updated_at: isoTime(this.d.clock.now()),
       material_used_g: null,
       material_used: null,
       cost: null,
     };
     await insertJobs(this.d.db, [row]);
     return row.id;
+  }
+
+  /** The end event of an external job (job.completed, job.failed or job.cancelled), with its grams and cost. */
+  async publishExternalEnd(id: string): Promise<void> {
+    await this.d.db.transaction().execute(async (trx) => {
+      const row = await findJob(trx, id);
+      if (!row || row.origin !== 'external') return;
+      const type = row.status === 'completed' ? 'job.completed' : row.status === 'cancelled' ? 'job.cancelled' : 'job.failed';
+      await this.d.publish(trx, type, toJobRecord(row));
+    });
   }
 
   async update(id: string, patch: JobPatch, attempt = 0): Promise<JobRecord> {

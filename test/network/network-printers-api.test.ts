@@ -10,7 +10,7 @@ import { startMoonrakerStandIn, type MoonrakerStandIn } from '../../src/simulato
 import { startPrusaLinkStandIn } from '../../src/simulator/prusalink/prusalink-standin.js';
 import { DATABASE_FILE } from '../../src/storage/db.js';
 import { bgcodeAround } from '../helpers/bgcode-builder.js';
-import { createJob, getJob, untilJob, untilStatus, uploadJob } from '../jobs/jobs-harness.js';
+import { createJob, getJob, jobEvents, untilJob, untilStatus, uploadJob } from '../jobs/jobs-harness.js';
 import { startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 
 const KEY = 'api-test-key';
@@ -86,6 +86,7 @@ describe('network printers through the API', () => {
     assert.equal(ext.file_id, null);
     assert.equal(ext.material.used_basis, 'printer_report');
     assert.ok(ext.elapsed_time > 0, 'its printing time counts');
+    assert.deepEqual(jobEvents(a, ext.id), ['job.completed'], 'its end goes out like any job\'s (webhooks, live stream)');
     assert.ok((await a.call('GET', `/v1/analytics/printers/${p.id}`)).status === 200);
   });
 
