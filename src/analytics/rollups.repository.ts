@@ -1,6 +1,6 @@
 // Reads of the analytics roll-ups (migration 013): sums over whole UTC days or hours of a period, per printer in scope.
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { Database } from '../storage/schema.js';
+import type { AnalyticsDayTable, Database } from '../storage/schema.js';
 import type { AnalyticsFilter } from './analytics.repository.js';
 import type { Window } from './period-pages.js';
 import { DAY_MS, HOUR_MS, unitKey } from './period-split.js';
@@ -26,24 +26,8 @@ function scoped<DB, TB extends keyof DB, O>(db: Q, q: SelectQueryBuilder<DB, TB,
 const inDays = (w: Window) => [unitKey(w.from, DAY_MS), unitKey(w.to, DAY_MS)] as const;
 const inHours = (w: Window) => [unitKey(w.from, HOUR_MS), unitKey(w.to, HOUR_MS)] as const;
 
-export interface DayRow {
-  ended_seconds: number;
-  ended_watt_seconds: number;
-  ended_grams: number;
-  ended_cost: number;
-  started_n: number;
-  wait_sum: number;
-  wait_max: number | null;
-  created_n: number;
-  completed_n: number;
-  failed_n: number;
-  cancelled_n: number;
-  completed_seconds: number;
-  completed_watt_seconds: number;
-  completed_cost: number;
-  completed_min: number | null;
-  completed_max: number | null;
-}
+/** The sums of one day's row (the table's columns without its keys). */
+export type DayRow = Omit<AnalyticsDayTable, 'day' | 'printer_id'>;
 
 /** The day roll-ups of the whole days `days`, summed over the printers in scope (one row; all zero without days). */
 export async function dayRows(db: Q, f: AnalyticsFilter, days: Window): Promise<DayRow[]> {
