@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'file_invalid'
   | 'file_url_forbidden'
   | 'rate_limit_exceeded'
+  | 'storage_full'
   | 'internal_error';
 
 export class AppError extends Error {

@@ -24,7 +24,7 @@ export function createApp(deps: AppDeps, routes: readonly AppRoute[] = allRoutes
 
   app.use(serverDate(deps.clock));
   app.use(requestId());
-  app.use(errorMiddleware(deps.logger));
+  app.use(errorMiddleware(deps.logger, deps.storage));
   // Inside the error middleware so 401/404/429 responses carry the rate-limit headers too; these only act on /v1.
   app.use(failedAuthGuard(deps));
   app.use(authenticate(deps));

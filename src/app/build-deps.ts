@@ -16,6 +16,9 @@ import { createWebhooksRuntime } from '../webhooks/webhooks-runtime.js';
 import { SessionRegistry } from '../printers/session-registry.js';
 import { ExtrusionIndexCache } from '../printers/extrusion-index-cache.js';
 import type { DbHandle } from '../storage/db.js';
+import { DurableWriter } from '../storage/durable-writer.js';
+import { StorageStatus } from '../storage/storage-status.js';
+import { findOrganization } from '../auth/organization.repository.js';
 import type { HostResolver } from '../files/url-guard.js';
 
 export interface DepsSettings {
@@ -34,19 +37,25 @@ export interface DepsSettings {
   webhooks?: DeliveryWorkerOptions;
   /** Resolves file_url host names; the system resolver when absent. */
   resolveHost?: HostResolver;
+  /** How often state writes held by a full disk are tried again (tests shorten it). */
+  durableRetryMs?: number;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
 export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const { handle, clock, logger } = s;
   const bus = new EventBus();
+  const storage = new StorageStatus({ dataDir: s.dataDir, reserveMb: async () => (await findOrganization(handle.db))?.storage_reserve_mb ?? null });
+  // State of running prints is written through one queue that holds it in memory while the disk is full.
+  const durable = new DurableWriter({ logger, retryMs: s.durableRetryMs, onFull: () => storage.noteFull(), onWritten: () => storage.noteWritten() });
+  storage.onRoom(() => durable.nudge());
   const sessions = new SessionRegistry();
   const extrusionIndexes = new ExtrusionIndexCache();
   const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, extrusionIndexes, ...s.printers });
   const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);
-  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost });
+  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage });
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,
@@ -65,6 +74,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     jobs: farm.jobs,
     scheduler: farm.scheduler,
     temperatures: farm.temperatures,
+    storage,
     auth: createAuthRuntime({ db: handle.db, clock, env: s.env, logger }),
     passwordChecks: new PasswordCheckGate(),
   };

@@ -19,6 +19,8 @@ import type { SessionRegistry } from '../printers/session-registry.js';
 import { SchedulerLoop } from '../scheduler/scheduler-loop.js';
 import { TemperatureHistory } from '../printers/temperature-history.js';
 import type { Db } from '../storage/db.js';
+import type { DurableWriter } from '../storage/durable-writer.js';
+import type { StorageStatus } from '../storage/storage-status.js';
 import type { HostResolver } from '../files/url-guard.js';
 
 export interface FarmBase {
@@ -32,6 +34,10 @@ export interface FarmBase {
   printers: PrintersService;
   /** Resolves file_url host names (tests answer with addresses that must be refused); the system resolver by default. */
   resolveHost?: HostResolver;
+  /** Writes a running print's state, holding it while the disk is full. */
+  durable: DurableWriter;
+  /** Free space and the database's reserve (uploads ask it first). */
+  storage: StorageStatus;
 }
 
 export interface Farm {
@@ -75,6 +81,7 @@ export function createFarm(base: FarmBase): Farm {
   });
   const meter = new MaterialMeter({
     db: base.db,
+    durable: base.durable,
     clock: base.clock,
     events: base.events,
     logger: base.logger,
@@ -94,6 +101,7 @@ export function createFarm(base: FarmBase): Farm {
   };
   const runner = new JobRunner({
     meter,
+    durable: base.durable,
     jobs,
     sessions: base.sessions,
     bus: base.bus,
@@ -166,6 +174,8 @@ export function createFarm(base: FarmBase): Farm {
     },
     async settled() {
       runner.stop();
+      // Writes still held by a full disk get one last try; what still finds no room is given up (and logged).
+      await base.durable.close();
       await runner.settled();
       await stopBridge?.();
       stopExternal?.();

@@ -30,6 +30,9 @@ export const OrganizationRecord = Type.Object({
   power_budget_watts: Type.Union([Type.Number(), Type.Null()], {
     description: 'extension: the most the farm may draw for printer heat-ups at once (W); heat-ups are staggered to stay under it; null: no budget',
   }),
+  storage_reserve_mb: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'extension: MB of disk kept free for the database; uploads and file_url downloads are refused below it; null: min(200 MB, 10 % of the file system)',
+  }),
   session_lifetime_hours: Type.Integer({ description: 'a browser session ends this many hours after sign-in' }),
   session_idle_minutes: Type.Integer({ description: 'a browser session ends after this many minutes without a request' }),
   created_at: Type.String({ format: 'date-time' }),
@@ -67,6 +70,11 @@ const settings = {
   power_budget_watts: Type.Optional(
     Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }), Type.Null()], {
       description: 'the most the farm may draw for heat-ups at once (W); null removes the budget',
+    }),
+  ),
+  storage_reserve_mb: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000 }), Type.Null()], {
+      description: 'MB of disk kept free for the database (uploads stop below it); null: the default, min(200 MB, 10 % of the file system)',
     }),
   ),
   session_lifetime_hours: Type.Optional(

@@ -54,6 +54,7 @@ export function toOrganizationRecord(row: OrganizationRow): OrganizationRecord {
     webhook_allowed_hosts: JSON.parse(row.webhook_allowed_hosts) as string[],
     file_url_hosts: JSON.parse(row.file_url_hosts) as string[],
     power_budget_watts: row.power_budget_watts,
+    storage_reserve_mb: row.storage_reserve_mb,
     session_lifetime_hours: row.session_lifetime_hours,
     session_idle_minutes: row.session_idle_minutes,
     created_at: row.created_at,

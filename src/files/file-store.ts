@@ -5,6 +5,7 @@ import { access, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { isStorageFull, storageFull } from '../storage/storage-full.js';
 
 export const FILES_DIR = 'files';
 const TMP_DIR = 'tmp';
@@ -33,7 +34,8 @@ export class FileStore {
 
   /**
    * Streams `source` to a temp file, hashing on the way; `observe` sees every chunk first and may throw to stop the
-   * transfer (size limit, invalid content). On any failure the temp file is removed and the error is rethrown.
+   * transfer (size limit, invalid content). On any failure the temp file is removed and the error is rethrown; a disk
+   * that fills up meanwhile is 507 storage_full.
    */
   async writeTemp(source: Readable, observe: (chunk: Buffer) => void): Promise<StoredTemp> {
     const dir = path.join(this.root, TMP_DIR);
@@ -58,7 +60,7 @@ export class FileStore {
       await pipeline(source, tap, createWriteStream(tempPath, { flags: 'wx' }));
     } catch (err) {
       await unlink(tempPath).catch(() => undefined);
-      throw err;
+      throw isStorageFull(err) ? storageFull('the file', 'the disk filled up during the upload; the partial file was removed') : err;
     }
     return { tempPath, sha256: hash.digest('hex'), size };
   }

@@ -5,6 +5,7 @@ import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
+import type { StorageStatus } from '../storage/storage-status.js';
 import { DEFAULT_FILE_LIMITS, type FileLimits } from './file-limits.js';
 import { rowFromInspection, toFileRecord } from './file-record.js';
 import { FileStore } from './file-store.js';
@@ -22,6 +23,8 @@ export interface FilesServiceDeps {
   logger: Logger;
   /** Resolves file_url host names (the system resolver by default); every answer is checked before a socket uses it. */
   resolveHost?: HostResolver;
+  /** Refuses an upload (507) when the disk is below the reserve kept for the database, before and while it streams. */
+  storage?: Pick<StorageStatus, 'admitUpload'>;
 }
 
 export interface Thumbnail {
@@ -69,9 +72,15 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
     // The first bytes decide: Prusa's binary container is read from its blocks once stored, text line by line now.
     let head = Buffer.alloc(0);
     let format: 'gcode' | 'bgcode' | null = null;
+    // Before the first byte is stored: a disk below the database's reserve takes no upload.
+    const roomLeft = await deps.storage?.admitUpload().catch((err: unknown) => {
+      source.resume();
+      throw err;
+    });
     const temp = await store.writeTemp(source, (chunk) => {
       seen += chunk.length;
       if (seen > limits.maxFileBytes) throw tooLarge(field, limits.maxFileBytes);
+      roomLeft?.(seen);
       if (format === null) {
         head = Buffer.concat([head, chunk]);
         if (head.length < BGCODE_MAGIC.length) return;
@@ -128,6 +137,8 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
   }
 
   async function ingestUrl(url: string, limits = defaults): Promise<FileRecord> {
+    // Refused before connecting when the disk is below the reserve (checked again as the body streams).
+    await deps.storage?.admitUpload();
     const access = { resolve: deps.resolveHost ?? systemResolver, allowedHosts: await fileUrlHostsOf(deps.db) };
     const download = await openDownload(url, limits, access);
     try {

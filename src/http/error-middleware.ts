@@ -2,6 +2,7 @@
 import type Koa from 'koa';
 import { AppError, neutralizeUnsafe, type ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { isStorageFull, storageFull } from '../storage/storage-full.js';
 
 interface HttpishError {
   status?: number;
@@ -39,12 +40,24 @@ function fromHttpError(err: HttpishError): AppError | null {
   }
 }
 
-export function errorMiddleware(logger: Logger): Koa.Middleware {
+/** What the middleware tells about writes: one failed for lack of room, or a request that changes something succeeded. */
+export interface WriteOutcomes {
+  noteFull(): void;
+  noteWritten(): void;
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function errorMiddleware(logger: Logger, writes?: WriteOutcomes): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
+      if (!READS.has(ctx.method) && ctx.status < 400) writes?.noteWritten();
     } catch (raw) {
-      let err = raw instanceof AppError ? raw : fromHttpError(raw as HttpishError);
+      // A full disk is the same answer wherever it struck (the database, a file): 507 saying what to free.
+      const full = isStorageFull(raw);
+      if (full) writes?.noteFull();
+      let err = raw instanceof AppError ? raw : full ? storageFull('the change') : fromHttpError(raw as HttpishError);
       if (!err) {
         logger.error('unhandled error', {
           request_id: ctx.state.requestId,

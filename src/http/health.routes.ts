@@ -1,4 +1,5 @@
-// GET /healthz: liveness for supervisors and load balancers, no authentication; says whether the database answers.
+// GET /healthz: liveness for supervisors and load balancers, no authentication; says whether the database answers and
+// whether the disk has room (storage: ok, low below the reserve, full when writes fail for lack of room).
 import { VERSION } from '../version.js';
 import { defineRoute } from './route.js';
 
@@ -14,13 +15,22 @@ export const healthRoutes = [
         description: 'The server runs and its database answers',
         schema: {
           type: 'object',
-          properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' }, uptime_s: { type: 'number' } },
+          properties: {
+            status: { type: 'string', enum: ['ok'] },
+            version: { type: 'string' },
+            uptime_s: { type: 'number' },
+            storage: {
+              type: 'string',
+              enum: ['ok', 'low', 'full'],
+              description: 'full: writes fail for lack of room (reads work; state of running prints is held until there is room); low: free space is below the reserve kept for the database (uploads are refused)',
+            },
+          },
         },
       },
     },
-    handle(ctx, _input, deps) {
+    async handle(ctx, _input, deps) {
       deps.sqlite.prepare('SELECT 1').get();
-      ctx.body = { status: 'ok', version: VERSION, uptime_s: Math.round(process.uptime()) };
+      ctx.body = { status: 'ok', version: VERSION, uptime_s: Math.round(process.uptime()), storage: await deps.storage.state() };
     },
   }),
 ];

@@ -2,6 +2,7 @@
 // root hands a deps object that has at least these, so http/ imports no feature.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Clock } from '../clock.js';
+import type { StorageStatus } from '../storage/storage-status.js';
 import type { AccessControl } from './middleware/access-control.js';
 
 export interface HttpDeps {
@@ -10,4 +11,6 @@ export interface HttpDeps {
   clock: Clock;
   /** Keys, sessions, scopes and limits for the auth middleware (built by auth/auth-runtime.ts). */
   auth: AccessControl;
+  /** Free space and whether writes fail for lack of it: /healthz reports it, the error middleware feeds it. */
+  storage: StorageStatus;
 }

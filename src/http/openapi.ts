@@ -23,6 +23,10 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string }> =
   PayloadTooLarge: { status: 413, description: 'invalid_request: body over 1 MB' },
   UnsupportedMediaType: { status: 415, description: 'invalid_request: the body is not application/json' },
   TooManyRequests: { status: 429, description: 'rate_limit_exceeded; Retry-After says when to retry' },
+  InsufficientStorage: {
+    status: 507,
+    description: 'storage_full: the disk holding the data directory is full (or, for an upload, below the reserve kept for the database); the message says what to free',
+  },
   InternalError: { status: 500, description: 'internal_error; details carry the request id' },
 };
 
@@ -52,6 +56,7 @@ const errorSchema: JsonSchema = {
             'invalid_state',
             'file_invalid',
             'rate_limit_exceeded',
+            'storage_full',
             'internal_error',
           ],
         },
@@ -151,6 +156,8 @@ function responses(route: AnyRouteDef): Obj {
     add(413, 'PayloadTooLarge');
     add(415, 'UnsupportedMediaType');
   }
+  // Anything that changes state may meet a full disk.
+  if (route.method !== 'GET') add(507, 'InsufficientStorage');
   add(500, 'InternalError');
   return out;
 }

@@ -29,6 +29,9 @@ const ERRORS: Record<number, string> = {
     'redirects leads to an address that is never reached (link-local, multicast, broadcast, unspecified) or to a host ' +
     "outside the organization's file_url_hosts (details: the reason)",
   429: 'rate_limit_exceeded: with Retry-After; the message says after how many seconds',
+  507:
+    'storage_full: the disk holding the data directory is full, or an upload would eat into the reserve kept for the ' +
+    'database (organization setting storage_reserve_mb); the message says what to free, reads keep working',
 };
 
 /** The error responses of a route; 401 and 429 apply to every authenticated route and are always included. */

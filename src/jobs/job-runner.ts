@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import type { JobHandle } from '../printers/session-job-control.js';
 import type { JobOutcome, JobSnapshot } from '../printers/printer-state.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
+import type { DurableWriter } from '../storage/durable-writer.js';
 import type { JobRecord } from './job-record.js';
 import type { JobTrigger } from './job-state.js';
 import { activeJobs, updateJobProgress } from './jobs.repository.js';
@@ -35,6 +36,11 @@ export interface JobRunnerDeps {
   onJobEnded(printerId: string, outcome: JobOutcome): Promise<unknown>;
   /** Charges the filament each job really used (the materials feature's MaterialMeter); none: nothing is charged. */
   meter?: JobMeter;
+  /**
+   * Every state change of a running job is written through it: in order, and held in memory (never dropped) while the
+   * disk is full.
+   */
+  durable: DurableWriter;
 }
 
 /** What the runner tells the filament meter about a job's life. */
@@ -158,7 +164,8 @@ export class JobRunner {
    */
   async start(jobId: string, printerId: string, fileId: string): Promise<boolean> {
     const session = this.d.sessions.get(printerId);
-    if (!session || session.currentStatus !== 'idle') return false;
+    // A printer whose last job's end is not stored yet (the disk is full) is not free in our records.
+    if (!session || session.currentStatus !== 'idle' || this.d.sessions.heldJob(printerId)) return false;
     try {
       await this.d.jobs.applyTrigger(jobId, { type: 'start', printerId });
     } catch (err) {
@@ -175,7 +182,7 @@ export class JobRunner {
         printer_id: printerId,
         reason: (err as Error).message,
       });
-      await this.d.jobs.applyTrigger(jobId, { type: 'requeue' }, { quietIfFinal: true });
+      await this.d.durable.write(`requeue job ${jobId}`, () => this.d.jobs.applyTrigger(jobId, { type: 'requeue' }, { quietIfFinal: true }));
       return false;
     }
     this.running.set(jobId, handle);
@@ -204,13 +211,14 @@ export class JobRunner {
     this.lastEvent.delete(jobId);
     const snap = handle.snapshot();
     const elapsedMs = (snap as { elapsed_ms?: number }).elapsed_ms ?? this.d.clock.now() - snap.started_at;
+    const counters = { progress: outcome.status === 'completed' ? 100 : snap.progress, elapsedSeconds: elapsedMs / 1000 };
+    // Until the end is stored the printer shows this job, so nothing reads it as free while the write is held.
+    this.d.sessions.holdJob(printerId, { id: jobId, progress: counters.progress });
     const charged = this.d.meter?.finish(jobId, snap) ?? Promise.resolve();
     this.track(
       charged
-        .then(() => this.d.jobs.applyTrigger(jobId, outcomeTrigger(outcome), {
-          quietIfFinal: true,
-          counters: { progress: snap.progress, elapsedSeconds: elapsedMs / 1000 },
-        }))
+        .then(() => this.d.durable.write(`the end of job ${jobId}`, () => this.d.jobs.applyTrigger(jobId, outcomeTrigger(outcome), { quietIfFinal: true, counters })))
+        .finally(() => this.d.sessions.releaseJob(printerId, jobId))
         .then(() => this.d.onJobEnded(printerId, outcome)),
       jobId,
     );
@@ -219,7 +227,7 @@ export class JobRunner {
   /** A session paused or resumed on its own (or for a printer action): the job follows. */
   private follow(jobId: string, trigger: JobTrigger): void {
     if (!this.running.has(jobId)) return;
-    this.track(this.d.jobs.applyTrigger(jobId, trigger, { quietIfFinal: true }), jobId);
+    this.track(this.d.durable.write(`${trigger.type} job ${jobId}`, () => this.d.jobs.applyTrigger(jobId, trigger, { quietIfFinal: true })), jobId);
   }
 
   private progress(jobId: string): void {
@@ -232,7 +240,9 @@ export class JobRunner {
     this.lastWrite.set(jobId, now);
     const snap = handle.snapshot();
     const elapsedMs = (snap as { elapsed_ms?: number }).elapsed_ms ?? now - snap.started_at;
-    this.track(updateJobProgress(this.d.jobs.db, jobId, snap.progress, elapsedMs / 1000, isoTime(now)), jobId);
+    // Only the newest progress of a job matters: a held one is replaced by the next.
+    const write = () => updateJobProgress(this.d.jobs.db, jobId, snap.progress, elapsedMs / 1000, isoTime(now));
+    this.track(this.d.durable.write(`the progress of job ${jobId}`, write, `progress:${jobId}`), jobId);
   }
 
   private maybePublishProgress(jobId: string, handle: JobHandle, now: number): void {

@@ -6,6 +6,7 @@ import type { EventsRuntime } from '../events/events-runtime.js';
 import type { Logger } from '../logger.js';
 import { filamentGrams } from '../protocol/extrusion-tracker.js';
 import type { UsedBasis } from '../printers/printer-state.js';
+import type { DurableWriter } from '../storage/durable-writer.js';
 import type { Database } from '../storage/schema.js';
 import { filamentCost, jobCost, type CostRates } from './job-cost.js';
 import { DEFAULT_DIAMETER_MM, DENSITY_BY_TYPE } from './material-defaults.js';
@@ -17,6 +18,8 @@ export const METER_WRITE_INTERVAL_MS = 3_000;
 
 export interface MaterialMeterDeps {
   db: Kysely<Database>;
+  /** Charges go through it: held (never dropped) while the disk is full, in order with the job's other writes. */
+  durable: DurableWriter;
   clock: Clock;
   events: Pick<EventsRuntime, 'record' | 'live'>;
   logger: Logger;
@@ -39,6 +42,8 @@ interface Metered {
   lastWriteMs: number | null;
   /** Writes of one job run one after the other. */
   chain: Promise<unknown>;
+  /** A live charge is queued or held: the next one waits for it rather than piling up behind a full disk. */
+  busy: boolean;
 }
 
 export class MaterialMeter {
@@ -48,7 +53,7 @@ export class MaterialMeter {
 
   /** A job started streaming on this printer: its consumption is charged from now on. */
   begin(jobId: string, printerId: string): void {
-    this.jobs.set(jobId, { printerId, chargedMm: [], lastWriteMs: null, chain: Promise.resolve() });
+    this.jobs.set(jobId, { printerId, chargedMm: [], lastWriteMs: null, chain: Promise.resolve(), busy: false });
   }
 
   /**
@@ -64,16 +69,19 @@ export class MaterialMeter {
       const gramsPerMm = filamentGrams(1, spool?.diameter ?? DEFAULT_DIAMETER_MM, spool?.density ?? fallbackDensity(job?.material_type));
       chargedMm[u.tool] = gramsPerMm > 0 ? u.grams / gramsPerMm : 0;
     }
-    this.jobs.set(jobId, { printerId, chargedMm, lastWriteMs: null, chain: Promise.resolve() });
+    this.jobs.set(jobId, { printerId, chargedMm, lastWriteMs: null, chain: Promise.resolve(), busy: false });
   }
 
   /** New acknowledged lines: charges what they extruded when the last write is old enough. */
   progress(jobId: string, snap: MeteredSnapshot): Promise<void> {
     const m = this.jobs.get(jobId);
     const now = this.d.clock.now();
-    if (!m || (m.lastWriteMs !== null && now - m.lastWriteMs < METER_WRITE_INTERVAL_MS)) return Promise.resolve();
+    if (!m || m.busy || (m.lastWriteMs !== null && now - m.lastWriteMs < METER_WRITE_INTERVAL_MS)) return Promise.resolve();
     m.lastWriteMs = now;
-    return this.queue(m, () => this.charge(jobId, m, snap.extruded_mm, snap.used_basis, null));
+    m.busy = true;
+    return this.queue(m, `the filament of job ${jobId}`, () => this.charge(jobId, m, snap.extruded_mm, snap.used_basis, null)).finally(() => {
+      m.busy = false;
+    });
   }
 
   /**
@@ -84,7 +92,7 @@ export class MaterialMeter {
     const m = this.jobs.get(jobId);
     if (!m) return;
     this.jobs.delete(jobId);
-    await this.queue(m, () => this.charge(jobId, m, snap.extruded_mm, snap.used_basis, snap.elapsed_ms / 1000));
+    await this.queue(m, `the final filament of job ${jobId}`, () => this.charge(jobId, m, snap.extruded_mm, snap.used_basis, snap.elapsed_ms / 1000));
   }
 
   /** A job cut off by a crash: what the last coalesced writes charged is its usage; its cost follows from that. */
@@ -95,8 +103,8 @@ export class MaterialMeter {
     });
   }
 
-  private queue(m: Metered, work: () => Promise<void>): Promise<void> {
-    const next = m.chain.then(work).catch((err: Error) => this.d.logger.error('material charge failed', { error: err }));
+  private queue(m: Metered, what: string, work: () => Promise<void>): Promise<void> {
+    const next = m.chain.then(() => this.d.durable.write(what, work)).catch((err: Error) => this.d.logger.error('material charge failed', { error: err }));
     m.chain = next;
     return next;
   }

@@ -5,6 +5,7 @@ import type { PrinterTable } from '../storage/schema.js';
 import { printerKindOf } from './network-url.js';
 import type { OfflineReason, PrinterSnapshot, PrinterStatus } from './printer-state.js';
 import { SerialStatsSchema, type SerialStats } from './serial-stats.js';
+import type { HeldJob } from './session-registry.js';
 
 /** A printers row; reads also carry `loaded_spools` (JSON array of the spools on its tools, from the materials table). */
 export type PrinterRow = Selectable<PrinterTable> & { loaded_spools?: string | null };
@@ -117,8 +118,10 @@ const orNull = (n: number | undefined): number | null => (typeof n === 'number' 
  * `ready` is stored (a restart must remember an uncleared bed) and also tracked by the session (it turns false when a
  * job that printed something ends): the printer is ready only when both say so.
  */
-export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null, serial: SerialStats | null = null): PrinterRecord {
-  const status = apiStatus(snap?.status);
+export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null, serial: SerialStats | null = null, held: HeldJob | null = null): PrinterRecord {
+  // A job whose end is not stored yet (the disk is full) still occupies its printer in our records.
+  const heldJob = held && snap?.status === 'idle' ? held : null;
+  const status = heldJob ? 'printing' : apiStatus(snap?.status);
   const online = status !== 'offline';
   const t = snap?.temperatures ?? {};
   return {
@@ -136,8 +139,8 @@ export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null, s
       hotend_target: online ? orNull(t.hotend_target) : null,
       bed_target: online ? orNull(t.bed_target) : null,
     },
-    current_job: snap?.job?.id ?? null,
-    progress: snap?.job ? snap.job.progress : null,
+    current_job: heldJob?.id ?? snap?.job?.id ?? null,
+    progress: heldJob ? heldJob.progress : snap?.job ? snap.job.progress : null,
     group: row.group_name,
     tags: JSON.parse(row.tags) as string[],
     connection_url: row.connection_url,

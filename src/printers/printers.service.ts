@@ -144,7 +144,7 @@ export class PrintersService {
 
   record(row: PrinterRow): PrinterRecord {
     const session = this.session(row.id);
-    return toPrinterRecord(row, session?.snapshot() ?? null, serialStatsOf(session));
+    return toPrinterRecord(row, session?.snapshot() ?? null, serialStatsOf(session), this.deps.sessions.heldJob(row.id) ?? null);
   }
 
   async requireRow(id: string): Promise<PrinterRow> {

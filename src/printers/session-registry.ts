@@ -2,8 +2,31 @@
 import { AppError, notFound } from '../errors.js';
 import type { PrinterLink } from './printer-link.js';
 
+/** A job that ended on a printer but whose end is not stored yet (a full disk holds the write). */
+export interface HeldJob {
+  id: string;
+  progress: number;
+}
+
 export class SessionRegistry {
   private readonly sessions = new Map<string, PrinterLink>();
+  private readonly held = new Map<string, HeldJob>();
+
+  /**
+   * The printer keeps showing `job` (status printing) until releaseJob(): its session already went idle, but our
+   * records must not call it free before the job's end is written.
+   */
+  holdJob(printerId: string, job: HeldJob): void {
+    this.held.set(printerId, job);
+  }
+
+  releaseJob(printerId: string, jobId: string): void {
+    if (this.held.get(printerId)?.id === jobId) this.held.delete(printerId);
+  }
+
+  heldJob(printerId: string): HeldJob | undefined {
+    return this.held.get(printerId);
+  }
 
   /** Adds a session; a second session for one printer would fight over the port, so it is refused. */
   add(session: PrinterLink): void {

@@ -197,7 +197,9 @@ export class SchedulerLoop {
 
   private toSchedulerPrinter(p: PrinterSchedulingInfo): SchedulerPrinter {
     const snap: PrinterSnapshot | undefined = this.d.sessions.get(p.id)?.snapshot();
-    const status = snap ? (snap.status === 'connecting' ? 'connecting' : snap.status) : 'offline';
+    // An idle printer whose last job's end is still held by a full disk is not free yet.
+    const held = snap?.status === 'idle' && this.d.sessions.heldJob(p.id) !== undefined;
+    const status = snap ? (held ? 'printing' : snap.status === 'connecting' ? 'connecting' : snap.status) : 'offline';
     const t = snap?.temperatures ?? {};
     return {
       id: p.id,

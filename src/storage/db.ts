@@ -2,11 +2,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { betterSqliteNativeBinding } from '../native-addons.js';
+import { SafeRollbackDialect } from './safe-rollback-dialect.js';
 
 export type Db = Kysely<Database>;
 
@@ -32,7 +33,7 @@ export function openDatabase(file: string, nowIso: string = new Date().toISOStri
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     const migrated = migrate(sqlite, migrations, nowIso);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SafeRollbackDialect(sqlite) });
     let closed = false;
     return {
       db,

@@ -26,6 +26,8 @@ export interface OrganizationTable {
   session_lifetime_hours: Generated<number>;
   /** A browser session ends after this many minutes without a request (5..525600). */
   session_idle_minutes: Generated<number>;
+  /** MB kept free for the database (uploads are refused below it); null: min(200 MB, 10 % of the file system). */
+  storage_reserve_mb: Generated<number | null>;
 }
 
 export interface UserTable {

@@ -13,6 +13,7 @@ import { migration010FileUrlHosts } from './010-file-url-hosts.js';
 import { migration011CoolOnPause } from './011-cool-on-pause.js';
 import { migration012NetworkPrinters } from './012-network-printers.js';
 import { migration013AnalyticsRollups } from './013-analytics-rollups.js';
+import { migration014StorageReserve } from './014-storage-reserve.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   migration011CoolOnPause,
   migration012NetworkPrinters,
   migration013AnalyticsRollups,
+  migration014StorageReserve,
 ];
