@@ -65,6 +65,7 @@ describe('organization', () => {
         power_budget_watts: null,
         session_lifetime_hours: 168,
         session_idle_minutes: 720,
+        storage_reserve_mb: null,
         created_at: undefined,
         updated_at: undefined,
       },
