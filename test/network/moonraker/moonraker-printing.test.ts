@@ -78,7 +78,7 @@ test('pause, resume, cancel: the printer shows each, and a cancelled job is char
   assert.equal(h.standIn.klipper.objects().print_stats!.state, 'paused');
   // The printer's own position: the driver's view follows it one status report (250 ms) later, and the line that was
   // running when the pause came in still finishes.
-  const at = h.standIn.klipper.objects().virtual_sdcard!.file_position;
+  const at = h.standIn.klipper.objects().virtual_sdcard!.file_position as number;
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(h.standIn.klipper.objects().virtual_sdcard!.file_position, at, 'nothing read while paused');
   assert.equal(job.snapshot().bytes_acked, at, 'the driver caught up with the paused position');
