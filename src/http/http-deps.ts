@@ -3,6 +3,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { AccessControl } from './middleware/access-control.js';
+import type { RequestObserver } from './middleware/request-timing.middleware.js';
 
 export interface HttpDeps {
   /** The raw connection: idempotency keys and the health check use it directly. */
@@ -10,4 +11,6 @@ export interface HttpDeps {
   clock: Clock;
   /** Keys, sessions, scopes and limits for the auth middleware (built by auth/auth-runtime.ts). */
   auth: AccessControl;
+  /** Told the method, matched route, status and duration of every request (the metrics feature's histogram); absent: nobody. */
+  observeRequest?: RequestObserver;
 }
