@@ -15,8 +15,13 @@ export interface Exposition {
 const NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*';
 const SAMPLE = new RegExp(`^(${NAME})(?:\\{(.*)\\})? (\\S+)(?: (-?\\d+))?$`);
 const LABEL = /^([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\["\\n])*)"(?:,|$)/;
-const VALUE = /^(?:[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?Inf|NaN)$/;
-const numberOf = (v: string): number => (v.endsWith('Inf') ? (v.startsWith('-') ? -Infinity : Infinity) : Number(v));
+/** Go's ParseFloat, which Prometheus uses: decimals, and NaN, Inf, Infinity in any case (prom-client writes `Nan`). */
+const VALUE = /^(?:[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf(?:inity)?|nan)$/i;
+function numberOf(v: string): number {
+  if (/^nan$/i.test(v)) return NaN;
+  if (/inf/i.test(v)) return v.startsWith('-') ? -Infinity : Infinity;
+  return Number(v);
+}
 const TYPES = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 
 /** Which declared family a sample belongs to: itself, or a histogram's/summary's _bucket, _sum, _count. */
@@ -55,7 +60,8 @@ export function parseExposition(text: string): Exposition {
         if (!TYPES.has(type[2]!)) throw new Error(`unknown type in: ${line}`);
         if (types.has(type[1]!)) throw new Error(`family declared twice: ${line}`);
         types.set(type[1]!, type[2]!);
-      } else if (!help) throw new Error(`bad comment line: ${line}`);
+      } else if (!help && /^# (HELP|TYPE)\b/.test(line)) throw new Error(`bad ${line.slice(2, 6)} line: ${line}`);
+      // Any other comment is allowed and ignored, as scrapers do.
       continue;
     }
     const m = SAMPLE.exec(line);

@@ -65,6 +65,8 @@ describe('GET /metrics on a printing farm', () => {
     // The queued job was created at the app clock's now: 90 s later it has waited 90 s.
     app.t.clock.advance(90_000);
     assert.equal((await app.call('GET', `/v1/printers/${printers[0]}`)).status, 200);
+    assert.equal((await app.call('GET', '/v1/jobs/job_doesnotexist00000000')).status, 404);
+    assert.equal((await app.call('GET', '/v1/no/such/thing')).status, 404);
     ({ text, e } = await scrape(app));
   });
   after(async () => {
@@ -126,8 +128,10 @@ describe('GET /metrics on a printing farm', () => {
     const count = valueOf(e, 'printfarm_http_request_duration_seconds_count', { method: 'GET', route: '/v1/printers/:id', code: '200' });
     assert.ok(count >= 1);
     assert.ok(valueOf(e, 'printfarm_http_request_duration_seconds_count', { method: 'POST', route: '/v1/jobs', code: '201' }) >= 3);
+    assert.equal(valueOf(e, 'printfarm_http_request_duration_seconds_count', { method: 'GET', route: '/v1/jobs/:id', code: '404' }), 1);
+    assert.equal(valueOf(e, 'printfarm_http_request_duration_seconds_count', { method: 'GET', route: '(other)', code: '404' }), 1);
     const routes = new Set(samplesOf(e, 'printfarm_http_request_duration_seconds_count').map((s) => s.labels.route));
-    for (const route of routes) assert.doesNotMatch(route!, /prt_|job_|mat_|wh_/, `route label ${route}`);
+    for (const route of routes) assert.doesNotMatch(route!, /prt_|job_|mat_|wh_|such/, `route label ${route}`);
   });
 
   it('every metric the Grafana dashboard queries is in the output, and every family of the farm has a panel', () => {
