@@ -10,6 +10,7 @@ import type { FilesService } from '../files/files.service.js';
 import type { JobFiles } from '../jobs/job-files.js';
 import type { JobsService } from '../jobs/jobs.service.js';
 import type { Logger } from '../logger.js';
+import type { FarmMetrics } from '../metrics/metrics.service.js';
 import type { PrintersService } from '../printers/printers.service.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { TemperatureHistory } from '../printers/temperature-history.js';
@@ -48,4 +49,6 @@ export interface AppDeps extends HttpDeps {
   auth: AccessControl;
   /** Bounds the password checks of sign-ins running at once (auth/password-check-gate.ts). */
   passwordChecks: PasswordCheckGate;
+  /** The Prometheus registry of this app (GET /metrics); its observeRequest is the HTTP layer's timing hook. */
+  metrics: FarmMetrics;
 }

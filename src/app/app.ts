@@ -9,6 +9,7 @@ import { rateLimit } from '../http/middleware/rate-limit.middleware.js';
 import { unmatchedRoute } from '../http/middleware/unmatched-route.middleware.js';
 import { mountRoutes } from '../http/mount-routes.js';
 import { requestId } from '../http/request-id.js';
+import { requestTiming } from '../http/middleware/request-timing.middleware.js';
 import { serverDate } from '../http/server-date.js';
 import { allRoutes, type AppRoute } from './routes-index.js';
 import { staticWeb } from '../http/static-web.js';
@@ -22,6 +23,8 @@ export function createApp(deps: AppDeps, routes: readonly AppRoute[] = allRoutes
   app.maxIpsCount = 1;
   app.silent = true;
 
+  // First, so it sees the final status of every request, errors included.
+  app.use(requestTiming(deps.observeRequest));
   app.use(serverDate(deps.clock));
   app.use(requestId());
   app.use(errorMiddleware(deps.logger, deps.storage));

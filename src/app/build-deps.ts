@@ -9,6 +9,7 @@ import { createEventsRuntime, type EventsOptions } from '../events/events-runtim
 import { createFarm, type Farm } from './farm.js';
 import type { AppDeps } from './app-deps.js';
 import type { Logger } from '../logger.js';
+import { FarmMetrics } from '../metrics/metrics.service.js';
 import { PrintersService, type PrintersServiceDeps } from '../printers/printers.service.js';
 import type { SecretBox } from '../printers/secret-box.js';
 import type { DeliveryWorkerOptions } from '../webhooks/delivery-worker.js';
@@ -56,6 +57,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);
   const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage });
+  const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
   const deps: AppDeps = {
     db: handle.db,
     sqlite: handle.sqlite,
@@ -77,6 +79,8 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     storage,
     auth: createAuthRuntime({ db: handle.db, clock, env: s.env, logger }),
     passwordChecks: new PasswordCheckGate(),
+    metrics,
+    observeRequest: metrics.observeRequest,
   };
   return { deps, farm };
 }

@@ -16,6 +16,7 @@ import { eventRoutes } from '../events/events.routes.js';
 import { webhookRoutes } from '../webhooks/webhooks.routes.js';
 import { analyticsRoutes } from '../analytics/analytics.routes.js';
 import { materialRoutes } from '../materials/materials.routes.js';
+import { metricsRoutes } from '../metrics/metrics.routes.js';
 
 /** A route of any feature, typed against the one deps object the program builds (the compiler checks each feature's needs). */
 export type AppRoute = RouteDef<any, any, AppDeps>;
@@ -36,6 +37,7 @@ export function allRoutes(): AppRoute[] {
     ...webhookRoutes,
     ...eventRoutes,
     ...analyticsRoutes,
+    ...metricsRoutes,
     ...openApiRoutes(allRoutes),
   ];
 }

@@ -8,13 +8,13 @@ type Role = UserTable['role'];
 export const READ_SCOPES: readonly string[] = CONCRETE_SCOPES.filter((s) => s.endsWith(':read'));
 
 /**
- * owner and admin: everything. operator: runs the farm (printers, jobs, materials) and reads analytics, but manages
+ * owner and admin: everything. operator: runs the farm (printers, jobs, materials) and reads analytics and metrics, but manages
  * no webhooks, keys, users or settings (webhooks have no read-only scope: GET needs webhooks:write). viewer: reads.
  */
 export const ROLE_SCOPES: Readonly<Record<Role, readonly string[]>> = {
   owner: [ADMIN_SCOPE],
   admin: [ADMIN_SCOPE],
-  operator: ['printers:*', 'jobs:*', 'materials:*', 'analytics:read'],
+  operator: ['printers:*', 'jobs:*', 'materials:*', 'analytics:read', 'metrics:read'],
   viewer: READ_SCOPES,
 };
 

@@ -1,6 +1,6 @@
 // Pure scope rules: the known scopes, wildcard matching (`R:*`, `admin:*`) and the no-escalation check for minting keys.
 
-/** Concrete scopes an endpoint can require; materials:* are this product's extension scopes. */
+/** Concrete scopes an endpoint can require; materials:* and metrics:* are this product's extension scopes. */
 export const CONCRETE_SCOPES = [
   'printers:read',
   'printers:write',
@@ -10,6 +10,7 @@ export const CONCRETE_SCOPES = [
   'materials:write',
   'analytics:read',
   'webhooks:write',
+  'metrics:read',
 ] as const;
 
 export const ADMIN_SCOPE = 'admin:*';

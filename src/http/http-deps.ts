@@ -4,6 +4,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { StorageStatus } from '../storage/storage-status.js';
 import type { AccessControl } from './middleware/access-control.js';
+import type { RequestObserver } from './middleware/request-timing.middleware.js';
 
 export interface HttpDeps {
   /** The raw connection: idempotency keys and the health check use it directly. */
@@ -13,4 +14,6 @@ export interface HttpDeps {
   auth: AccessControl;
   /** Free space and whether writes fail for lack of it: /healthz reports it, the error middleware feeds it. */
   storage: StorageStatus;
+  /** Told the method, matched route, status and duration of every request (the metrics feature's histogram); absent: nobody. */
+  observeRequest?: RequestObserver;
 }

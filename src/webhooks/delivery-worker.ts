@@ -30,6 +30,10 @@ export interface DeliveryWorkerOptions {
   retryDelayScale?: number;
 }
 
+/** What an attempt led to: delivered, retry (it failed and goes again later), failed (given up). */
+export type AttemptOutcome = 'delivered' | 'retry' | 'failed';
+export const ATTEMPT_OUTCOMES: readonly AttemptOutcome[] = ['delivered', 'retry', 'failed'];
+
 interface InFlight {
   webhookId: string;
   controller: AbortController;
@@ -52,6 +56,8 @@ export class DeliveryWorker {
   private passDone: Promise<void> = Promise.resolve();
   /** Where the next pass starts in the webhook list, so a full worker shares its slots round-robin. */
   private turn = 0;
+  /** Recorded attempts since this worker was made, by outcome (the metrics' counters; they start at 0 with the process). */
+  readonly outcomes: Record<AttemptOutcome, number> = { delivered: 0, retry: 0, failed: 0 };
 
   constructor(
     private readonly deps: { db: Db; clock: Clock; logger: Logger },
@@ -240,5 +246,6 @@ export class DeliveryWorker {
         await updateWebhook(trx, row.webhook_id, { failing_since: now });
       }
     });
+    this.outcomes[decision.status === 'pending' ? 'retry' : decision.status] += 1;
   }
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 
 const SRC = path.join(process.cwd(), 'src');
-const FEATURES = ['analytics', 'auth', 'demo', 'events', 'files', 'jobs', 'materials', 'printers', 'scheduler', 'webhooks'];
+const FEATURES = ['analytics', 'auth', 'demo', 'events', 'files', 'jobs', 'materials', 'metrics', 'printers', 'scheduler', 'webhooks'];
 
 /** Every .ts file of src/ with the src-relative folders it imports from (e.g. "printers", "app"). */
 function importGraph(): Array<{ file: string; folder: string; imports: Array<{ target: string; line: string }> }> {

@@ -14,8 +14,8 @@ describe('role -> scopes', () => {
     assert.deepEqual(ROLE_SCOPES, {
       owner: ['admin:*'],
       admin: ['admin:*'],
-      operator: ['printers:*', 'jobs:*', 'materials:*', 'analytics:read'],
-      viewer: ['printers:read', 'jobs:read', 'materials:read', 'analytics:read'],
+      operator: ['printers:*', 'jobs:*', 'materials:*', 'analytics:read', 'metrics:read'],
+      viewer: ['printers:read', 'jobs:read', 'materials:read', 'analytics:read', 'metrics:read'],
     });
   });
 

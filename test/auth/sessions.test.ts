@@ -31,7 +31,7 @@ describe('browser sessions', () => {
     assert.match(session.id, /^ses_[0-9A-Za-z]{20}$/);
     assert.deepEqual(session.user, { id: session.user.id, email: 'ada@example.com', name: 'ada', role: 'operator' });
     assert.equal(session.key, null);
-    assert.deepEqual(session.scopes, ['printers:*', 'jobs:*', 'materials:*', 'analytics:read']);
+    assert.deepEqual(session.scopes, ['printers:*', 'jobs:*', 'materials:*', 'analytics:read', 'metrics:read']);
     assert.equal(session.created_at, now);
     assert.equal(session.expires_at, new Date(t.clock.now() + 168 * 3_600_000).toISOString());
     assert.equal(session.idle_expires_at, new Date(t.clock.now() + 720 * 60_000).toISOString());
@@ -70,7 +70,7 @@ describe('browser sessions', () => {
 
   it('scopes follow the role: a viewer reads but gets 403 on a write; an operator has no admin or webhooks', async () => {
     const viewer = await signIn(t, { email: 'vic@example.com', password: PASSWORD });
-    assert.deepEqual(viewer.session.scopes, ['printers:read', 'jobs:read', 'materials:read', 'analytics:read']);
+    assert.deepEqual(viewer.session.scopes, ['printers:read', 'jobs:read', 'materials:read', 'analytics:read', 'metrics:read']);
     assert.equal((await t.request('/v1/printers', { headers: { Cookie: viewer.cookie } })).status, 200);
     const write = await errorOf(
       await t.request('/v1/printers', {

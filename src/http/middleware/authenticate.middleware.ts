@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import type { HttpDeps } from '../http-deps.js';
 import { setSessionRefusal } from './auth-context.js';
 import { readCredentials } from './credentials.js';
-import { isApiPath } from './rate-limit-headers.js';
+import { isAuthenticatedPath } from './rate-limit-headers.js';
 import { checkCookieRequestOrigin } from './request-origin.js';
 import { clearedSessionCookie, readSessionCookie } from './session-cookie.js';
 
@@ -15,7 +15,7 @@ import { clearedSessionCookie, readSessionCookie } from './session-cookie.js';
  */
 export function authenticate(deps: HttpDeps): Koa.Middleware {
   return async (ctx, next) => {
-    if (!isApiPath(ctx.path)) return next();
+    if (!isAuthenticatedPath(ctx.path)) return next();
     const credentials = readCredentials(ctx.get('Authorization') || undefined);
     if (credentials.kind === 'key') {
       const auth = await deps.auth.verifyKey(credentials.key);

@@ -5,7 +5,7 @@ import type { HttpDeps } from '../http-deps.js';
 import { getAuth } from './auth-context.js';
 import { readCredentials } from './credentials.js';
 import { FixedWindowCounter } from './fixed-window.js';
-import { isApiPath, rateLimitExceeded, setRateLimitHeaders } from './rate-limit-headers.js';
+import { isAuthenticatedPath, rateLimitExceeded, setRateLimitHeaders } from './rate-limit-headers.js';
 import { readSessionCookie } from './session-cookie.js';
 
 /** Failed authentications one client address may make per window before it is refused outright. */
@@ -30,7 +30,7 @@ export function failedAuthGuard(deps: HttpDeps): Koa.Middleware {
   // One counter per app instance, made here: nothing else reads it.
   const counter = new FixedWindowCounter(FAILED_AUTH_WINDOW_MS);
   return async (ctx, next) => {
-    if (!isApiPath(ctx.path)) return next();
+    if (!isAuthenticatedPath(ctx.path)) return next();
     const address = ctx.ip || 'unknown';
     const now = deps.clock.now();
     const before = counter.peek(address, now);

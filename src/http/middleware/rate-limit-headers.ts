@@ -15,3 +15,9 @@ export function rateLimitExceeded(what: string, resetAtMs: number, nowMs: number
 
 /** Authentication and rate limits apply to the API only, not to /healthz or the dashboard's static files. */
 export const isApiPath = (path: string): boolean => path === '/v1' || path.startsWith('/v1/');
+
+/**
+ * Paths whose callers are identified (and whose failed keys count against the address): the API and the Prometheus
+ * endpoint. /metrics is outside the hourly request budget: a scraper asks every 15 s, more than a free plan's 100 an hour.
+ */
+export const isAuthenticatedPath = (path: string): boolean => isApiPath(path) || path === '/metrics';

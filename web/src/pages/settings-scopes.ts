@@ -20,6 +20,7 @@ const SCOPE_WORDS: Record<string, string> = {
   'materials:write': 'add, load and weigh spools',
   'analytics:read': 'see figures and export them',
   'webhooks:write': 'manage webhooks and see their deliveries',
+  'metrics:read': 'scrape GET /metrics (Prometheus)',
 };
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
