@@ -7,7 +7,8 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 export const FILES_DIR = 'files';
-const TMP_DIR = 'tmp';
+/** Uploads in progress: never part of a backup. */
+export const TMP_DIR = 'tmp';
 
 export interface StoredTemp {
   tempPath: string;
