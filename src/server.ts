@@ -18,6 +18,7 @@ import { NetworkDiscovery } from './printers/network-discovery.js';
 import { createMdnsBrowser } from './transport/mdns-browser.js';
 import { DATABASE_FILE, type DbHandle } from './storage/db.js';
 import { DataDirDatabaseError, openDataDirDatabase } from './app/open-data-dir.js';
+import { createNightlyBackup } from './app/nightly-backup-wiring.js';
 import { SchemaTooNewError } from './storage/migrate.js';
 
 /**
@@ -189,6 +190,9 @@ export async function startServer(config: ServerSettings, options: StartServerOp
 
   // Jobs cut off by the last stop fail (host_restart) before any printer can report; queued ones stay queued.
   await farm.start();
+  // Checks at once (a night missed while stopped is caught up), then every minute.
+  const nightly = createNightlyBackup({ handle, dataDir: config.dataDir, clock, logger });
+  nightly.start();
   // Printers known before the stop reconnect by themselves; the start does not wait for them.
   printers.openAllSessions().catch((err: Error) => logger.error('could not open the printer sessions', { error: err }));
 
@@ -223,6 +227,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
         await stopped;
       }
       await eventsStopped;
+      await nightly.stop();
       await farm.stop();
       await printers.close();
       await farm.settled();

@@ -26,6 +26,10 @@ export interface OrganizationTable {
   session_lifetime_hours: Generated<number>;
   /** A browser session ends after this many minutes without a request (5..525600). */
   session_idle_minutes: Generated<number>;
+  /** "HH:MM" in the organization's time zone when the nightly backup runs; null: no nightly backups. */
+  backup_time: Generated<string | null>;
+  /** How many nightly backups DATA_DIR/backups/ keeps (1..365). */
+  backup_keep: Generated<number>;
 }
 
 export interface UserTable {

@@ -65,6 +65,8 @@ describe('organization', () => {
         power_budget_watts: null,
         session_lifetime_hours: 168,
         session_idle_minutes: 720,
+        backup_time: '03:30',
+        backup_keep: 7,
         created_at: undefined,
         updated_at: undefined,
       },
