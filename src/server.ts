@@ -16,7 +16,9 @@ import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data
 import { loadSecretBox } from './printers/secret-box.js';
 import { NetworkDiscovery } from './printers/network-discovery.js';
 import { createMdnsBrowser } from './transport/mdns-browser.js';
-import { DATABASE_FILE, openDatabase, type DbHandle } from './storage/db.js';
+import { DATABASE_FILE, type DbHandle } from './storage/db.js';
+import { DataDirDatabaseError, openDataDirDatabase } from './app/open-data-dir.js';
+import { createNightlyBackup } from './app/nightly-backup-wiring.js';
 import { SchemaTooNewError } from './storage/migrate.js';
 
 /**
@@ -97,11 +99,13 @@ function lockDir(dataDir: string): DataDirLock {
   }
 }
 
-function openDb(file: string, clock: Clock): DbHandle {
+async function openDb(dataDir: string, clock: Clock, logger: Logger, uncleanStop: boolean): Promise<DbHandle> {
   try {
-    return openDatabase(file, new Date(clock.now()).toISOString());
+    return await openDataDirDatabase({ dataDir, nowMs: clock.now(), logger, uncleanStop });
   } catch (err) {
+    const file = path.join(dataDir, DATABASE_FILE);
     if (err instanceof SchemaTooNewError) throw new StartupError(`refusing to open ${file}: ${err.message}`);
+    if (err instanceof DataDirDatabaseError) throw new StartupError(`refusing to start: ${err.message}`);
     throw new StartupError(`cannot open the database ${file}: ${(err as Error).message}`);
   }
 }
@@ -120,9 +124,9 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   const databaseFile = path.join(config.dataDir, DATABASE_FILE);
   let handle: DbHandle;
   try {
-    handle = openDb(databaseFile, clock);
+    handle = await openDb(config.dataDir, clock, logger, lock.uncleanStop);
   } catch (err) {
-    lock.release();
+    lock.release({ keepUncleanMark: lock.uncleanStop });
     throw err;
   }
   let built: ReturnType<typeof buildAppDeps>;
@@ -186,6 +190,9 @@ export async function startServer(config: ServerSettings, options: StartServerOp
 
   // Jobs cut off by the last stop fail (host_restart) before any printer can report; queued ones stay queued.
   await farm.start();
+  // Checks at once (a night missed while stopped is caught up), then every minute.
+  const nightly = createNightlyBackup({ handle, dataDir: config.dataDir, clock, logger });
+  nightly.start();
   // Printers known before the stop reconnect by themselves; the start does not wait for them.
   printers.openAllSessions().catch((err: Error) => logger.error('could not open the printer sessions', { error: err }));
 
@@ -220,6 +227,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
         await stopped;
       }
       await eventsStopped;
+      await nightly.stop();
       await farm.stop();
       await printers.close();
       await farm.settled();

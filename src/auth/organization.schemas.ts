@@ -10,6 +10,8 @@ export const SESSION_LIFETIME_HOURS = { minimum: 1, maximum: 8760, default: 168 
 /** ...and after this many minutes without a request (default 12 hours, at least 5 minutes, at most a year). */
 export const SESSION_IDLE_MINUTES = { minimum: 5, maximum: 525_600, default: 720 } as const;
 export type Plan = Static<typeof Plan>;
+/** Nightly backups kept (default a week). */
+export const BACKUP_KEEP = { minimum: 1, maximum: 365, default: 7 } as const;
 
 /** The organization as clients see it. */
 export const OrganizationRecord = Type.Object({
@@ -35,6 +37,10 @@ export const OrganizationRecord = Type.Object({
   }),
   session_lifetime_hours: Type.Integer({ description: 'a browser session ends this many hours after sign-in' }),
   session_idle_minutes: Type.Integer({ description: 'a browser session ends after this many minutes without a request' }),
+  backup_time: Type.Union([Type.String(), Type.Null()], {
+    description: 'HH:MM in the organization time zone when the nightly backup into DATA_DIR/backups/ runs; null: none',
+  }),
+  backup_keep: Type.Integer({ description: 'how many nightly backups are kept' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });
@@ -89,6 +95,18 @@ const settings = {
       minimum: SESSION_IDLE_MINUTES.minimum,
       maximum: SESSION_IDLE_MINUTES.maximum,
       description: `minutes without a request after which a browser session ends (default ${SESSION_IDLE_MINUTES.default}); applies to existing sessions at once`,
+    }),
+  ),
+  backup_time: Type.Optional(
+    Type.Union([Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: '24-hour HH:MM, e.g. 03:30' }), Type.Null()], {
+      description: 'when the nightly backup runs, in the organization time zone (default 03:30); null turns nightly backups off',
+    }),
+  ),
+  backup_keep: Type.Optional(
+    Type.Integer({
+      minimum: BACKUP_KEEP.minimum,
+      maximum: BACKUP_KEEP.maximum,
+      description: `nightly backups kept in DATA_DIR/backups/ (default ${BACKUP_KEEP.default}); older ones are removed after the next`,
     }),
   ),
 };

@@ -57,6 +57,8 @@ export function toOrganizationRecord(row: OrganizationRow): OrganizationRecord {
     storage_reserve_mb: row.storage_reserve_mb,
     session_lifetime_hours: row.session_lifetime_hours,
     session_idle_minutes: row.session_idle_minutes,
+    backup_time: row.backup_time,
+    backup_keep: row.backup_keep,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -8,7 +8,8 @@ import { pipeline } from 'node:stream/promises';
 import { isStorageFull, storageFull } from '../storage/storage-full.js';
 
 export const FILES_DIR = 'files';
-const TMP_DIR = 'tmp';
+/** Uploads in progress: never part of a backup. */
+export const TMP_DIR = 'tmp';
 
 export interface StoredTemp {
   tempPath: string;

@@ -1,5 +1,5 @@
 // One server per data directory: an exclusive SQLite lock on DIR/printfarm.lock, held by the OS until the process ends.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { betterSqliteNativeBinding } from '../native-addons.js';
@@ -10,12 +10,23 @@ import { betterSqliteNativeBinding } from '../native-addons.js';
  * so `printfarm keys create` can still write to printfarm.sqlite while the server runs.
  */
 export const LOCK_FILE = 'printfarm.lock';
-/** Who holds the lock, for the refusal message only; the lock itself never trusts this file. */
+/**
+ * Who holds the lock, for the refusal message; removed when the lock is released, so one found at the next start
+ * tells of a stop that was not clean. The lock itself never trusts this file.
+ */
 export const PID_FILE = 'printfarm.pid';
 
 export interface DataDirLock {
-  /** Releases the lock (idempotent). */
-  release(): void;
+  /**
+   * The pid file was there when the lock was taken: the process that wrote it ended without releasing the lock
+   * (killed, crashed, power cut), so the database may not have been closed cleanly.
+   */
+  uncleanStop: boolean;
+  /**
+   * Releases the lock (idempotent). `keepUncleanMark`: leave the pid file, so the next start still treats the last
+   * stop as unclean (a start refused because the database is damaged must not make it look healthy).
+   */
+  release(options?: { keepUncleanMark?: boolean }): void;
 }
 
 export class DataDirInUseError extends Error {
@@ -57,6 +68,8 @@ export function lockDataDir(dataDir: string): DataDirLock {
     throw err;
   }
   const pidFile = path.join(dataDir, PID_FILE);
+  // We hold the lock now, so whoever wrote a pid file still there is gone without having released it.
+  const uncleanStop = existsSync(pidFile);
   try {
     writeFileSync(pidFile, `${process.pid}\n`);
   } catch {
@@ -64,10 +77,11 @@ export function lockDataDir(dataDir: string): DataDirLock {
   }
   let released = false;
   return {
-    release() {
+    uncleanStop,
+    release(options = {}) {
       if (released) return;
       released = true;
-      if (readHolderPid(pidFile) === process.pid) rmSync(pidFile, { force: true });
+      if (!options.keepUncleanMark && readHolderPid(pidFile) === process.pid) rmSync(pidFile, { force: true });
       sqlite.close();
     },
   };

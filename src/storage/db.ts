@@ -6,6 +6,7 @@ import { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
+import type { Migration } from './migrations/migration.js';
 import { betterSqliteNativeBinding } from '../native-addons.js';
 import { SafeRollbackDialect } from './safe-rollback-dialect.js';
 
@@ -22,8 +23,13 @@ export interface DbHandle {
 
 export const DATABASE_FILE = 'printfarm.sqlite';
 
+export interface OpenOptions {
+  /** The migrations to apply; the program's own list by default (tests add one that fails). */
+  migrations?: readonly Migration[];
+}
+
 /** `file` is a path or ':memory:'. The directory is created if missing. */
-export function openDatabase(file: string, nowIso: string = new Date().toISOString()): DbHandle {
+export function openDatabase(file: string, nowIso: string = new Date().toISOString(), options: OpenOptions = {}): DbHandle {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const nativeBinding = betterSqliteNativeBinding();
   const sqlite = new BetterSqlite3(file, nativeBinding ? { nativeBinding } : {});
@@ -32,7 +38,7 @@ export function openDatabase(file: string, nowIso: string = new Date().toISOStri
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
-    const migrated = migrate(sqlite, migrations, nowIso);
+    const migrated = migrate(sqlite, options.migrations ?? migrations, nowIso);
     const db = new Kysely<Database>({ dialect: new SafeRollbackDialect(sqlite) });
     let closed = false;
     return {

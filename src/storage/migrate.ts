@@ -1,4 +1,4 @@
-// Applies pending migrations in order, each in its own transaction; refuses a database written by a newer program.
+// Applies pending migrations in order, all in one transaction (a failure leaves the database as it was); refuses a newer schema.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Migration } from './migrations/migration.js';
 
@@ -9,6 +9,21 @@ export class SchemaTooNewError extends Error {
         'it was written by a newer printfarm; run that version or restore a backup',
     );
     this.name = 'SchemaTooNewError';
+  }
+}
+
+/** A migration threw: nothing of this run was kept, the database is still at `fromVersion`. */
+export class MigrationFailedError extends Error {
+  constructor(
+    readonly fromVersion: number,
+    readonly failed: { version: number; name: string },
+    readonly error: unknown,
+  ) {
+    super(
+      `migration ${failed.version} (${failed.name}) failed: ${(error as Error).message ?? String(error)}; ` +
+        `nothing was changed, the database is still at schema version ${fromVersion}`,
+    );
+    this.name = 'MigrationFailedError';
   }
 }
 
@@ -29,14 +44,20 @@ export function migrate(sqlite: BetterSqlite3.Database, migrations: readonly Mig
   const known = migrations.length;
   if (found > known) throw new SchemaTooNewError(found, known);
 
-  const applied: number[] = [];
+  const pending = migrations.slice(found);
+  if (pending.length === 0) return [];
   const record = sqlite.prepare('INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)');
-  for (const m of migrations.slice(found)) {
-    sqlite.transaction(() => {
-      sqlite.exec(m.sql);
+  // One transaction for the whole run: a program upgraded over several versions either gets all of them or none,
+  // never a schema between two releases that no program version was written for.
+  sqlite.transaction(() => {
+    for (const m of pending) {
+      try {
+        sqlite.exec(m.sql);
+      } catch (err) {
+        throw new MigrationFailedError(found, m, err);
+      }
       record.run(m.version, m.name, nowIso);
-    })();
-    applied.push(m.version);
-  }
-  return applied;
+    }
+  })();
+  return pending.map((m) => m.version);
 }

@@ -28,6 +28,10 @@ export interface OrganizationTable {
   session_idle_minutes: Generated<number>;
   /** MB kept free for the database (uploads are refused below it); null: min(200 MB, 10 % of the file system). */
   storage_reserve_mb: Generated<number | null>;
+  /** "HH:MM" in the organization's time zone when the nightly backup runs; null: no nightly backups. */
+  backup_time: Generated<string | null>;
+  /** How many nightly backups DATA_DIR/backups/ keeps (1..365). */
+  backup_keep: Generated<number>;
 }
 
 export interface UserTable {

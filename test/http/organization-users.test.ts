@@ -66,6 +66,8 @@ describe('organization', () => {
         session_lifetime_hours: 168,
         session_idle_minutes: 720,
         storage_reserve_mb: null,
+        backup_time: '03:30',
+        backup_keep: 7,
         created_at: undefined,
         updated_at: undefined,
       },

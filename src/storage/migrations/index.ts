@@ -14,6 +14,7 @@ import { migration011CoolOnPause } from './011-cool-on-pause.js';
 import { migration012NetworkPrinters } from './012-network-printers.js';
 import { migration013AnalyticsRollups } from './013-analytics-rollups.js';
 import { migration014StorageReserve } from './014-storage-reserve.js';
+import { migration015BackupSettings } from './015-backup-settings.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -30,4 +31,5 @@ export const migrations: readonly Migration[] = [
   migration012NetworkPrinters,
   migration013AnalyticsRollups,
   migration014StorageReserve,
+  migration015BackupSettings,
 ];
