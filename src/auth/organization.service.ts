@@ -56,6 +56,8 @@ export function toOrganizationRecord(row: OrganizationRow): OrganizationRecord {
     power_budget_watts: row.power_budget_watts,
     session_lifetime_hours: row.session_lifetime_hours,
     session_idle_minutes: row.session_idle_minutes,
+    file_retention_days: row.file_retention_days,
+    file_store_max_gb: row.file_store_max_gb,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -65,6 +65,8 @@ describe('organization', () => {
         power_budget_watts: null,
         session_lifetime_hours: 168,
         session_idle_minutes: 720,
+        file_retention_days: 30,
+        file_store_max_gb: null,
         created_at: undefined,
         updated_at: undefined,
       },

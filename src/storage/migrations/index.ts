@@ -13,6 +13,8 @@ import { migration010FileUrlHosts } from './010-file-url-hosts.js';
 import { migration011CoolOnPause } from './011-cool-on-pause.js';
 import { migration012NetworkPrinters } from './012-network-printers.js';
 import { migration013AnalyticsRollups } from './013-analytics-rollups.js';
+import { migration014Reserved } from './014-reserved.js';
+import { migration015FilePruning } from './015-file-pruning.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -28,4 +30,6 @@ export const migrations: readonly Migration[] = [
   migration011CoolOnPause,
   migration012NetworkPrinters,
   migration013AnalyticsRollups,
+  migration014Reserved,
+  migration015FilePruning,
 ];
