@@ -10,6 +10,7 @@ import { FileStore } from '../../src/files/file-store.js';
 import type { FileRecord } from '../../src/files/files.schemas.js';
 import type { JobRecord } from '../../src/jobs/job-record.js';
 import { DAY_MS } from '../../src/files/prune-selection.js';
+import { markFilePruned } from '../../src/files/files.repository.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { makePng, prusaSlicer, thumbnailBlock } from './gcode-fixtures.js';
 
@@ -168,6 +169,16 @@ describe('file pruning', () => {
     assert.ok(tight.over_cap_bytes > 0);
     for (const id of ids) assert.equal((await file(id)).deleted_at, null, `${id} is held by its queued job`);
     assert.equal((await f.call('PATCH', '/v1/organization', { file_store_max_gb: null })).status, 200);
+  });
+
+  it('a file used again or taken by a job after the pass chose it is not marked', async () => {
+    const held = await f.upload(gcodeWithThumbnail('held-after-choice'));
+    const row = () => f.t.handle.sqlite.prepare('SELECT last_used_at FROM files WHERE id = ?').get(held.file_id) as { last_used_at: string };
+    const now = new Date(clock.now()).toISOString();
+    assert.equal(await markFilePruned(f.t.deps.db, held.file_id!, row().last_used_at, now), false, 'its queued job holds it');
+    assert.equal((await f.call('DELETE', `/v1/jobs/${held.id}`)).status, 200);
+    assert.equal(await markFilePruned(f.t.deps.db, held.file_id!, '2025-01-01T00:00:00.000Z', now), false, 'uploaded again since');
+    assert.equal((await file(held.file_id!)).deleted_at, null);
   });
 
   it('a pass runs at start', async () => {
