@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'invalid_state'
   | 'file_invalid'
   | 'file_url_forbidden'
+  | 'file_deleted'
   | 'rate_limit_exceeded'
   | 'storage_full'
   | 'internal_error';

@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { EventsRuntime } from '../events/events-runtime.js';
+import type { FilePruner } from '../files/file-pruner.service.js';
 import type { FilesService } from '../files/files.service.js';
 import type { JobFiles } from '../jobs/job-files.js';
 import type { JobsService } from '../jobs/jobs.service.js';
@@ -40,6 +41,8 @@ export interface AppDeps extends HttpDeps {
   sessions: SessionRegistry;
   printers: PrintersService;
   files: FilesService;
+  /** The file pruning pass (files/file-pruner.service.ts): started and stopped with the farm. */
+  filePruner: FilePruner;
   jobFiles: JobFiles;
   jobs: JobsService;
   scheduler: SchedulerLoop;

@@ -72,6 +72,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     events,
     webhooks,
     files: farm.files,
+    filePruner: farm.filePruner,
     jobFiles: farm.jobFiles,
     jobs: farm.jobs,
     scheduler: farm.scheduler,

@@ -5,6 +5,8 @@ import type { EventBus } from '../events/event-bus.js';
 import type { EventsRuntime } from '../events/events-runtime.js';
 import { bridgePrinterEvents } from '../printers/printer-events.js';
 import { createFilesService, type FilesService } from '../files/files.service.js';
+import { createFilePruner, type FilePruner } from '../files/file-pruner.service.js';
+import { FileStore } from '../files/file-store.js';
 import { findOrganization } from '../auth/organization.repository.js';
 import { recordExternalJobs } from '../jobs/external-jobs.js';
 import { JobRunner } from '../jobs/job-runner.js';
@@ -38,10 +40,14 @@ export interface FarmBase {
   durable: DurableWriter;
   /** Free space and the database's reserve (uploads ask it first). */
   storage: StorageStatus;
+  /** How often the file pruning pass runs (hourly by default; it also runs at start). */
+  pruneEveryMs?: number;
 }
 
 export interface Farm {
   files: FilesService;
+  /** Removes stored files by the organization's retention and store-size policy (on start, then hourly). */
+  filePruner: FilePruner;
   jobFiles: JobFiles;
   jobs: JobsService;
   runner: JobRunner;
@@ -61,7 +67,17 @@ export interface Farm {
 export function createFarm(base: FarmBase): Farm {
   // Job events go to the public log in the transaction of the change that caused them (the outbox).
   const publish: PublishJobEvent = (trx, type, job) => base.events.record(trx, type, job).then(() => undefined);
-  const files = createFilesService(base);
+  // One store for uploads and pruning: its exclusive sections keep an upload and a removal of one file apart.
+  const store = new FileStore(base.dataDir);
+  const files = createFilesService({ ...base, store });
+  const filePruner = createFilePruner({
+    db: base.db,
+    clock: base.clock,
+    logger: base.logger,
+    store,
+    publish: (trx, file) => base.events.record(trx, 'file.pruned', file).then(() => undefined),
+    ...(base.pruneEveryMs !== undefined ? { everyMs: base.pruneEveryMs } : {}),
+  });
   const jobFiles = jobFilesFrom(files);
   // The scheduler is built after the jobs service, which wakes it: the late binding keeps construction one-way.
   let scheduler: SchedulerLoop | null = null;
@@ -153,6 +169,7 @@ export function createFarm(base: FarmBase): Farm {
   let stopExternal: (() => void) | null = null;
   return {
     files,
+    filePruner,
     jobFiles,
     jobs,
     runner,
@@ -167,10 +184,12 @@ export function createFarm(base: FarmBase): Farm {
       stopBridge = bridgePrinterEvents(base);
       stopExternal = recordExternalJobs({ bus: base.bus, jobs, logger: base.logger, meter, onEnded: (printerId) => storeReady(printerId) });
       temperatures.start();
+      filePruner.start();
       loop.wake();
     },
     async stop() {
       await loop.stop();
+      await filePruner.stop();
     },
     async settled() {
       runner.stop();

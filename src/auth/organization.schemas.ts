@@ -9,6 +9,10 @@ const Plan = StringEnum(['free', 'pro', 'enterprise']);
 export const SESSION_LIFETIME_HOURS = { minimum: 1, maximum: 8760, default: 168 } as const;
 /** ...and after this many minutes without a request (default 12 hours, at least 5 minutes, at most a year). */
 export const SESSION_IDLE_MINUTES = { minimum: 5, maximum: 525_600, default: 720 } as const;
+/** Files no active job needs are removed this many days after their last use (default 30, at most 100 years); null: never. */
+export const FILE_RETENTION_DAYS = { minimum: 1, maximum: 36_500, default: 30 } as const;
+/** The most the stored files may take, in GiB (fractions allowed); null: no cap. */
+export const FILE_STORE_MAX_GB = { exclusiveMinimum: 0, maximum: 1_000_000 } as const;
 export type Plan = Static<typeof Plan>;
 /** Nightly backups kept (default a week). */
 export const BACKUP_KEEP = { minimum: 1, maximum: 365, default: 7 } as const;
@@ -41,6 +45,12 @@ export const OrganizationRecord = Type.Object({
     description: 'HH:MM in the organization time zone when the nightly backup into DATA_DIR/backups/ runs; null: none',
   }),
   backup_keep: Type.Integer({ description: 'how many nightly backups are kept' }),
+  file_retention_days: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'extension: stored files no queued, printing or paused job needs are removed this many days after their last use; null keeps them',
+  }),
+  file_store_max_gb: Type.Union([Type.Number(), Type.Null()], {
+    description: 'extension: the most the stored files may take (GiB); over it the least recently used files no active job needs go first; null: no cap',
+  }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });
@@ -107,6 +117,16 @@ const settings = {
       minimum: BACKUP_KEEP.minimum,
       maximum: BACKUP_KEEP.maximum,
       description: `nightly backups kept in DATA_DIR/backups/ (default ${BACKUP_KEEP.default}); older ones are removed after the next`,
+    }),
+  ),
+  file_retention_days: Type.Optional(
+    Type.Union([Type.Integer({ minimum: FILE_RETENTION_DAYS.minimum, maximum: FILE_RETENTION_DAYS.maximum }), Type.Null()], {
+      description: `days after their last use that stored files no active job needs are removed (default ${FILE_RETENTION_DAYS.default}); null keeps them forever`,
+    }),
+  ),
+  file_store_max_gb: Type.Optional(
+    Type.Union([Type.Number(FILE_STORE_MAX_GB), Type.Null()], {
+      description: 'the most the stored files may take (GiB); over it the least recently used files no active job needs are removed first; null: no cap',
     }),
   ),
 };

@@ -59,6 +59,8 @@ export function toOrganizationRecord(row: OrganizationRow): OrganizationRecord {
     session_idle_minutes: row.session_idle_minutes,
     backup_time: row.backup_time,
     backup_keep: row.backup_keep,
+    file_retention_days: row.file_retention_days,
+    file_store_max_gb: row.file_store_max_gb,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -6,6 +6,8 @@ import type { ExtruderUsageRecord, FileRecord } from './files.schemas.js';
 export const thumbnailPath = (id: string): string => `/v1/files/${id}/thumbnail`;
 
 export function toFileRecord(row: FileRow): FileRecord {
+  // A pruned file keeps its record (the jobs that printed it name it) but has no image to point at.
+  const thumbnailType = row.deleted_at === null ? row.thumbnail_type : null;
   return {
     id: row.id,
     sha256: row.sha256,
@@ -26,18 +28,20 @@ export function toFileRecord(row: FileRow): FileRecord {
     layer_height: row.layer_height,
     layer_count: row.layer_count,
     thumbnail:
-      row.thumbnail_type === null
+      thumbnailType === null
         ? null
         : {
-            content_type: row.thumbnail_type,
+            content_type: thumbnailType,
             width: row.thumbnail_width ?? 0,
             height: row.thumbnail_height ?? 0,
             size: row.thumbnail_size ?? 0,
             url: thumbnailPath(row.id),
           },
-    thumbnail_url: row.thumbnail_type === null ? null : thumbnailPath(row.id),
+    thumbnail_url: thumbnailType === null ? null : thumbnailPath(row.id),
     format: row.format,
     created_at: row.created_at,
+    last_used_at: row.last_used_at ?? row.created_at,
+    deleted_at: row.deleted_at,
   };
 }
 
@@ -71,5 +75,7 @@ export function rowFromInspection(
     thumbnail_size: i.thumbnail?.data.length ?? null,
     format: fields.format,
     created_at: fields.createdAt,
+    last_used_at: fields.createdAt,
+    deleted_at: null,
   };
 }

@@ -19,6 +19,8 @@ export interface StoredTemp {
 
 export class FileStore {
   readonly root: string;
+  /** The tail of the exclusive sections run so far (see exclusive()). */
+  private sections: Promise<unknown> = Promise.resolve();
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, FILES_DIR);
@@ -72,6 +74,25 @@ export class FileStore {
     await mkdir(path.dirname(dest), { recursive: true });
     await rename(temp.tempPath, dest);
     return dest;
+  }
+
+  /**
+   * Runs `fn` after every exclusive section started before it: the last step of an upload (row and content in place)
+   * and a pruning removal never interleave, so a file re-uploaded while being pruned ends up stored, not half removed.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.sections.then(fn, fn);
+    this.sections = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Removes a file's content and thumbnail; what is already gone is not an error. */
+  async remove(sha256: string, thumbnailType: 'image/png' | 'image/jpeg' | null): Promise<void> {
+    const gone = (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    };
+    await unlink(this.contentPath(sha256)).catch(gone);
+    if (thumbnailType) await unlink(this.thumbnailPath(sha256, thumbnailType)).catch(gone);
   }
 
   async discard(temp: StoredTemp): Promise<void> {

@@ -32,10 +32,11 @@ export const fileRoutes = [
     method: 'GET',
     path: '/v1/files/:id/thumbnail',
     summary: 'The largest thumbnail the slicer embedded in the file (image/png or image/jpeg)',
-    description: 'Answers 304 to a matching If-None-Match. 404 when the file has no PNG or JPEG thumbnail.',
+    description:
+      'Answers 304 to a matching If-None-Match. 404 when the file has no PNG or JPEG thumbnail; 410 file_deleted when the file was pruned (a job record then has thumbnail_url null).',
     tag: TAG,
     auth: read,
-    responses: { 200: { description: 'The image bytes, with ETag and Cache-Control' }, ...errorDocs(403, 404) },
+    responses: { 200: { description: 'The image bytes, with ETag and Cache-Control' }, ...errorDocs(403, 404, 410) },
     async handle(ctx, { params }, deps) {
       const thumb = await deps.files.getThumbnail(params.id as string);
       const etag = `"${thumb.file.sha256.slice(0, 32)}-thumb"`;

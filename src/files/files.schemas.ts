@@ -47,7 +47,21 @@ export const FileRecordSchema = Type.Object({
       'Extension: gcode (text, any printer) or bgcode (Prusa binary G-code: metadata read from its blocks, printed only by PrusaLink printers; line counts are 0).',
   }),
   created_at: Type.String({ format: 'date-time' }),
+  last_used_at: Type.String({ format: 'date-time', description: 'The last upload of this content (pruning counts the end of its last job too).' }),
+  deleted_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description:
+      "When pruning removed the content and thumbnail (the organization's file_retention_days / file_store_max_gb); null while stored. An upload of the same content stores it again.",
+  }),
 });
+
+/** The object of a file.pruned event: which file went, how big it was, and which rule removed it. */
+export const PrunedFileSchema = Type.Object({
+  id: Type.String({ description: 'file_...' }),
+  original_name: Type.String(),
+  size: Type.Integer({ description: 'Bytes of the content.' }),
+  reason: Type.Union([Type.Literal('retention'), Type.Literal('store_size')]),
+});
+export type PrunedFile = Static<typeof PrunedFileSchema>;
 
 export type FileRecord = Static<typeof FileRecordSchema>;
 export type ExtruderUsageRecord = Static<typeof ExtruderUsageSchema>;

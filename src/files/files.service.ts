@@ -8,8 +8,8 @@ import type { Db } from '../storage/db.js';
 import type { StorageStatus } from '../storage/storage-status.js';
 import { DEFAULT_FILE_LIMITS, type FileLimits } from './file-limits.js';
 import { rowFromInspection, toFileRecord } from './file-record.js';
-import { FileStore } from './file-store.js';
-import { fileUrlHostsOf, findFileById, findFileBySha256, insertFile } from './files.repository.js';
+import { FileStore, type StoredTemp } from './file-store.js';
+import { fileUrlHostsOf, findFileById, findFileBySha256, insertFile, markFileUsed, type FileRow } from './files.repository.js';
 import type { FileRecord } from './files.schemas.js';
 import { BGCODE_MAGIC, inspectBgcode, startsAsBgcode } from './bgcode-inspection.js';
 import { GcodeInspector, type FileInvalid, type Inspection } from './gcode-inspector.js';
@@ -25,6 +25,8 @@ export interface FilesServiceDeps {
   resolveHost?: HostResolver;
   /** Refuses an upload (507) when the disk is below the reserve kept for the database, before and while it streams. */
   storage?: Pick<StorageStatus, 'admitUpload'>;
+  /** The store, shared with the file pruner (its exclusive sections order uploads and removals); one of its own by default. */
+  store?: FileStore;
 }
 
 export interface Thumbnail {
@@ -46,9 +48,18 @@ export interface FilesService {
   getFile(id: string): Promise<FileRecord>;
   /** Absolute path of the stored G-code (what a printer session streams). */
   contentPath(file: Pick<FileRecord, 'sha256'>): string;
-  /** 404 when the file is unknown or has no thumbnail. */
+  /** 404 when the file is unknown or has no thumbnail; 410 file_deleted when it was pruned. */
   getThumbnail(id: string): Promise<Thumbnail>;
 }
+
+/** A pruned file asked for its content or thumbnail. */
+export const fileDeletedError = (file: Pick<FileRecord, 'id' | 'deleted_at'>): AppError =>
+  new AppError(
+    410,
+    'file_deleted',
+    `file ${file.id} was removed from the store at ${file.deleted_at ?? 'an earlier pruning'} (the organization's file retention policy)`,
+    'upload the same G-code again to store it again',
+  );
 
 export const fileInvalidError = (invalid: FileInvalid): AppError => new AppError(422, 'file_invalid', invalid.message, invalid.reason);
 
@@ -64,7 +75,7 @@ export function cleanFileName(name: string, fallback = 'upload.gcode'): string {
 const isUniqueViolation = (err: unknown): boolean => (err as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE';
 
 export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits = DEFAULT_FILE_LIMITS): FilesService {
-  const store = new FileStore(deps.dataDir);
+  const store = deps.store ?? new FileStore(deps.dataDir);
 
   async function ingestStream(source: Readable, originalName: string, limits = defaults, field = 'file'): Promise<FileRecord> {
     const inspector = new GcodeInspector({ maxThumbnailBase64Bytes: limits.maxThumbnailBase64Bytes });
@@ -109,20 +120,25 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
       }
       inspection = outcome.inspection;
     }
+    // Serialised with the pruner's removals: a file pruned while the same content arrives ends up stored.
+    return store.exclusive(() => storeInspected(temp, inspection, format ?? 'gcode', originalName));
+  }
+
+  async function storeInspected(temp: StoredTemp, inspection: Inspection, format: FileRow['format'], originalName: string): Promise<FileRecord> {
+    const nowIso = isoTime(deps.clock.now());
+    const { thumbnail } = inspection;
     const existing = await findFileBySha256(deps.db, temp.sha256);
     if (existing) {
-      // Same content again: one stored copy (restored if it went missing from disk).
+      // Same content again: one stored copy (restored if it went missing from disk or was pruned), and a use.
       if (await store.hasContent(temp.sha256)) await store.discard(temp);
       else await store.commit(temp);
-      return toFileRecord(existing);
+      if (existing.deleted_at !== null && thumbnail) await store.writeThumbnail(temp.sha256, thumbnail.contentType, thumbnail.data);
+      await markFileUsed(deps.db, existing.id, nowIso);
+      return toFileRecord({ ...existing, last_used_at: nowIso, deleted_at: null });
     }
     await store.commit(temp);
-    const { thumbnail } = inspection;
     if (thumbnail) await store.writeThumbnail(temp.sha256, thumbnail.contentType, thumbnail.data);
-    const row = rowFromInspection(
-      { id: newId('file'), sha256: temp.sha256, originalName: cleanFileName(originalName), createdAt: isoTime(deps.clock.now()), format: format ?? 'gcode' },
-      inspection,
-    );
+    const row = rowFromInspection({ id: newId('file'), sha256: temp.sha256, originalName: cleanFileName(originalName), createdAt: nowIso, format }, inspection);
     try {
       await insertFile(deps.db, row);
     } catch (err) {
@@ -158,6 +174,7 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
 
   async function getThumbnail(id: string): Promise<Thumbnail> {
     const file = await getFile(id);
+    if (file.deleted_at !== null) throw fileDeletedError(file);
     if (!file.thumbnail) throw new AppError(404, 'resource_not_found', `file ${id} has no thumbnail`);
     const data = await store.readThumbnail(file.sha256, file.thumbnail.content_type);
     if (!data) throw new AppError(404, 'resource_not_found', `the thumbnail of file ${id} is missing from the data directory`);

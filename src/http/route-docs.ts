@@ -24,6 +24,7 @@ const ERRORS: Record<number, string> = {
     'something did not come from this origin',
   404: 'resource_not_found',
   409: 'conflict with the current state',
+  410: "file_deleted: the stored file was pruned by the organization's file_retention_days / file_store_max_gb (upload it again)",
   422:
     'file_invalid: the file is not usable G-code (details: the reason); file_url_forbidden: file_url or one of its ' +
     'redirects leads to an address that is never reached (link-local, multicast, broadcast, unspecified) or to a host ' +

@@ -2,7 +2,7 @@
 // and the adapter that provides it from the files service.
 import type { IncomingMessage } from 'node:http';
 import type { FileRecord } from '../files/files.schemas.js';
-import type { FilesService } from '../files/files.service.js';
+import { fileDeletedError, type FilesService } from '../files/files.service.js';
 import { parseMultipartJobUpload } from '../files/multipart-upload.js';
 import type { FormFields } from './job-form.js';
 import type { JobFileInfo } from './jobs.service.js';
@@ -12,7 +12,7 @@ export interface JobFiles {
   fromUrl(url: string): Promise<JobFileInfo>;
   /** Streams a multipart job create: the `file` part to the store, the other parts as text fields. */
   fromMultipart(req: IncomingMessage): Promise<{ fields: FormFields; file: JobFileInfo | null }>;
-  /** Where a stored file lives on disk (the printer session streams it from there). */
+  /** Where a stored file lives on disk (the printer session streams it from there); 410 file_deleted once pruned. */
   pathOf(fileId: string): Promise<string>;
 }
 
@@ -34,6 +34,10 @@ export function jobFilesFrom(files: FilesService): JobFiles {
       const upload = await parseMultipartJobUpload(req, files.limits, (source, name) => files.ingestStream(source, name));
       return { fields: upload.fields, file: upload.file ? toJobFileInfo(upload.file) : null };
     },
-    pathOf: async (fileId) => files.contentPath(await files.getFile(fileId)),
+    async pathOf(fileId) {
+      const file = await files.getFile(fileId);
+      if (file.deleted_at !== null) throw fileDeletedError(file);
+      return files.contentPath(file);
+    },
   };
 }

@@ -21,8 +21,10 @@ export interface JobRecord {
   progress: number;
   file_url: string | null;
   file_id: string | null;
-  /** The file's thumbnail (GET /v1/files/:id/thumbnail), or null when the file has none: nobody requests a 404. */
+  /** The file's thumbnail (GET /v1/files/:id/thumbnail), or null when the file has none or was pruned: nobody requests a 404. */
   thumbnail_url: string | null;
+  /** Pruning removed the stored file (the organization's file retention policy); the record stays. */
+  file_deleted: boolean;
   estimated_duration: number | null;
   elapsed_time: number;
   estimated_remaining: number | null;
@@ -69,6 +71,7 @@ export function toJobRecord(row: JobReadRow, live?: LiveJobCounters | null): Job
     file_url: row.file_url,
     file_id: row.origin === 'external' ? null : row.file_id,
     thumbnail_url: row.file_has_thumbnail ? thumbnailPath(row.file_id) : null,
+    file_deleted: Boolean(row.file_deleted),
     estimated_duration: row.estimated_duration,
     elapsed_time: Math.round(elapsed),
     estimated_remaining: running || row.status === 'queued' ? estimateRemaining(row.estimated_duration, progress, elapsed) : null,

@@ -4,8 +4,11 @@ import type { Database, JobTable } from '../storage/schema.js';
 import type { JobStatus } from './job-state.js';
 
 export type JobRow = Selectable<JobTable>;
-/** A job row as the API reads it: with whether its stored file has a thumbnail (the record links it only then). */
-export type JobReadRow = JobRow & { file_has_thumbnail: SqlBool };
+/**
+ * A job row as the API reads it: with whether its stored file has a thumbnail still in the store (the record links it
+ * only then), and whether pruning removed the file.
+ */
+export type JobReadRow = JobRow & { file_has_thumbnail: SqlBool; file_deleted: SqlBool };
 type Q = Kysely<Database>;
 
 export const PRIORITY_RANK = { low: 0, normal: 1, high: 2, urgent: 3 } as const;
@@ -28,8 +31,18 @@ export const selectJobs = (db: Q) =>
     .selectAll()
     .select((eb) =>
       eb
-        .exists(eb.selectFrom('files').select('files.id').whereRef('files.id', '=', 'jobs.file_id').where('files.thumbnail_type', 'is not', null))
+        .exists(
+          eb
+            .selectFrom('files')
+            .select('files.id')
+            .whereRef('files.id', '=', 'jobs.file_id')
+            .where('files.thumbnail_type', 'is not', null)
+            .where('files.deleted_at', 'is', null),
+        )
         .as('file_has_thumbnail'),
+    )
+    .select((eb) =>
+      eb.exists(eb.selectFrom('files').select('files.id').whereRef('files.id', '=', 'jobs.file_id').where('files.deleted_at', 'is not', null)).as('file_deleted'),
     );
 
 /**

@@ -113,7 +113,15 @@ export const jobRecordSchema: JsonSchema = {
     progress: { type: 'number', description: 'Percent 0..100 of the G-code bytes (comments excluded) acknowledged' },
     file_url: nullable({ type: 'string' }),
     file_id: nullable({ type: 'string', description: 'Extension: the stored file (GET /v1/files/:id); null for an external job' }),
-    thumbnail_url: nullable({ type: 'string', description: "Extension: the file's thumbnail (/v1/files/{file_id}/thumbnail); null when the file has none" }),
+    thumbnail_url: nullable({
+      type: 'string',
+      description: "Extension: the file's thumbnail (/v1/files/{file_id}/thumbnail); null when the file has none or was pruned",
+    }),
+    file_deleted: {
+      type: 'boolean',
+      description:
+        "Extension: true once pruning removed the job's stored file (the organization's file_retention_days / file_store_max_gb); the record stays, its file's content and thumbnail are gone (410 file_deleted)",
+    },
     estimated_duration: nullable({ type: 'number', description: 'Seconds, from the slicer metadata' }),
     elapsed_time: { type: 'number', description: 'Seconds printing, pauses excluded' },
     estimated_remaining: nullable({ type: 'number', description: 'Extension: seconds, slicer estimate corrected by measured progress' }),

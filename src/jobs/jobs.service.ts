@@ -168,10 +168,10 @@ export class JobsService {
     }));
     await this.d.db.transaction().execute(async (trx) => {
       await insertJobs(trx, rows);
-      for (const row of rows) await this.d.publish(trx, 'job.created', toJobRecord({ ...row, file_has_thumbnail: file.has_thumbnail }));
+      for (const row of rows) await this.d.publish(trx, 'job.created', toJobRecord({ ...row, file_has_thumbnail: file.has_thumbnail, file_deleted: false }));
     });
     this.d.wakeScheduler();
-    return { first: toJobRecord({ ...rows[0]!, file_has_thumbnail: file.has_thumbnail }), jobIds: rows.map((r) => r.id) };
+    return { first: toJobRecord({ ...rows[0]!, file_has_thumbnail: file.has_thumbnail, file_deleted: false }), jobIds: rows.map((r) => r.id) };
   }
 
   /** PATCH: name and tags any time; priority, printer, group and material only while queued. */

@@ -32,6 +32,10 @@ export interface OrganizationTable {
   backup_time: Generated<string | null>;
   /** How many nightly backups DATA_DIR/backups/ keeps (1..365). */
   backup_keep: Generated<number>;
+  /** Days after its last use a file no active job needs is removed (default 30); null keeps files forever. */
+  file_retention_days: Generated<number | null>;
+  /** The most the stored files may take, in GiB; null (the default): no cap. */
+  file_store_max_gb: Generated<number | null>;
 }
 
 export interface UserTable {
@@ -184,6 +188,10 @@ export interface FileTable {
   thumbnail_height: number | null;
   thumbnail_size: number | null;
   created_at: string;
+  /** The last upload of this content; null: created_at. */
+  last_used_at: Generated<string | null>;
+  /** When pruning removed the content (the row stays for the jobs that printed it); null while stored. */
+  deleted_at: Generated<string | null>;
 }
 
 export interface PrinterTable {

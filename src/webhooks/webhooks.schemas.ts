@@ -9,7 +9,7 @@ const Events = Type.Array(Type.Union(WEBHOOK_EVENT_PATTERNS.map((p) => Type.Lite
   minItems: 1,
   maxItems: 50,
   uniqueItems: true,
-  description: `Event names, group wildcards (job.*, printer.*, material.*) or * for all: ${WEBHOOK_EVENT_PATTERNS.join(', ')}.`,
+  description: `Event names, group wildcards (job.*, printer.*, material.*, file.*) or * for all: ${WEBHOOK_EVENT_PATTERNS.join(', ')}.`,
 });
 const Secret = Type.String({
   minLength: 16,

@@ -68,6 +68,8 @@ describe('organization', () => {
         storage_reserve_mb: null,
         backup_time: '03:30',
         backup_keep: 7,
+        file_retention_days: 30,
+        file_store_max_gb: null,
         created_at: undefined,
         updated_at: undefined,
       },

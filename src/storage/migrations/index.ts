@@ -15,6 +15,7 @@ import { migration012NetworkPrinters } from './012-network-printers.js';
 import { migration013AnalyticsRollups } from './013-analytics-rollups.js';
 import { migration014StorageReserve } from './014-storage-reserve.js';
 import { migration015BackupSettings } from './015-backup-settings.js';
+import { migration016FilePruning } from './016-file-pruning.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   migration013AnalyticsRollups,
   migration014StorageReserve,
   migration015BackupSettings,
+  migration016FilePruning,
 ];

@@ -23,6 +23,8 @@ export interface Organization {
   /** Being added with browser sessions: absent on servers without them. */
   session_lifetime_hours?: number;
   session_idle_minutes?: number;
+  file_retention_days: number | null;
+  file_store_max_gb: number | null;
   created_at: string;
   updated_at: string;
   warnings?: string[];
@@ -31,11 +33,12 @@ export interface Organization {
 type Form = {
   name: string; plan: string; rate_limit_per_hour: string; currency: string; hourly_rate: string; energy_cost_per_kwh: string;
   timezone: string; auto_start: boolean; power_budget_watts: string; webhook_allowed_hosts: string; file_url_hosts: string;
-  session_lifetime_hours: string; session_idle_minutes: string;
+  session_lifetime_hours: string; session_idle_minutes: string; file_retention_days: string; file_store_max_gb: string;
 };
 
 const FIELDS = ['name', 'plan', 'rate_limit_per_hour', 'currency', 'hourly_rate', 'energy_cost_per_kwh', 'timezone', 'auto_start',
-  'power_budget_watts', 'webhook_allowed_hosts', 'file_url_hosts', 'session_lifetime_hours', 'session_idle_minutes'] as const;
+  'power_budget_watts', 'webhook_allowed_hosts', 'file_url_hosts', 'session_lifetime_hours', 'session_idle_minutes',
+  'file_retention_days', 'file_store_max_gb'] as const;
 
 /** What each field takes, said when the server refuses a value (its own rule follows in brackets). */
 const FIELD_WORDS: Record<string, string> = {
@@ -52,6 +55,8 @@ const FIELD_WORDS: Record<string, string> = {
   file_url_hosts: 'One host per line: a name (nas.lan), a wildcard (*.example.com), an IP address or a range (192.168.1.0/24, fd00::/8); at most 100.',
   session_lifetime_hours: 'Enter how many hours a sign-in lasts, 1 to 8760.',
   session_idle_minutes: 'Enter after how many idle minutes a sign-in ends, 5 to 525,600.',
+  file_retention_days: 'Enter whole days from 1 to 36,500, or leave it empty to keep files forever.',
+  file_store_max_gb: 'Enter GiB above 0 (fractions allowed, at most 1,000,000), or leave it empty for no cap.',
 };
 
 const toForm = (o: Organization): Form => ({
@@ -60,6 +65,7 @@ const toForm = (o: Organization): Form => ({
   power_budget_watts: numberText(o.power_budget_watts), webhook_allowed_hosts: o.webhook_allowed_hosts.join('\n'),
   file_url_hosts: o.file_url_hosts.join('\n'),
   session_lifetime_hours: numberText(o.session_lifetime_hours), session_idle_minutes: numberText(o.session_idle_minutes),
+  file_retention_days: numberText(o.file_retention_days), file_store_max_gb: numberText(o.file_store_max_gb),
 });
 
 /** The PATCH body: fields whose value differs from the stored one, or the first number field that is not a number. */
@@ -82,6 +88,7 @@ function changes(f: Form, o: Organization): { body: Record<string, unknown> } | 
   }
   const bad =
     num('hourly_rate') ?? num('energy_cost_per_kwh') ?? num('power_budget_watts', true) ??
+    num('file_retention_days', true) ?? num('file_store_max_gb', true) ??
     (f.plan === 'enterprise' ? num('rate_limit_per_hour') : null) ??
     (o.session_lifetime_hours !== undefined ? num('session_lifetime_hours') : null) ??
     (o.session_idle_minutes !== undefined ? num('session_idle_minutes') : null);
@@ -200,6 +207,11 @@ function OrgForm({ org, onSaved }: { org: Organization; onSaved: (o: Organizatio
       ${form.plan === 'enterprise' ? field('rate_limit_per_hour', 'Requests per hour per key', text('rate_limit_per_hour', { inputmode: 'numeric', autocomplete: 'off' })) : null}
       ${field('webhook_allowed_hosts', 'Hosts webhooks may call', hostList('webhook_allowed_hosts'), 'One per line, e.g. erp.lan, *.example.com, 192.168.1.0/24. Empty: any host.')}
       ${field('file_url_hosts', 'Hosts jobs may download files from', hostList('file_url_hosts'), 'For a job\'s file_url and its redirects. One per line, e.g. nas.lan, 192.168.1.0/24. Empty: any host (link-local, multicast and broadcast addresses never).')}
+    </fieldset>
+    <fieldset>
+      <legend>Stored files</legend>
+      ${field('file_retention_days', 'Remove files unused for (days)', text('file_retention_days', { inputmode: 'numeric', autocomplete: 'off' }, true), 'Counted from the last upload or the end of the last job that printed the file. Files of queued, printing or paused jobs are never removed. Empty: keep files forever.')}
+      ${field('file_store_max_gb', 'Most the files may take (GiB)', text('file_store_max_gb', dec, true), 'Over it the least recently used files go first. Empty: no cap.')}
     </fieldset>
     ${org.session_lifetime_hours !== undefined || org.session_idle_minutes !== undefined
       ? html`<fieldset>
