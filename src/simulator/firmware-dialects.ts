@@ -15,6 +15,8 @@ export interface DialectContext {
   autoreport: boolean;
   /** Marlin built with EMERGENCY_PARSER (M115 says so in Cap:EMERGENCY_PARSER). */
   emergencyParser: boolean;
+  /** Marlin built with MeatPack (Cap:MEATPACK). */
+  meatpack: boolean;
 }
 
 export interface FirmwareDialect {
@@ -95,6 +97,7 @@ const marlinCaps = (ctx: DialectContext): string[] => {
     ['THERMAL_PROTECTION', true],
     ['ARCS', true],
     ['ADVANCED_OK', ctx.advancedOk],
+    ['MEATPACK', ctx.meatpack],
   ];
   return caps.map(([name, on]) => `Cap:${name}:${on ? 1 : 0}`);
 };

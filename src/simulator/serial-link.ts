@@ -41,6 +41,19 @@ export class ByteClock {
 
 const isTerminator = (b: number | undefined): boolean => b === 0x0a || b === 0x0d;
 
+/**
+ * Where a line may end in a MeatPack stream (a superset; waking for nothing costs only a look): a raw terminator, a
+ * byte with the packed newline code (12) in either nibble, or a byte right after one with the literal code (15), which
+ * may complete a pair whose newline was held back. Bytes before a chunk are unknown here, so a chunk's first two count.
+ */
+function mayEndPackedLine(buf: Buffer, i: number): boolean {
+  const b = buf[i]!;
+  if (b === 0x0a || b === 0x0d || (b & 0x0f) === 0x0c || b >> 4 === 0x0c) return true;
+  if (i < 2) return true;
+  const p = buf[i - 1]!;
+  return (p & 0x0f) === 0x0f || p >> 4 === 0x0f || buf[i - 2] === 0xff;
+}
+
 /** mulberry32: tiny, fast and good enough to make fault injection reproducible from a seed. */
 export class Prng {
   private state: number;
@@ -87,6 +100,8 @@ export class Uplink {
     private readonly errorRate: number,
     private readonly lossRate: number,
     private readonly rng: Prng,
+    /** The firmware unpacks MeatPack: line ends cannot be told from raw bytes alone. */
+    private readonly packed = false,
   ) {
     this.untilCorrupt = rng.gap(errorRate);
     this.untilLoss = rng.gap(lossRate);
@@ -169,11 +184,15 @@ export class Uplink {
     return limit < now && this.hasArrived(now);
   }
 
+  private endsLine(buf: Buffer, i: number): boolean {
+    return this.packed ? mayEndPackedLine(buf, i) : isTerminator(buf[i]);
+  }
+
   /** Arrival time of the first line terminator among the bytes arrived by `now`, or null. */
   private firstTerminatorArrival(now: number): number | null {
     for (const c of this.chunks) {
       const arrived = this.arrivedIn(c, now);
-      for (let i = c.off; i < arrived; i++) if (isTerminator(c.buf[i])) return this.arrivalOf(c.t0, i);
+      for (let i = c.off; i < arrived; i++) if (this.endsLine(c.buf, i)) return this.arrivalOf(c.t0, i);
       if (arrived < c.buf.length) return null;
     }
     return null;
@@ -188,7 +207,7 @@ export class Uplink {
   nextTerminatorAt(): number | null {
     for (const c of this.chunks) {
       for (let i = c.off; i < c.buf.length; i++) {
-        if (isTerminator(c.buf[i])) return this.arrivalOf(c.t0, i);
+        if (this.endsLine(c.buf, i)) return this.arrivalOf(c.t0, i);
       }
     }
     return null;
@@ -258,6 +277,15 @@ export class ReceiveBuffer {
       }
     }
     return null;
+  }
+
+  /** The next raw byte, or -1 when none is buffered (a MeatPack firmware reads byte by byte). */
+  takeByte(): number {
+    if (this.start === this.end) return -1;
+    const b = this.buf[this.start++]!;
+    this.consumed++;
+    if (this.start === this.end) this.start = this.end = 0;
+    return b;
   }
 
   /** Everything buffered, as text (the start of a line still arriving). */

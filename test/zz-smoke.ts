@@ -1,0 +1,24 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EventBus } from '../src/events/event-bus.js';
+import { createSimTransport, type SimTransport } from '../src/transport/sim.transport.js';
+import { writeGcode } from '../test/printers/gcode-fixture.js';
+import { newSession } from '../test/e2e/e2e-harness.js';
+const q = process.argv[2] ?? 'baud=0&speed=max';
+const bus = new EventBus();
+let sim: SimTransport | null = null;
+const s = newSession(`sim://x?${q}`, bus, { autoReconnect: false, createTransport: (u) => (sim = createSimTransport(new URL(u))) });
+s.onConsole((e) => { if (e.kind === 'info') console.log('console', e.text); });
+await s.connect();
+console.log('packing', s.meatpackActive);
+const dir = await mkdtemp(path.join(tmpdir(), 'mp-'));
+const fx = await writeGcode(path.join(dir, 'a.gcode'), 2000);
+const job = await s.startJob({ jobId: 'j', filePath: path.join(dir, 'a.gcode') });
+console.log(await job.finished);
+const ran = sim!.printer.executedJobLines();
+const norm = (l: string) => /^G[0-3](?!\d)/.test(l) ? l.replace(/ /g, '') : l;
+const exp = [...fx.stripped, 'M400'].map(norm);
+let bad = -1; for (let i = 0; i < Math.max(ran.length, exp.length); i++) if (ran[i] !== exp[i]) { bad = i; break; }
+console.log('ran', ran.length, 'exp', exp.length, 'firstbad', bad, ran[bad], exp[bad], JSON.stringify(s.stats()), JSON.stringify(sim!.printer.stats));
+await s.disconnect(); sim!.printer.close();
