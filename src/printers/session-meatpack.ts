@@ -51,6 +51,7 @@ export class SessionMeatPack {
       return;
     }
     this.encoder.startPacking(true);
+    this.ctx.protocol()?.setWireLength((framed) => this.encoder.wireLength(framed));
     this.ctx.emitConsole('received', 'info', 'MeatPack: packing on, spaces dropped');
   }
 
@@ -91,6 +92,7 @@ export class SessionMeatPack {
 
   private fallBack(why: string): void {
     this.encoder.stopPacking();
+    this.ctx.protocol()?.setWireLength(null);
     this.ctx.emitConsole('received', 'info', `MeatPack: ${why}; streaming as text from here`);
   }
 

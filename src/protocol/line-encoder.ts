@@ -1,5 +1,5 @@
 // The last stage before the wire, one per link: framed lines go out as text (plain) or MeatPack-packed.
-import { dropSpaces, isEmergencyLine, meatpackCommand, MeatPackCommand, packedSizeBound, packLineInto } from './meatpack.js';
+import { dropSpaces, isEmergencyLine, meatpackCommand, MeatPackCommand, packedLength, packedSizeBound, packLineInto } from './meatpack.js';
 
 const DISABLE = meatpackCommand(MeatPackCommand.disablePacking);
 const ENABLE = meatpackCommand(MeatPackCommand.enablePacking);
@@ -41,6 +41,14 @@ export class LineEncoder {
     if (this.mode === 'plain') return;
     this.mode = 'plain';
     this.disableOwed = true;
+  }
+
+  /** Bytes one framed line (ending in '\n') takes once encoded: what it occupies in the firmware's RX buffer. */
+  wireLength(framed: string): number {
+    if (this.mode === 'plain') return framed.length;
+    if (isEmergencyLine(framed)) return framed.length + 7;
+    const line = this.noSpaces ? dropSpaces(framed) : framed;
+    return packedLength(line, this.noSpaces);
   }
 
   encode(data: string): string | Buffer {

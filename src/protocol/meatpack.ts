@@ -85,6 +85,18 @@ export function packLineInto(text: string, start: number, end: number, noSpaces:
   return o;
 }
 
+/** The packed size of one whole line (ending in '\n'), without packing it. */
+export function packedLength(line: string, noSpaces: boolean): number {
+  const codes = noSpaces ? CODES_NO_SPACES : CODES_SPACES;
+  let n = 0;
+  for (let i = 0; i < line.length; i += 2) {
+    const c1 = line.charCodeAt(i);
+    const c2 = i + 1 < line.length ? line.charCodeAt(i + 1) : 10;
+    n += 1 + (c1 < 128 && codes[c1]! >= 0 ? 0 : 1) + (c2 < 128 && codes[c2]! >= 0 ? 0 : 1);
+  }
+  return n;
+}
+
 /** One line (ending in '\n') packed into a new Buffer. */
 export function packLine(line: string, noSpaces: boolean): Buffer {
   const out = Buffer.allocUnsafe(packedSizeBound(line.length));
