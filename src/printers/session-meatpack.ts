@@ -60,6 +60,7 @@ export class SessionMeatPack {
     const r = parseMeatPackReport(line);
     if (r === null) return false;
     if (this.waiter) this.waiter(r);
+    else if (this.encoder.takeOwnReport()) return true;
     else if (this.packing && !r.active) this.fallBack('the printer reports packing off');
     return true;
   }

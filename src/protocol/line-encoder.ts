@@ -16,6 +16,8 @@ export class LineEncoder {
   private mode: LineEncoding = 'plain';
   private noSpaces = false;
   private disableOwed = false;
+  /** `[MP]` reports the firmware owes for the disable/enable pairs written around emergency lines. */
+  private ownReports = 0;
   /** Reused between writes: packing allocates only when a write outgrows it. */
   private scratch = Buffer.allocUnsafe(1024);
 
@@ -34,6 +36,7 @@ export class LineEncoder {
   reset(): void {
     this.mode = 'plain';
     this.disableOwed = false;
+    this.ownReports = 0;
   }
 
   /** Plain text from the next write on, which starts with the disable command (the firmware may still be packing). */
@@ -41,6 +44,16 @@ export class LineEncoder {
     if (this.mode === 'plain') return;
     this.mode = 'plain';
     this.disableOwed = true;
+  }
+
+  /**
+   * A `[MP]` report arrived: true when it answers one of our own disable/enable pairs around an emergency line (its
+   * "OFF" is expected then, not a sign that the firmware lost its state).
+   */
+  takeOwnReport(): boolean {
+    if (this.ownReports === 0) return false;
+    this.ownReports--;
+    return true;
   }
 
   /** Bytes one framed line (ending in '\n') takes once encoded: what it occupies in the firmware's RX buffer. */
@@ -78,6 +91,7 @@ export class LineEncoder {
         out[o++] = 10;
         o += out.write(data.slice(start, end), o, 'latin1');
         o += ENABLE.copy(out, o);
+        this.ownReports += 2;
       } else if (this.noSpaces) {
         const line = dropSpaces(data, start, end);
         o = packLineInto(line, 0, line.length, true, out, o);

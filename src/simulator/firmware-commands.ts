@@ -58,15 +58,19 @@ export function parseCommand(text: string, n: number | null): Command {
   const code = `${m[1]!.toUpperCase()}${Number(m[2])}`;
   const rest = text.slice(m[0].length).trim();
   const split = rest === '' ? [] : rest.split(/\s+/);
-  // Marlin reads G-code words without spaces between them too (`G1X10E5`, as a MeatPack host sends them).
-  return { text, n, code, words: code[0] === 'G' ? split.flatMap(compactWords) : split };
+  if (code[0] !== 'G') return { text, n, code, words: split };
+  // Marlin reads G-code words without spaces between them too (`G1X10E5`, as a MeatPack host sends them in its
+  // no-spaces mode); such a line is kept as the firmware reads it, one space between words (`G1 X10 E5`).
+  const parts = split.flatMap(compactWords);
+  const compact = parts.length !== split.length || (rest !== '' && text[m[0].length] !== ' ' && text[m[0].length] !== '\t');
+  return { text: compact ? [m[0], ...parts].join(' ') : text, n, code, words: parts };
 }
 
-const COMPACT = /^(?:[A-Za-z][-+]?[\d.]*)+$/;
+const COMPACT = /^(?:[A-Za-z][-+]?[\d.]+)+$/;
 
 function compactWords(token: string): string[] {
   if (!COMPACT.test(token)) return [token];
-  return token.match(/[A-Za-z][-+]?[\d.]*/g) ?? [token];
+  return token.match(/[A-Za-z][-+]?[\d.]+/g) ?? [token];
 }
 
 export class FirmwareCommands {
