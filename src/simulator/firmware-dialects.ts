@@ -96,8 +96,8 @@ const marlinCaps = (ctx: DialectContext): string[] => {
     ['AUTOREPORT_SD_STATUS', false],
     ['THERMAL_PROTECTION', true],
     ['ARCS', true],
-    ['ADVANCED_OK', ctx.advancedOk],
     ['MEATPACK', ctx.meatpack],
+    ['ADVANCED_OK', ctx.advancedOk],
   ];
   return caps.map(([name, on]) => `Cap:${name}:${on ? 1 : 0}`);
 };
