@@ -1,7 +1,9 @@
-// `npm run bench:stream [-- --json] [--quick] [--only a,b]`: streaming throughput, ping-pong speedup, starvation, scale, memory, integrity.
+// `npm run bench:stream [-- --json] [--quick] [--only a,b]`: streaming throughput, ping-pong speedup, starvation, scale, memory, integrity, MeatPack.
 // JSON (--json), one line: { link: [{baud, ratio}], pingpong: [{latency_ms, speedup}], starvation_ms,
 //   scale: {printers, lines_per_s_each, cpu_pct_per_printer (host process only), loop_p99_ms, rss_mb, sim_cpu_pct_per_printer},
-//   memory: {file_mb, rss_growth_mb}, integrity: [{error_rate, lines, exact, checksum_invisible, resend_ratio}] }
+//   memory: {file_mb, rss_growth_mb}, integrity: [{error_rate, lines, exact, checksum_invisible, resend_ratio}],
+//   meatpack: {ratio, exact} }
+// Scenarios a-f run the simulated Marlin without MeatPack (meatpack=0), so they measure what they always did; g compares.
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,7 @@ import { PrinterSession } from '../src/printers/printer-session.js';
 import type { ProtocolStats } from '../src/protocol/protocol-types.js';
 import type { SimulatorStats } from '../src/simulator/virtual-printer.js';
 import { createSimTransport, type SimTransport } from '../src/transport/sim.transport.js';
+import { ManualScheduler, type SimScheduler } from '../src/simulator/sim-scheduler.js';
 import { checkRecord } from '../test/e2e/e2e-harness.js';
 import { spawnSimulators } from './bench/simulators.js';
 
@@ -22,13 +25,13 @@ const JSON_OUT = argv.includes('--json');
 const QUICK = argv.includes('--quick');
 const onlyArg = argv.find((a, i) => a.startsWith('--only') && (a.includes('=') || argv[i + 1] !== undefined));
 const ONLY = new Set(
-  (onlyArg === undefined ? 'a,b,c,d,e,f' : onlyArg.includes('=') ? onlyArg.split('=')[1]! : argv[argv.indexOf(onlyArg) + 1]!)
+  (onlyArg === undefined ? 'a,b,c,d,e,f,g' : onlyArg.includes('=') ? onlyArg.split('=')[1]! : argv[argv.indexOf(onlyArg) + 1]!)
     .split(',')
     .map((s) => s.trim().toLowerCase()),
 );
 for (const a of argv) {
   if (a.startsWith('--') && !['--json', '--quick'].includes(a) && !a.startsWith('--only')) {
-    process.stderr.write(`bench-stream: unknown flag ${a} (known: --json, --quick, --only a,b,c,d,e,f)\n`);
+    process.stderr.write(`bench-stream: unknown flag ${a} (known: --json, --quick, --only a,b,c,d,e,f,g)\n`);
     process.exit(2);
   }
 }
@@ -55,18 +58,18 @@ interface Streamer {
 
 let printerSeq = 0;
 
-async function openStreamer(query: string, opts: { profile?: string } = {}): Promise<Streamer> {
+async function openStreamer(query: string, opts: { profile?: string; scheduler?: SimScheduler } = {}): Promise<Streamer> {
   const bus = new EventBus();
   let sim: SimTransport | null = null;
   const session = new PrinterSession({
     printerId: `bench${++printerSeq}`,
-    url: `sim://bench${printerSeq}?${query}`,
+    url: `sim://bench${printerSeq}?${query.includes('meatpack=') ? query : `${query}&meatpack=0`}`,
     bus,
     profile: opts.profile,
     autoReconnect: false,
     drainQuietMs: 50,
     drainMaxMs: 500,
-    createTransport: (u) => (sim = createSimTransport(new URL(u))),
+    createTransport: (u) => (sim = createSimTransport(new URL(u), { scheduler: opts.scheduler })),
   });
   await session.connect();
   return {
@@ -191,7 +194,7 @@ async function scale(dir: string) {
   const count = Math.round(300 * (windowS + 6));
   const file = await gcodeFile(dir, 'scale.gcode', moves(count, 0.1667, 3000));
   progress(`d) ${printers} printers in one child process over TCP, each ~300 lines/s (planner-paced), ${windowS} s window`);
-  const sim = await spawnSimulators(printers, ['--baud', '250000', '--speed', '1', '--record', '0']);
+  const sim = await spawnSimulators(printers, ['--baud', '250000', '--speed', '1', '--record', '0', '--meatpack', '0']);
   const sessions: PrinterSession[] = [];
   try {
     for (const port of sim.ports) {
@@ -347,6 +350,69 @@ async function integrity(dir: string) {
   return out;
 }
 
+// ---------------------------------------------------------------- g) MeatPack against text on the same link
+
+/**
+ * The printer's clock moves only here, 0.1 ms a step, and each step waits for the host to have answered everything due
+ * (a setImmediate turn): the host's own latency costs no simulated time, so the modelled link is the only bound and
+ * the figures do not depend on the load of the machine the benchmark runs on.
+ */
+function driveSimulatedTime(scheduler: ManualScheduler): () => void {
+  let running = true;
+  void (async () => {
+    while (running) {
+      scheduler.advance(0.1);
+      await new Promise((r) => setImmediate(r));
+    }
+  })();
+  return () => (running = false);
+}
+
+async function meatpack(dir: string) {
+  const baud = 115200;
+  const seconds = QUICK ? 2 : 10;
+  const count = Math.round(((baud / 10) * seconds) / 34);
+  const text = moves(count);
+  const expected = [...text.split('\n').filter((l) => l !== ''), 'M400'];
+  const file = await gcodeFile(dir, 'meatpack.gcode', text);
+  const runs: Array<{ lps: number; exact: boolean; packed: boolean; wire: number; framed: number }> = [];
+  for (const mp of [0, 1]) {
+    progress(`g) ${count} lines at ${baud} baud, instant firmware, simulated time, MeatPack ${mp ? 'on' : 'off'}`);
+    const scheduler = new ManualScheduler();
+    const stop = driveSimulatedTime(scheduler);
+    const s = await openStreamer(`baud=${baud}&speed=1&instant=1&meatpack=${mp}`, { scheduler });
+    try {
+      const base = s.sim().printer.executedJobLines().length;
+      const simStart = scheduler.now();
+      const r = await streamFile(s, file);
+      const simMs = scheduler.now() - simStart;
+      const ran = s.sim().printer.executedJobLines().slice(base);
+      const check = checkRecord(ran, expected);
+      if (!check.exact) progress(`g) NOT exact with MeatPack ${mp ? 'on' : 'off'}: outcome ${r.outcome}; ${check.describe()}`);
+      runs.push({
+        lps: r.lines / (simMs / 1000),
+        exact: r.outcome === 'completed' && check.exact,
+        packed: s.session.meatpackActive,
+        wire: r.printer.bytesReceived,
+        framed: expected.reduce((n, l) => n + l.length, 0),
+      });
+    } finally {
+      await s.close();
+      stop();
+    }
+  }
+  const [plain, packed] = runs as [(typeof runs)[0], (typeof runs)[0]];
+  if (!packed.packed) throw new Error('meatpack: the session did not turn MeatPack on against a simulated Marlin that has it');
+  return {
+    ratio: round(packed.lps / plain.lps, 2),
+    exact: plain.exact && packed.exact,
+    plain_lps: round(plain.lps, 0),
+    meatpack_lps: round(packed.lps, 0),
+    wire_per_plain: round(packed.wire / plain.wire, 3),
+    lines: count,
+  };
+}
+
 // ---------------------------------------------------------------- report
 
 async function main(): Promise<void> {
@@ -359,6 +425,7 @@ async function main(): Promise<void> {
     const sc = ONLY.has('d') ? await scale(dir) : null;
     const mem = ONLY.has('e') ? await memory(dir) : null;
     const integ = ONLY.has('f') ? await integrity(dir) : [];
+    const mp = ONLY.has('g') ? await meatpack(dir) : null;
     progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
     const json = {
@@ -368,6 +435,7 @@ async function main(): Promise<void> {
       scale: sc,
       memory: mem ? { file_mb: mem.file_mb, rss_growth_mb: mem.rss_growth_mb } : null,
       integrity: integ.map(({ error_rate, lines, exact, checksum_invisible, resend_ratio }) => ({ error_rate, lines, exact, checksum_invisible, resend_ratio })),
+      meatpack: mp ? { ratio: mp.ratio, exact: mp.exact } : null,
     };
     if (JSON_OUT) {
       process.stdout.write(JSON.stringify(json) + '\n');
@@ -398,6 +466,14 @@ async function main(): Promise<void> {
         `${i.exact ? 'exact' : 'NOT exact'}, ${i.checksum_invisible} checksum-invisible, ${i.unframed} unframed, resend ratio ${i.resend_ratio}, ${i.timeouts} timeouts`,
         'exact',
         `${i.lines} lines, ${i.seconds} s, baud=0`,
+      ]);
+    }
+    if (mp) {
+      rows.push([
+        'g) meatpack',
+        `x${mp.ratio} (${mp.meatpack_lps} vs ${mp.plain_lps} lines/s), ${mp.exact ? 'exact' : 'NOT exact'}`,
+        '>= 1.6, exact',
+        `${mp.lines} lines, 115200 baud, instant firmware, simulated time; ${mp.wire_per_plain} of the bytes on the wire`,
       ]);
     }
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));

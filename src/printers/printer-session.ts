@@ -27,6 +27,7 @@ import { SessionHandshake, splitProfileParam, type HandshakeContext } from './se
 import { SessionJobControl, type JobHandle } from './session-job-control.js';
 import type { JobStartRequest, PrinterLink } from './printer-link.js';
 import { SessionKeepAlive } from './session-keepalive.js';
+import { SessionMeatPack } from './session-meatpack.js';
 import { SessionTimer } from './session-timer.js';
 import { ReconnectPolicy, type ReconnectPolicyOptions } from './reconnect-policy.js';
 import { HeaterTargets, cooldownScript } from './session-scripts.js';
@@ -116,6 +117,8 @@ export class PrinterSession implements PrinterLink {
   private readonly handshake: SessionHandshake;
   private readonly keepAlive: SessionKeepAlive;
   private readonly jobs: SessionJobControl;
+  /** The link's line encoder (text or MeatPack) and its negotiation. */
+  private readonly meatpack: SessionMeatPack;
 
   constructor(opts: PrinterSessionOptions) {
     this.printerId = opts.printerId;
@@ -143,6 +146,7 @@ export class PrinterSession implements PrinterLink {
     });
     this.keepAlive = new SessionKeepAlive(ctx, opts.temperaturePollMs ?? 2000);
     this.jobs = new SessionJobControl(ctx);
+    this.meatpack = new SessionMeatPack(ctx);
   }
 
   /** The session as its parts see it: reads through getters, changes through the session's own methods. */
@@ -201,6 +205,11 @@ export class PrinterSession implements PrinterLink {
   /** When the current link was identified and its line rate, for a connection panel (the printer record's `serial`). */
   linkInfo(): { connectedAt: number | null; baudRate: number | null } {
     return { connectedAt: this.connectedAt, baudRate: this.baudRate };
+  }
+
+  /** Whether lines go MeatPack-packed on the current link (false while offline). */
+  get meatpackActive(): boolean {
+    return this.transport !== null && this.meatpack.packing;
   }
 
   /** Sent and unsolicited lines, for a console. Returns the unsubscribe function. */
@@ -394,6 +403,9 @@ export class PrinterSession implements PrinterLink {
       }
       // The dialect is known now; nothing sent during the handshake moved filament.
       this.extrusion = new ExtrusionTracker(extrusionDialectFor(this.profile.name));
+      await this.meatpack.negotiate(found, (bytes) => {
+        if (gen === this.linkGen) transport.write(bytes);
+      });
       await this.keepAlive.start(found);
     });
     this.error = null;
@@ -406,6 +418,8 @@ export class PrinterSession implements PrinterLink {
   private newProtocol(): void {
     this.protocol = new HostProtocol({ profile: this.profile });
     this.lastProtocol = this.protocol;
+    this.meatpack.reset();
+    this.meatpack.restartWatch();
     this.targets.reset();
     // A new protocol means a board just opened (DTR reset) or restarted: its E position and modes are at boot state.
     this.extrusion = new ExtrusionTracker(extrusionDialectFor(this.profile.name));
@@ -418,6 +432,11 @@ export class PrinterSession implements PrinterLink {
     if (this.handshake.draining) {
       this.handshake.noise();
       this.emitConsole('received', 'noise', line);
+      return;
+    }
+    // MeatPack's state reports are between the firmware's unpacker and us: the protocol never sees them.
+    if (line.startsWith('[MP]') && this.meatpack.report(line)) {
+      this.emitConsole('received', 'info', line);
       return;
     }
     const p = this.protocol;
@@ -477,6 +496,7 @@ export class PrinterSession implements PrinterLink {
         for (const a of actions) this.apply(a);
         if (this.protocol !== p) break;
       }
+      this.meatpack.watch(p.stats);
       if (this.out !== '') {
         const data = this.out;
         this.out = '';
@@ -484,7 +504,8 @@ export class PrinterSession implements PrinterLink {
         if (t && this.protocol === p) {
           let ok = true;
           try {
-            ok = t.write(data);
+            // The line encoder is the last stage: framed text in, the link's bytes (text or MeatPack) out.
+            ok = t.write(this.meatpack.encoder.encode(data));
           } catch {
             // The link is going away; onClose reports it.
           }

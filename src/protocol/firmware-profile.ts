@@ -63,6 +63,11 @@ export interface FirmwareProfile {
    * owed (it completes a line whose newline was corrupted). Klipper and Smoothieware answer `ok` to it: not them.
    */
   blankLineIgnored?: boolean;
+  /**
+   * Use MeatPack (packed lines, spaces dropped) where M115 reports `Cap:MEATPACK:1` and the firmware answers the query
+   * with its `[MP]` report. Absent: never.
+   */
+  meatpack?: boolean;
   /** Firmware serial receive buffer; unacknowledged bytes stay <= this minus one. */
   rxBufferBytes: number;
   /** Firmware command buffer slots; unacknowledged lines stay <= this. */

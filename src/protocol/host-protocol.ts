@@ -169,6 +169,8 @@ export class HostProtocol {
   private pendingInfo: FirmwareInfo | null = null;
 
   private actions: ProtocolAction[] = [];
+  /** Bytes a framed line takes in the firmware's RX buffer (the line encoder's output), or null for its length. */
+  private wireLength: ((framed: string) => number) | null = null;
 
   constructor(opts: HostProtocolOptions) {
     this.historyOption = opts.historySize;
@@ -193,6 +195,15 @@ export class HostProtocol {
     let cap = 1;
     while (cap < wanted) cap <<= 1;
     if (cap !== this.history.length) this.resizeHistory(cap);
+    this.dirty = true;
+  }
+
+  /**
+   * How many bytes a framed line occupies on the wire and in the firmware's RX buffer once encoded (MeatPack packs it
+   * to about half): the byte window counts those from the next line on. null: the framed length.
+   */
+  setWireLength(measure: ((framed: string) => number) | null): void {
+    this.wireLength = measure;
     this.dirty = true;
   }
 
@@ -825,7 +836,7 @@ export class HostProtocol {
     const e = this.history[n & this.historyMask]!;
     e.n = n;
     e.framed = framed;
-    e.len = framed.length;
+    e.len = this.wireLength === null ? framed.length : this.wireLength(framed);
     e.jobLine = p.jobLine;
     e.srcBytes = p.srcBytes;
     e.commandId = p.commandId;
@@ -836,19 +847,20 @@ export class HostProtocol {
     const wasEmpty = this.sendCursor - this.ackedThrough - 1 === 0;
     this.nextNew = n + 1;
     this.sendCursor = n + 1;
-    this.inflightBytes += framed.length;
+    this.inflightBytes += e.len;
     if (cls === CLS_ALONE) this.aloneInFlight++;
     if (p.wait) this.waitsInFlight++;
     this.stats.linesSent++;
     if (wasEmpty || this.okDeadline === null) this.okDeadline = now + this.timeoutFor(this.ackedThrough + 1);
     frames.push(framed);
-    return framed.length;
+    return e.len;
   }
 
   private framedLength(n: number, p: PendingLine): number {
     if (this.profile.checksum === 'none') return p.text.length + 1;
     const prefix = 'N' + n + ' ';
     const cs = xorOf(prefix, 0, p.xor);
+    if (this.wireLength !== null) return this.wireLength(prefix + p.text + '*' + cs + '\n');
     return prefix.length + p.text.length + 1 + (cs >= 100 ? 3 : cs >= 10 ? 2 : 1) + 1;
   }
 

@@ -57,7 +57,20 @@ export function parseCommand(text: string, n: number | null): Command {
   if (m === null) return { text, n, code: (words[0] ?? '').toUpperCase(), words: words.slice(1) };
   const code = `${m[1]!.toUpperCase()}${Number(m[2])}`;
   const rest = text.slice(m[0].length).trim();
-  return { text, n, code, words: rest === '' ? [] : rest.split(/\s+/) };
+  const split = rest === '' ? [] : rest.split(/\s+/);
+  if (code[0] !== 'G') return { text, n, code, words: split };
+  // Marlin reads G-code words without spaces between them too (`G1X10E5`, as a MeatPack host sends them in its
+  // no-spaces mode); such a line is kept as the firmware reads it, one space between words (`G1 X10 E5`).
+  const parts = split.flatMap(compactWords);
+  const compact = parts.length !== split.length || (rest !== '' && text[m[0].length] !== ' ' && text[m[0].length] !== '\t');
+  return { text: compact ? [m[0], ...parts].join(' ') : text, n, code, words: parts };
+}
+
+const COMPACT = /^(?:[A-Za-z][-+]?[\d.]+)+$/;
+
+function compactWords(token: string): string[] {
+  if (!COMPACT.test(token)) return [token];
+  return token.match(/[A-Za-z][-+]?[\d.]+/g) ?? [token];
 }
 
 export class FirmwareCommands {
@@ -294,6 +307,7 @@ export class FirmwareCommands {
           advancedOk: this.options.advancedOk,
           autoreport: this.options.autoreport,
           emergencyParser: this.options.emergencyParser,
+          meatpack: this.options.meatpack,
         });
         if (this.dialect.m115InOk) this.okSuffix = lines.join(' ');
         else for (const l of lines) this.host.emit(l);

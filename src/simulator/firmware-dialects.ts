@@ -15,6 +15,8 @@ export interface DialectContext {
   autoreport: boolean;
   /** Marlin built with EMERGENCY_PARSER (M115 says so in Cap:EMERGENCY_PARSER). */
   emergencyParser: boolean;
+  /** Marlin built with MeatPack (Cap:MEATPACK). */
+  meatpack: boolean;
 }
 
 export interface FirmwareDialect {
@@ -94,6 +96,7 @@ const marlinCaps = (ctx: DialectContext): string[] => {
     ['AUTOREPORT_SD_STATUS', false],
     ['THERMAL_PROTECTION', true],
     ['ARCS', true],
+    ['MEATPACK', ctx.meatpack],
     ['ADVANCED_OK', ctx.advancedOk],
   ];
   return caps.map(([name, on]) => `Cap:${name}:${on ? 1 : 0}`);

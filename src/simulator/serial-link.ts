@@ -41,6 +41,18 @@ export class ByteClock {
 
 const isTerminator = (b: number | undefined): boolean => b === 0x0a || b === 0x0d;
 
+/**
+ * Where a line may end in a MeatPack stream (a superset: waking for nothing costs only a look). A decoded newline comes
+ * from a byte with the packed newline code (12) in a nibble, from a raw terminator passed through as a literal, or, for
+ * 0xCF (a literal first, then a packed newline), with the literal byte right after it. `prev` is the byte before.
+ * A byte after 0xFF counts too: it may be a MeatPack command, which the firmware acts on (and reports) at once.
+ */
+function mayEndPackedLine(b: number, prev: number): boolean {
+  if (b === 0x0a || b === 0x0d || prev === 0xcf || prev === 0xff) return true;
+  if (b === 0xcf) return false;
+  return (b & 0x0f) === 0x0c || b >> 4 === 0x0c;
+}
+
 /** mulberry32: tiny, fast and good enough to make fault injection reproducible from a seed. */
 export class Prng {
   private state: number;
@@ -68,12 +80,15 @@ interface Chunk {
   off: number;
   /** Scheduler µs at which the first bit of this chunk starts on the wire. */
   t0: number;
+  /** The byte sent just before this chunk (-1: none). */
+  prev: number;
 }
 
 /** Host -> printer: timing, corruption and loss on the wire. The receiver takes arrived bytes when asked. */
 export class Uplink {
   private readonly chunks: Chunk[] = [];
   private freeAt = 0;
+  private lastByte = -1;
   private untilCorrupt: number;
   private untilLoss: number;
   pendingBytes = 0;
@@ -87,6 +102,8 @@ export class Uplink {
     private readonly errorRate: number,
     private readonly lossRate: number,
     private readonly rng: Prng,
+    /** The firmware unpacks MeatPack: line ends cannot be told from raw bytes alone. */
+    private readonly packed = false,
   ) {
     this.untilCorrupt = rng.gap(errorRate);
     this.untilLoss = rng.gap(lossRate);
@@ -98,7 +115,8 @@ export class Uplink {
     const t0 = Math.max(now, this.freeAt);
     this.freeAt = t0 + this.wire.span(buf.length);
     if (buf.length > 0) {
-      this.chunks.push({ buf, off: 0, t0 });
+      this.chunks.push({ buf, off: 0, t0, prev: this.lastByte });
+      this.lastByte = buf[buf.length - 1]!;
       this.pendingBytes += buf.length;
     }
     return { buf, t0 };
@@ -169,11 +187,16 @@ export class Uplink {
     return limit < now && this.hasArrived(now);
   }
 
+  private endsLine(c: Chunk, i: number): boolean {
+    if (!this.packed) return isTerminator(c.buf[i]);
+    return mayEndPackedLine(c.buf[i]!, i > 0 ? c.buf[i - 1]! : c.prev);
+  }
+
   /** Arrival time of the first line terminator among the bytes arrived by `now`, or null. */
   private firstTerminatorArrival(now: number): number | null {
     for (const c of this.chunks) {
       const arrived = this.arrivedIn(c, now);
-      for (let i = c.off; i < arrived; i++) if (isTerminator(c.buf[i])) return this.arrivalOf(c.t0, i);
+      for (let i = c.off; i < arrived; i++) if (this.endsLine(c, i)) return this.arrivalOf(c.t0, i);
       if (arrived < c.buf.length) return null;
     }
     return null;
@@ -188,7 +211,7 @@ export class Uplink {
   nextTerminatorAt(): number | null {
     for (const c of this.chunks) {
       for (let i = c.off; i < c.buf.length; i++) {
-        if (isTerminator(c.buf[i])) return this.arrivalOf(c.t0, i);
+        if (this.endsLine(c, i)) return this.arrivalOf(c.t0, i);
       }
     }
     return null;
@@ -209,6 +232,7 @@ export class Uplink {
   clear(): void {
     this.chunks.length = 0;
     this.pendingBytes = 0;
+    this.lastByte = -1;
   }
 }
 
@@ -258,6 +282,15 @@ export class ReceiveBuffer {
       }
     }
     return null;
+  }
+
+  /** The next raw byte, or -1 when none is buffered (a MeatPack firmware reads byte by byte). */
+  takeByte(): number {
+    if (this.start === this.end) return -1;
+    const b = this.buf[this.start++]!;
+    this.consumed++;
+    if (this.start === this.end) this.start = this.end = 0;
+    return b;
   }
 
   /** Everything buffered, as text (the start of a line still arriving). */

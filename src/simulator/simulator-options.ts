@@ -26,12 +26,16 @@
  *                      out-of-range error (Klipper, RepRapFirmware); M211 S0/S1 switches them  (default 1)
  *   emergency_parser   Marlin only: 1 = EMERGENCY_PARSER, M108 and M112 act as their bytes arrive (M108 ends a
  *                      heat-up wait at once); 0 = they act only when their line is read from the queue (default 1)
+ *   meatpack           Marlin only: 1 = built with MeatPack (Cap:MEATPACK:1): the firmware unpacks what the host
+ *                      packs, after its RX buffer and before its line reader; 0 = not built in  (default 1)
  *   residency_s        seconds M109/M190 go on waiting once the heater is within 1 °C of its target, like
  *                      Marlin's TEMP_RESIDENCY_TIME / TEMP_BED_RESIDENCY_TIME (10 there); none when instant (default 0)
  * Fault injection (all deterministic for a given seed):
  *   error_rate         probability that a host->printer byte is corrupted (one bit flipped)     (default 0)
  *   loss_rate          probability that a host->printer byte is lost on the wire               (default 0)
  *   drop_ok_every      N: the Nth, 2Nth, ... command `ok` is never sent (0 = off)              (default 0)
+ *   packed_error_rate  probability that a byte the firmware unpacks while MeatPack packing is on is corrupted (one
+ *                      bit flipped; command signals are spared)                                 (default 0)
  *   duplicate_resend   1 = every resend request (and its ok) is sent twice                      (default 0)
  *   reset_after_lines  N: the board resets (banner `start`) after executing N commands (0 = off)
  *   unplug_after_lines N: the cable is pulled after N executed commands (0 = off)
@@ -63,10 +67,13 @@ export interface SimulatorOptions {
   softEndstops: boolean;
   /** Marlin's EMERGENCY_PARSER (the dialects without one ignore it). */
   emergencyParser: boolean;
+  /** Marlin built with MeatPack (the other dialects ignore it). */
+  meatpack: boolean;
   /** Simulated seconds a heat-up wait lasts after the target is reached. */
   residencyS: number;
   errorRate: number;
   lossRate: number;
+  packedErrorRate: number;
   dropOkEvery: number;
   duplicateResend: boolean;
   resetAfterLines: number;
@@ -93,9 +100,11 @@ export const DEFAULT_SIMULATOR_OPTIONS: Readonly<SimulatorOptions> = Object.free
   bed: Object.freeze({ X: 220, Y: 220, Z: 250 }),
   softEndstops: true,
   emergencyParser: true,
+  meatpack: true,
   residencyS: 0,
   errorRate: 0,
   lossRate: 0,
+  packedErrorRate: 0,
   dropOkEvery: 0,
   duplicateResend: false,
   resetAfterLines: 0,
@@ -167,9 +176,11 @@ const PARSERS: Record<string, Parser> = {
   },
   soft_endstops: flag('softEndstops'),
   emergency_parser: flag('emergencyParser'),
+  meatpack: flag('meatpack'),
   residency_s: num(0, 600, 'residencyS'),
   error_rate: num(0, 0.5, 'errorRate'),
   loss_rate: num(0, 0.5, 'lossRate'),
+  packed_error_rate: num(0, 0.5, 'packedErrorRate'),
   drop_ok_every: int(0, 1_000_000_000, 'dropOkEvery'),
   duplicate_resend: flag('duplicateResend'),
   reset_after_lines: int(0, 1_000_000_000, 'resetAfterLines'),

@@ -8,6 +8,8 @@ export interface SimulatorStats {
   /** Bytes flushed from the receive buffer after a bad line, or ignored while booting or halted. */
   bytesDiscarded: number;
   bytesCorrupted: number;
+  /** Bytes corrupted by packed_error_rate as the firmware unpacked them. */
+  packedBytesCorrupted: number;
   bytesLostOnWire: number;
   bytesSent: number;
   linesReceived: number;
@@ -27,6 +29,7 @@ export const zeroStats = (): SimulatorStats => ({
   bytesLostOverflow: 0,
   bytesDiscarded: 0,
   bytesCorrupted: 0,
+  packedBytesCorrupted: 0,
   bytesLostOnWire: 0,
   bytesSent: 0,
   linesReceived: 0,

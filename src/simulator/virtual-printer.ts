@@ -10,6 +10,7 @@ import {
   type Resume,
 } from './firmware-commands.js';
 import { checkLine } from './line-check.js';
+import { meatpackReportLine, MeatPackUnpacker } from './meatpack-unpacker.js';
 import { Planner, word } from './motion-planner.js';
 import { msToUs, RealTimeScheduler, type SimScheduler, type SimTimer } from './sim-scheduler.js';
 import { ByteClock, Downlink, Prng, ReceiveBuffer, Uplink } from './serial-link.js';
@@ -61,6 +62,12 @@ export class VirtualPrinter {
   private readonly drainListeners: Array<() => void> = [];
   /** Marlin's EMERGENCY_PARSER: M108/M112 act as their bytes arrive, ahead of the command queue. */
   private readonly emergencyParser: boolean;
+  /** Marlin built with MeatPack: raw bytes from RX go through it before the line reader. */
+  private readonly unpacker: MeatPackUnpacker | null;
+  /** Characters the unpacker gave after a line's end, read with the next line. */
+  private unpackedCarry = '';
+  private readonly packedRng: Prng;
+  private untilPackedError: number;
 
   /** `start: false` leaves the board unpowered until start() (the transport powers it on open). */
   constructor(options: SimulatorOptions, deps: { scheduler?: SimScheduler; start?: boolean } = {}) {
@@ -71,8 +78,13 @@ export class VirtualPrinter {
     // speed scales simulated time; at speed=max only work (moves, dwell, heating, boot) collapses to zero.
     const timeScale = options.speed === 'max' ? 1 : options.speed;
     this.rng = new Prng(options.seed);
+    // Its own sequence, so turning this fault on leaves the wire's faults where they were for a seed.
+    this.packedRng = new Prng(options.seed ^ 0x5a5a5a5a);
+    this.untilPackedError = this.packedRng.gap(options.packedErrorRate);
+    this.unpacker =
+      options.meatpack && options.profile === 'marlin' ? new MeatPackUnpacker((st) => this.emit(meatpackReportLine(st))) : null;
     const wire = new ByteClock(options.baud * timeScale, msToUs(options.latencyMs / 2 / timeScale));
-    this.uplink = new Uplink(wire, options.errorRate, options.lossRate, this.rng);
+    this.uplink = new Uplink(wire, options.errorRate, options.lossRate, this.rng, this.unpacker !== null);
     this.downlink = new Downlink(wire, this.scheduler, (bytes) => {
       for (const l of this.outputListeners) l(bytes);
     });
@@ -176,6 +188,9 @@ export class VirtualPrinter {
   private reboot(): void {
     this.stopEverything();
     this.lastN = 0;
+    // MeatPack starts off after a reset: the host must enable it again.
+    this.unpacker?.reset();
+    this.unpackedCarry = '';
     this.commands.powerOn();
     this.powerOn();
   }
@@ -420,6 +435,10 @@ export class VirtualPrinter {
   }
 
   private readLines(): void {
+    if (this.unpacker !== null) {
+      this.readUnpacked(this.unpacker);
+      return;
+    }
     while (this.canRead()) {
       const line = this.rx.takeLine();
       if (line === null) {
@@ -432,6 +451,44 @@ export class VirtualPrinter {
       if (text.length > MAX_LINE && this.dialect.checksLines) text = text.slice(0, MAX_LINE);
       this.receiveLine(text);
     }
+  }
+
+  /** Marlin with MeatPack: the line reader takes characters from the unpacker, which takes raw bytes from RX. */
+  private readUnpacked(unpacker: MeatPackUnpacker): void {
+    const limit = this.dialect.checksLines ? MAX_LINE : Infinity;
+    while (this.canRead()) {
+      let chars = this.unpackedCarry;
+      this.unpackedCarry = '';
+      if (chars === '') {
+        const b = this.rx.takeByte();
+        if (b < 0) return;
+        chars = unpacker.push(this.maybeCorruptPacked(unpacker, b));
+      }
+      for (let i = 0; i < chars.length; i++) {
+        const c = chars.charCodeAt(i);
+        if (c !== 10 && c !== 13) {
+          if (this.partial.length < limit) this.partial += chars[i];
+          continue;
+        }
+        const text = this.partial;
+        this.partial = '';
+        this.unpackedCarry = chars.slice(i + 1);
+        this.receiveLine(text);
+        break;
+      }
+    }
+  }
+
+  /** packed_error_rate: a bit flipped in a data byte the unpacker reads while packing is on. */
+  private maybeCorruptPacked(unpacker: MeatPackUnpacker, b: number): number {
+    if (!unpacker.state.active || b === 0xff || unpacker.inSignal) return b;
+    if (this.untilPackedError > 0) {
+      this.untilPackedError--;
+      return b;
+    }
+    this.untilPackedError = this.packedRng.gap(this.options.packedErrorRate);
+    this.stats.packedBytesCorrupted++;
+    return b ^ (1 << Math.floor(this.packedRng.next() * 7));
   }
 
   private receiveLine(raw: string): void {
