@@ -30,7 +30,7 @@ test('bench:stream --json --quick prints one JSON object with every documented f
   const lines = r.stdout.trim().split('\n');
   assert.equal(lines.length, 1, `stdout must hold only the JSON: ${r.stdout}`);
   const j = JSON.parse(lines[0]!) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(j).sort(), ['integrity', 'link', 'memory', 'pingpong', 'scale', 'starvation_ms']);
+  assert.deepEqual(Object.keys(j).sort(), ['integrity', 'link', 'meatpack', 'memory', 'pingpong', 'scale', 'starvation_ms']);
 
   const link = j.link as Array<Record<string, unknown>>;
   assert.deepEqual(link.map((l) => l.baud), [115200, 250000]);
@@ -57,6 +57,11 @@ test('bench:stream --json --quick prints one JSON object with every documented f
     assert.equal(typeof i.exact, 'boolean');
     assert.ok(isNum(i.lines) && isNum(i.resend_ratio) && isNum(i.checksum_invisible));
   }
+
+  const meatpack = j.meatpack as Record<string, unknown>;
+  assert.deepEqual(Object.keys(meatpack).sort(), ['exact', 'ratio']);
+  assert.ok(isNum(meatpack.ratio));
+  assert.equal(typeof meatpack.exact, 'boolean');
 });
 
 test('bench:stream --quick meets its thresholds that do not depend on timing: exact integrity, flat memory', async () => {
