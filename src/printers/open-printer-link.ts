@@ -10,6 +10,7 @@ import { createOctoPrintPrinter } from './octoprint/create-octoprint-printer.js'
 import { createPrusaLinkPrinter } from './prusalink/prusalink-printer.js';
 import type { PrinterLink } from './printer-link.js';
 import { PrinterSession, type PrinterSessionOptions } from './printer-session.js';
+import type { LinkWorkerPool } from './workers/link-worker-pool.js';
 
 /** Session options the service passes to every serial session it opens (tests: short drain and handshake timings). */
 export type SessionTuning = Partial<Omit<PrinterSessionOptions, 'printerId' | 'url' | 'bus'>>;
@@ -24,6 +25,11 @@ export interface LinkDeps {
   coolOnPause?: () => Promise<boolean>;
   /** Network driver tuning (tests shorten polling and timeouts). */
   networkOptions?: { pollMs?: number; requestTimeoutMs?: number };
+  /**
+   * Worker threads for the sessions we stream to (--workers N > 0): such a session lives in a worker and this thread
+   * gets its proxy. Network printer drivers stay here: they wait on HTTP and poll, with nothing to stream per line.
+   */
+  workers?: LinkWorkerPool;
 }
 
 export function openPrinterLink(printer: { id: string; url: string; apiKey: string | null }, deps: LinkDeps): PrinterLink {
@@ -38,6 +44,7 @@ export function openPrinterLink(printer: { id: string; url: string; apiKey: stri
     case 'prusalink':
       return createPrusaLinkPrinter({ ...common, apiKey: printer.apiKey, logger: deps.logger });
     case null:
+      if (deps.workers) return deps.workers.open(printer, deps.coolOnPause ?? (() => Promise.resolve(false)));
       return new PrinterSession({ ...deps.sessionOptions, printerId: printer.id, url: printer.url, bus: deps.bus, coolOnPause: deps.coolOnPause });
   }
 }

@@ -59,4 +59,6 @@ export interface PrinterLink {
    * printers that print their own copy of the file can; a serial session has no such method.
    */
   adoptJob?(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null>;
+  /** After disconnect() when the printer is removed or re-opened: lets go of what the link holds elsewhere (a worker's session). */
+  dispose?(): void;
 }

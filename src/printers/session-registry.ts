@@ -42,6 +42,7 @@ export class SessionRegistry {
     if (!s) return false;
     this.sessions.delete(printerId);
     await withTimeout(s.disconnect(), timeoutMs);
+    s.dispose?.();
     return true;
   }
 
