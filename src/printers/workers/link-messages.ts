@@ -34,6 +34,8 @@ export interface LinkCalls {
   cooldown: { args: []; result: void };
   emergencyStop: { args: []; result: void };
   sendCommand: { args: [string]; result: CommandReply };
+  /** Answers after one turn of the worker's loop, with the state the calls sent before it left. */
+  turn: { args: []; result: void };
 }
 export type LinkMethod = keyof LinkCalls;
 

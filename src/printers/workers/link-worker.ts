@@ -92,6 +92,8 @@ export function runLinkWorker(port: MessagePort, data: LinkWorkerData): void {
         return session.emergencyStop();
       case 'sendCommand':
         return session.sendCommand(call.args[0]);
+      case 'turn':
+        return new Promise<void>((resolve) => setImmediate(resolve));
     }
   };
 

@@ -151,6 +151,11 @@ export class RemoteLink implements PrinterLink {
     return this.run('sendCommand', text);
   }
 
+  /** One turn of the worker's loop after the calls sent so far, and its state: what they did at once is seen here. */
+  turn(): Promise<void> {
+    return this.run('turn');
+  }
+
   // ------------------------------------------------------------------ fed by the pool
 
   /** The worker's view of the link; running jobs keep their last counters for after they end. */
