@@ -69,6 +69,9 @@ export class JobRunner {
   private stopped = false;
   private readonly lastWrite = new Map<string, number>();
   private readonly lastEvent = new Map<string, { step: number; at: number }>();
+  /** Progress rows waiting for this turn's transaction. */
+  private readonly progressRows = new Map<string, { progress: number; elapsed: number; at: string }>();
+  private progressQueued = false;
   private readonly unsubscribe: Array<() => void> = [];
   /** Settles when every outcome seen so far was written (tests and shutdown wait on it). */
   private pending: Promise<unknown> = Promise.resolve();
@@ -232,7 +235,26 @@ export class JobRunner {
     this.lastWrite.set(jobId, now);
     const snap = handle.snapshot();
     const elapsedMs = (snap as { elapsed_ms?: number }).elapsed_ms ?? now - snap.started_at;
-    this.track(updateJobProgress(this.d.jobs.db, jobId, snap.progress, elapsedMs / 1000, isoTime(now)), jobId);
+    this.writeProgress(jobId, { progress: snap.progress, elapsed: elapsedMs / 1000, at: isoTime(now) });
+  }
+
+  /**
+   * Counters of every job reported in this turn of the loop go to the database in one transaction: with sessions in
+   * worker threads a turn brings one message with the reports of many printers, and one commit serves them all.
+   */
+  private writeProgress(jobId: string, row: { progress: number; elapsed: number; at: string }): void {
+    this.progressRows.set(jobId, row);
+    if (this.progressQueued) return;
+    this.progressQueued = true;
+    const write = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.progressQueued = false;
+      const rows = [...this.progressRows];
+      this.progressRows.clear();
+      return this.d.jobs.db.transaction().execute(async (trx) => {
+        for (const [id, r] of rows) await updateJobProgress(trx, id, r.progress, r.elapsed, r.at);
+      });
+    });
+    this.track(write, jobId);
   }
 
   private maybePublishProgress(jobId: string, handle: JobHandle, now: number): void {
