@@ -186,7 +186,8 @@ export class RemoteLink implements PrinterLink {
    */
   hostLost(message: string): void {
     const error = { code: 'host_error', message };
-    const wasOnline = this.currentStatus !== 'offline';
+    // As a lost link says it: a printer that was still connecting was never announced online.
+    const wasOnline = this.currentStatus !== 'offline' && this.currentStatus !== 'connecting';
     const ended = [...this.jobs.entries()];
     this.jobs.clear();
     const printed = ended.some(([, j]) => (j.last?.lines_acked ?? 0) > 0);
