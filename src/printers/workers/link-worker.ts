@@ -20,6 +20,8 @@ export function runLinkWorker(port: MessagePort, data: LinkWorkerData): void {
   let nextAsk = 1;
   let items: TickItem[] = [];
   const touched = new Set<string>();
+  /** The last state sent of each link, as text. */
+  const sent = new Map<string, string>();
   let queued = false;
 
   const post = (m: FromWorker): void => port.postMessage(m);
@@ -30,7 +32,16 @@ export function runLinkWorker(port: MessagePort, data: LinkWorkerData): void {
   // Whatever happens in one turn of the loop leaves as one message: the main thread writes it in one go.
   const flush = (): void => {
     queued = false;
-    const states = [...touched].map(stateOf).filter((s): s is LinkState => s !== null);
+    const states: LinkState[] = [];
+    for (const id of touched) {
+      const state = stateOf(id);
+      if (!state) continue;
+      // A state the main thread already has is not sent again: an idle farm's samples cost it nothing.
+      const text = JSON.stringify(state);
+      if (sent.get(id) === text) continue;
+      sent.set(id, text);
+      states.push(state);
+    }
     touched.clear();
     const batch = items;
     items = [];
@@ -39,6 +50,7 @@ export function runLinkWorker(port: MessagePort, data: LinkWorkerData): void {
   // What the call caused (its events) reaches the main thread before its answer, as listeners ran first in one thread.
   const reply = (m: FromWorker): void => {
     flush();
+    if (m.type === 'reply' && m.state) sent.set(m.state.printerId, JSON.stringify(m.state));
     post(m);
   };
   const queue = (printerId: string, item: TickItem | null): void => {
@@ -115,6 +127,7 @@ export function runLinkWorker(port: MessagePort, data: LinkWorkerData): void {
         const link = links.get(m.printerId);
         link?.consoleOff?.();
         links.delete(m.printerId);
+        sent.delete(m.printerId);
         return;
       }
       case 'call': {
