@@ -1,11 +1,13 @@
-// `npm run bench:api [-- --json] [-- --quick]`: the API under a streaming farm — p50/p99 of list and get endpoints while
-// 50 printers (simulated in a child process, over tcp://) stream jobs, job creations per second, and the resident memory
+// `npm run bench:api [-- --json] [-- --quick] [-- --workers N]`: the API under a streaming farm — p50/p99 of list and
+// get endpoints while 50 printers (simulated in a child process, over tcp://) stream jobs (their sessions in N worker
+// threads, the server's default cores - 1 unless given; 0 keeps them on the main thread), job creations per second, and the resident memory
 // growth of a 200 MB multipart upload through POST /v1/jobs. With --json the last line is one JSON object.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { defaultWorkers, MAX_WORKERS } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { spawnSimulators } from './bench/simulators.js';
@@ -17,6 +19,12 @@ const PRINTERS = QUICK ? 10 : 50;
 const WINDOW_S = QUICK ? 4 : 15;
 const CREATES = QUICK ? 50 : 300;
 const UPLOAD_MB = QUICK ? 50 : 200;
+const workersAt = argv.indexOf('--workers');
+const WORKERS = workersAt === -1 ? defaultWorkers() : Number(argv[workersAt + 1]);
+if (!Number.isInteger(WORKERS) || WORKERS < 0 || WORKERS > MAX_WORKERS) {
+  console.error(`bench-api: --workers expects a whole number from 0 to ${MAX_WORKERS}`);
+  process.exit(2);
+}
 
 const log = (msg: string): void => void (JSON_OUT || console.error(msg));
 
@@ -59,7 +67,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
 
 const dir = await mkdtemp(path.join(tmpdir(), 'pf-bench-api-'));
 const sims = await spawnSimulators(PRINTERS, []);
-const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, env: 'live' }, { logger: silentLogger, shutdownGraceMs: 1000 });
+const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dir, env: 'live', workers: WORKERS }, { logger: silentLogger, shutdownGraceMs: 1000 });
 try {
   const key = server.initialAdminKey!;
   log(`adding ${PRINTERS} printers over tcp://127.0.0.1 ...`);
@@ -126,6 +134,7 @@ try {
 
   const result = {
     printers: PRINTERS,
+    workers: WORKERS,
     printers_streaming: streaming,
     window_s: WINDOW_S,
     list_requests: list.length,
@@ -142,7 +151,7 @@ try {
   const rows: Array<[string, string, string]> = [
     ['list p50 / p99', `${result.list_p50_ms} / ${result.list_p99_ms} ms (${list.length} requests)`, 'p99 <= 10 ms'],
     ['get p50 / p99', `${result.get_p50_ms} / ${result.get_p99_ms} ms (${get.length} requests)`, 'p99 <= 10 ms'],
-    ['while streaming', `${streaming} of ${PRINTERS} printers printing`, `${PRINTERS}`],
+    ['while streaming', `${streaming} of ${PRINTERS} printers printing, sessions in ${WORKERS === 0 ? 'the main thread' : `${WORKERS} worker thread(s)`}`, `${PRINTERS}`],
     ['job creates', `${result.job_creates_per_s} /s (multipart, ${CREATES} sequential)`, '-'],
     ['upload rss growth', `+${result.upload_rss_growth_mb} MB for ${UPLOAD_MB} MB in ${result.upload_s} s`, '<= 50 MB'],
   ];

@@ -9,6 +9,7 @@ import { buildSea, collectAssets, fileSizeMiB } from './binary/sea.js';
 import { ARCHES, CACHE_DIR, DIST_DIR, NODE_VERSION, REPO_ROOT, binaryName, type Arch, ADDON_HEADERS_VERSION } from './binary/targets.js';
 import { buildWeb } from './web/build-web.js';
 import { NATIVE_ASSET_KEYS } from '../src/native-addons.js';
+import { BUNDLE_ASSET_KEY } from '../src/printers/workers/link-worker-entry.js';
 import { WEB_DIST } from '../src/web/web-dist.js';
 
 /** The built dashboard (not its sources) and the firmware profiles; keys are repository-relative paths, as readAsset() asks. */
@@ -49,12 +50,14 @@ async function assemble(arch: Arch, workDir: string, targetNode: string, generat
   const fileCount = Object.keys(assets).length;
   assets[NATIVE_ASSET_KEYS.betterSqlite] = addons.betterSqlite;
   assets[NATIVE_ASSET_KEYS.serialport] = addons.serialport;
+  // The bundle itself once more, as an asset: a printer worker thread (--workers) evaluates it (src/printers/workers).
+  assets[BUNDLE_ASSET_KEY] = bundled.file;
 
   mkdirSync(DIST_DIR, { recursive: true });
   const outFile = path.join(DIST_DIR, binaryName(arch));
   await buildSea({ arch, workDir, bundleFile: bundled.file, assets, generatorNode, targetNode, outFile });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  log(`${arch}: ${path.relative(REPO_ROOT, outFile)} ${fileSizeMiB(outFile)} MiB (${fileCount} embedded files + 2 addons), built in ${seconds} s`);
+  log(`${arch}: ${path.relative(REPO_ROOT, outFile)} ${fileSizeMiB(outFile)} MiB (${fileCount} embedded files + 2 addons + the bundle for worker threads), built in ${seconds} s`);
   return outFile;
 }
 

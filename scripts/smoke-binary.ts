@@ -33,6 +33,7 @@ async function cli(argv: string[]): Promise<number> {
     ['initial admin key written', r.keyFound, 'data/initial-admin-key.txt'],
     ['GET /v1/auth/test with key', r.authWithKeyStatus === 200, String(r.authWithKeyStatus)],
     ['GET /v1/auth/test without key', r.authWithoutKeyStatus === 401, String(r.authWithoutKeyStatus)],
+    ['a job printed, sessions in a worker', r.jobStatus === 'completed', r.jobStatus],
     ['clean exit on SIGTERM', r.exitCode === 0, `exit status ${r.exitCode}`],
     ['printfarm doctor', doctor.exitCode === 0, `exit status ${doctor.exitCode}`],
   ];

@@ -1,4 +1,5 @@
 // Server configuration from flags and PRINTFARM_* environment variables, validated once at start (bad values stop the start).
+import os from 'node:os';
 import path from 'node:path';
 import type { LogLevel } from './logger.js';
 
@@ -15,7 +16,18 @@ export interface ServerConfig {
   trustProxy: boolean;
   /** Network printer discovery by multicast DNS; off with --no-mdns or PRINTFARM_MDNS=0. */
   mdns: boolean;
+  /**
+   * Worker threads the printer sessions are spread over (--workers / PRINTFARM_WORKERS); 0 keeps them on the main
+   * thread with HTTP, the database and the scheduler.
+   */
+  workers: number;
 }
+
+/** The most worker threads --workers accepts: more than the cores only adds switching. */
+export const MAX_WORKERS = 64;
+
+/** One fewer than the cores (the main thread keeps one), at least one. */
+export const defaultWorkers = (): number => Math.max(1, (os.availableParallelism?.() ?? os.cpus().length) - 1);
 
 export const CONFIG_DEFAULTS: ServerConfig = {
   host: '0.0.0.0',
@@ -25,6 +37,7 @@ export const CONFIG_DEFAULTS: ServerConfig = {
   logLevel: 'info',
   trustProxy: false,
   mdns: true,
+  workers: defaultWorkers(),
 };
 
 export class ConfigError extends Error {
@@ -40,7 +53,7 @@ const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'sile
 /** The environment variable that stands for a flag: --data-dir → PRINTFARM_DATA_DIR. */
 export const envVarFor = (flag: string): string => `PRINTFARM_${flag.replace(/-/g, '_').toUpperCase()}`;
 
-type Flag = 'host' | 'port' | 'data-dir' | 'env';
+type Flag = 'host' | 'port' | 'data-dir' | 'env' | 'workers';
 /** The valued flags as typed, and the switch --no-mdns (true when given). */
 export type ConfigFlags = Partial<Record<Flag, string>> & { 'no-mdns'?: boolean };
 
@@ -94,6 +107,11 @@ export function resolveServerConfig(flags: ConfigFlags, environment: NodeJS.Proc
     throw invalid(portText, 'expected a whole number from 0 to 65535');
   }
 
+  const workersText = typed('workers', flags, environment);
+  if (workersText !== undefined && (!/^\d{1,3}$/.test(workersText.text) || Number(workersText.text) > MAX_WORKERS)) {
+    throw invalid(workersText, `expected a whole number from 0 (everything on the main thread) to ${MAX_WORKERS}`);
+  }
+
   const storage = resolveStorageConfig(flags, environment);
   const logLevel = oneOf(typed('log-level', {}, environment), LOG_LEVELS, CONFIG_DEFAULTS.logLevel);
   const trustProxy = typed('trust-proxy', {}, environment);
@@ -113,5 +131,6 @@ export function resolveServerConfig(flags: ConfigFlags, environment: NodeJS.Proc
     trustProxy: trustProxy?.text === '1',
     // The flag turns it off whatever the variable says: a flag wins over its variable.
     mdns: flags['no-mdns'] === true ? false : mdns === undefined ? CONFIG_DEFAULTS.mdns : mdns.text === '1',
+    workers: workersText === undefined ? CONFIG_DEFAULTS.workers : Number(workersText.text),
   };
 }

@@ -29,9 +29,10 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 3_000;
 
 /**
  * What startServer needs of the configuration; the log level is the logger's business. trustProxy and mdns default
- * to off (`serve` sets both from its flags): a server started by a test never sends multicast unless asked.
+ * to off (`serve` sets both from its flags): a server started by a test never sends multicast unless asked. workers
+ * defaults to 0 (sessions on the main thread); `serve` passes --workers.
  */
-export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> & Partial<Pick<ServerConfig, 'trustProxy' | 'mdns'>>;
+export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> & Partial<Pick<ServerConfig, 'trustProxy' | 'mdns' | 'workers'>>;
 
 export interface StartServerOptions {
   logger?: Logger;
@@ -139,6 +140,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       dataDir: config.dataDir,
       trustProxy: config.trustProxy ?? false,
       secrets: loadSecretBox(config.dataDir),
+      workers: config.workers ?? 0,
       ...(config.mdns ? { printers: { mdns: new NetworkDiscovery({ browser: createMdnsBrowser(), clock }) } } : {}),
       ...(options.events ? { events: options.events } : {}),
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),

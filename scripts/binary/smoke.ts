@@ -23,6 +23,8 @@ export interface SmokeResult {
   keyFound: boolean;
   authWithKeyStatus: number;
   authWithoutKeyStatus: number;
+  /** A sim:// printer added and a job printed on it with the sessions in a worker thread (--workers 1): its final status. */
+  jobStatus: string;
   exitCode: number | null;
   output: string;
 }
@@ -89,6 +91,33 @@ export async function doctorBinary(binary: string, arch: Arch): Promise<{ exitCo
   }
 }
 
+/** Adds a fast sim:// printer, uploads a small file for it, and waits for the job to end; returns its status. */
+async function printOneJob(base: string, key: string, timeoutMs: number): Promise<string> {
+  const auth = { Authorization: `Bearer ${key}` };
+  const printer = await fetch(`${base}/v1/printers`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'smoke', connection_url: 'sim://smoke?speed=max' }),
+  });
+  if (printer.status !== 201) return `printer create answered ${printer.status}: ${await printer.text()}`;
+  const printerId = ((await printer.json()) as { id: string }).id;
+  const lines = ['G90', 'M83', ...Array.from({ length: 50 }, (_, i) => `G1 X${10 + (i % 2)} Y10 E0.05 F1200`)];
+  const form = new FormData();
+  form.append('printer_id', printerId);
+  form.append('file', new Blob([lines.join('\n') + '\n']), 'smoke.gcode');
+  const created = await fetch(`${base}/v1/jobs`, { method: 'POST', headers: auth, body: form });
+  if (created.status !== 201) return `job create answered ${created.status}: ${await created.text()}`;
+  const jobId = ((await created.json()) as { data: { id: string } }).data.id;
+  const end = performance.now() + timeoutMs;
+  let status = 'unknown';
+  while (performance.now() < end) {
+    status = (JSON.parse((await get(`${base}/v1/jobs/${jobId}`, auth)).body) as { status: string }).status;
+    if (status === 'completed' || status === 'failed' || status === 'cancelled') return status;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return `still ${status} after ${timeoutMs} ms`;
+}
+
 export async function smokeBinary(binary: string, arch: Arch, options: SmokeOptions = {}): Promise<SmokeResult> {
   const startTimeoutMs = options.startTimeoutMs ?? (arch === 'x64' ? 60_000 : 300_000);
   const dir = mkdtempSync(path.join(os.tmpdir(), `printfarm-smoke-${arch}-`));
@@ -101,7 +130,8 @@ export async function smokeBinary(binary: string, arch: Arch, options: SmokeOpti
     const nodeOnPath = spawnSync('/bin/sh', ['-c', 'command -v node'], { env, cwd: dir }).status === 0;
 
     const port = await freePort();
-    const serveArgs = ['serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', './data'];
+    // Sessions in a worker thread: the bundle must start itself as a worker inside the binary.
+    const serveArgs = ['serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', './data', '--workers', '1'];
     const [command, args] = commandFor(copy, arch, serveArgs);
     const started = performance.now();
     child = spawn(command, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -136,6 +166,7 @@ export async function smokeBinary(binary: string, arch: Arch, options: SmokeOpti
     }
     const withKey = key ? await get(`${base}/v1/auth/test`, { Authorization: `Bearer ${key}` }) : { status: 0 };
     const withoutKey = await get(`${base}/v1/auth/test`);
+    const jobStatus = key ? await printOneJob(base, key, startTimeoutMs) : 'no key';
 
     child.kill('SIGTERM');
     const exitCode = await waitForExit(child, 15_000);
@@ -148,6 +179,7 @@ export async function smokeBinary(binary: string, arch: Arch, options: SmokeOpti
       keyFound: key !== '',
       authWithKeyStatus: withKey.status,
       authWithoutKeyStatus: withoutKey.status,
+      jobStatus,
       exitCode,
       output: output.join(''),
     };

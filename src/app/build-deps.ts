@@ -15,6 +15,8 @@ import type { SecretBox } from '../printers/secret-box.js';
 import type { DeliveryWorkerOptions } from '../webhooks/delivery-worker.js';
 import { createWebhooksRuntime } from '../webhooks/webhooks-runtime.js';
 import { SessionRegistry } from '../printers/session-registry.js';
+import { LinkWorkerPool } from '../printers/workers/link-worker-pool.js';
+import type { SessionTuning } from '../printers/open-printer-link.js';
 import { ExtrusionIndexCache } from '../printers/extrusion-index-cache.js';
 import type { DbHandle } from '../storage/db.js';
 import { DurableWriter } from '../storage/durable-writer.js';
@@ -40,6 +42,8 @@ export interface DepsSettings {
   resolveHost?: HostResolver;
   /** How often state writes held by a full disk are tried again (tests shorten it). */
   durableRetryMs?: number;
+  /** Worker threads for the serial sessions (--workers); 0 or absent: all on the main thread. */
+  workers?: number;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -52,7 +56,8 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   storage.onRoom(() => durable.nudge());
   const sessions = new SessionRegistry();
   const extrusionIndexes = new ExtrusionIndexCache();
-  const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, extrusionIndexes, ...s.printers });
+  const workers = s.workers ? linkWorkerPool(s.workers, bus, logger, s.printers?.sessionOptions) : undefined;
+  const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, extrusionIndexes, workers, ...s.printers });
   const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);
@@ -84,4 +89,11 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     observeRequest: metrics.observeRequest,
   };
   return { deps, farm };
+}
+
+/** The pool of link workers; session tuning crosses to the threads as data, so a function in it is a wiring mistake. */
+function linkWorkerPool(size: number, bus: EventBus, logger: Logger, tuning: SessionTuning = {}): LinkWorkerPool {
+  const { createTransport, clock, coolOnPause, ...plain } = tuning;
+  if (createTransport || clock || coolOnPause) throw new Error('session tuning with functions (transport, clock) runs only with --workers 0');
+  return new LinkWorkerPool({ size, bus, logger, sessionOptions: plain });
 }

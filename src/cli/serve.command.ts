@@ -13,6 +13,7 @@ const OPTIONS = {
   port: { type: 'string' },
   'data-dir': { type: 'string' },
   env: { type: 'string' },
+  workers: { type: 'string' },
   demo: { type: 'string' },
   'demo-network': { type: 'boolean' },
   'no-mdns': { type: 'boolean' },
@@ -38,6 +39,8 @@ Flags (each also as an environment variable; a flag wins over the variable):
   --port PORT      TCP port, 0 picks a free one ${envVarFor('port').padEnd(20)} default ${CONFIG_DEFAULTS.port}
   --data-dir DIR   database and key file        ${envVarFor('data-dir').padEnd(20)} default ${CONFIG_DEFAULTS.dataDir}
   --env ENV        live, test or dev            ${envVarFor('env').padEnd(20)} default ${CONFIG_DEFAULTS.env}
+  --workers N      threads the printer sessions ${envVarFor('workers').padEnd(20)} default ${CONFIG_DEFAULTS.workers} (cores - 1)
+                   are spread over; 0 keeps them on the main thread
   --demo N         on a farm with no printers yet, add N virtual printers (1 to ${DEMO_MAX_PRINTERS}) with different
                    materials and one queued print each, to see the farm work
   --demo-network   with --demo: also a Moonraker, an OctoPrint and a PrusaLink printer, each a stand-in of that

@@ -75,6 +75,9 @@ export class JobRunner {
   private stopped = false;
   private readonly lastWrite = new Map<string, number>();
   private readonly lastEvent = new Map<string, { step: number; at: number }>();
+  /** Progress rows waiting for this turn's transaction. */
+  private readonly progressRows = new Map<string, { progress: number; elapsed: number; at: string }>();
+  private progressQueued = false;
   private readonly unsubscribe: Array<() => void> = [];
   /** Settles when every outcome seen so far was written (tests and shutdown wait on it). */
   private pending: Promise<unknown> = Promise.resolve();
@@ -240,9 +243,33 @@ export class JobRunner {
     this.lastWrite.set(jobId, now);
     const snap = handle.snapshot();
     const elapsedMs = (snap as { elapsed_ms?: number }).elapsed_ms ?? now - snap.started_at;
-    // Only the newest progress of a job matters: a held one is replaced by the next.
-    const write = () => updateJobProgress(this.d.jobs.db, jobId, snap.progress, elapsedMs / 1000, isoTime(now));
-    this.track(this.d.durable.write(`the progress of job ${jobId}`, write, `progress:${jobId}`), jobId);
+    this.writeProgress(jobId, { progress: snap.progress, elapsed: elapsedMs / 1000, at: isoTime(now) });
+  }
+
+  /**
+   * Counters of every job reported in this turn of the loop go to the database in one transaction: with sessions in
+   * worker threads a turn brings one message with the reports of many printers, and one commit serves them all. The
+   * batch goes through the durable writer; it reads the rows when it runs, so a batch held by a full disk writes the
+   * newest counters of every job once space returns, and a row leaves the map only once stored.
+   */
+  private writeProgress(jobId: string, row: { progress: number; elapsed: number; at: string }): void {
+    this.progressRows.set(jobId, row);
+    if (this.progressQueued) return;
+    this.progressQueued = true;
+    const write = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.progressQueued = false;
+      return this.d.durable.write('job progress', () => this.storeProgressRows(), 'progress');
+    });
+    this.track(write, jobId);
+  }
+
+  private async storeProgressRows(): Promise<void> {
+    const rows = [...this.progressRows];
+    if (rows.length === 0) return;
+    await this.d.jobs.db.transaction().execute(async (trx) => {
+      for (const [id, r] of rows) await updateJobProgress(trx, id, r.progress, r.elapsed, r.at);
+    });
+    for (const [id, r] of rows) if (this.progressRows.get(id) === r) this.progressRows.delete(id);
   }
 
   private maybePublishProgress(jobId: string, handle: JobHandle, now: number): void {

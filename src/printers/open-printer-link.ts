@@ -5,11 +5,14 @@ import type { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
 import type { ExtrusionIndexCache } from './extrusion-index-cache.js';
 import { networkKindOf } from './network-url.js';
+import { parseTransportUrl } from '../transport/open-transport.js';
+import { splitProfileParam } from './session-handshake.js';
 import { createMoonrakerPrinter } from './moonraker/moonraker-printer.js';
 import { createOctoPrintPrinter } from './octoprint/create-octoprint-printer.js';
 import { createPrusaLinkPrinter } from './prusalink/prusalink-printer.js';
 import type { PrinterLink } from './printer-link.js';
 import { PrinterSession, type PrinterSessionOptions } from './printer-session.js';
+import type { LinkWorkerPool } from './workers/link-worker-pool.js';
 
 /** Session options the service passes to every serial session it opens (tests: short drain and handshake timings). */
 export type SessionTuning = Partial<Omit<PrinterSessionOptions, 'printerId' | 'url' | 'bus'>>;
@@ -24,6 +27,12 @@ export interface LinkDeps {
   coolOnPause?: () => Promise<boolean>;
   /** Network driver tuning (tests shorten polling and timeouts). */
   networkOptions?: { pollMs?: number; requestTimeoutMs?: number };
+  /**
+   * Worker threads for the sessions we stream to (--workers N > 0): such a session lives in a worker and this thread
+   * gets its proxy. Network printer drivers stay here: they wait on HTTP and poll, with nothing to stream per line.
+   * So do serial:// ports: see hostableInWorker.
+   */
+  workers?: LinkWorkerPool;
 }
 
 export function openPrinterLink(printer: { id: string; url: string; apiKey: string | null }, deps: LinkDeps): PrinterLink {
@@ -38,6 +47,20 @@ export function openPrinterLink(printer: { id: string; url: string; apiKey: stri
     case 'prusalink':
       return createPrusaLinkPrinter({ ...common, apiKey: printer.apiKey, logger: deps.logger });
     case null:
+      if (deps.workers && hostableInWorker(printer.url)) return deps.workers.open(printer, deps.coolOnPause ?? (() => Promise.resolve(false)));
       return new PrinterSession({ ...deps.sessionOptions, printerId: printer.id, url: printer.url, bus: deps.bus, coolOnPause: deps.coolOnPause });
+  }
+}
+
+/**
+ * Whether a streamed link can live in a worker thread: sim:// and tcp:// can. serial:// cannot yet: the serialport
+ * addon (@serialport/bindings-cpp, poller.cpp) waits for a readable port on uv_default_loop(), the main thread's
+ * loop, so a port opened in a worker calls into that worker's isolate from the main thread and aborts the process.
+ */
+export function hostableInWorker(url: string): boolean {
+  try {
+    return parseTransportUrl(splitProfileParam(url).transportUrl).kind !== 'serial';
+  } catch {
+    return false;
   }
 }

@@ -10,7 +10,7 @@ import type { PrintersService } from './printers.service.js';
  * becomes the error response, while a long command (homing, heating, parking) goes on after the 202; a later failure
  * is logged (and the session reports it through its status and events).
  */
-async function whenAccepted(run: () => unknown, onLateError: (err: Error) => void): Promise<void> {
+async function whenAccepted(session: PrinterLink, run: () => unknown, onLateError: (err: Error) => void): Promise<void> {
   let early = true;
   let refused: Error | null = null;
   const started = (async () => run())();
@@ -18,7 +18,8 @@ async function whenAccepted(run: () => unknown, onLateError: (err: Error) => voi
     if (early) refused = err;
     else onLateError(err);
   });
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  // A session in a worker thread takes its turn there: the refusal and the state after it come back with the turn.
+  await (session.turn ? session.turn().catch(() => undefined) : new Promise<void>((resolve) => setImmediate(resolve)));
   early = false;
   if (refused) throw refused;
 }
@@ -69,7 +70,7 @@ export async function runPrinterAction(svc: PrintersService, id: string, action:
     await session?.disconnect();
   } else if (session) {
     const log = (err: Error): void => svc.deps.logger.warn('printer action failed after it was accepted', { printer_id: id, action, error: err });
-    await whenAccepted(sessionCall(session, action), log);
+    await whenAccepted(session, sessionCall(session, action), log);
   }
   return svc.get(id);
 }

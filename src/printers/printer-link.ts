@@ -59,4 +59,11 @@ export interface PrinterLink {
    * printers that print their own copy of the file can; a serial session has no such method.
    */
   adoptJob?(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null>;
+  /**
+   * Resolves after the link's own event loop had one turn since the calls made so far (a link in another thread);
+   * absent, one turn of this thread's loop is that.
+   */
+  turn?(): Promise<void>;
+  /** After disconnect() when the printer is removed or re-opened: lets go of what the link holds elsewhere (a worker's session). */
+  dispose?(): void;
 }

@@ -17,7 +17,9 @@ export type JobFailureCode =
   | 'file_invalid'
   | 'line_rejected'
   | 'emergency_stop'
-  | 'session_closed';
+  | 'session_closed'
+  /** The worker thread streaming the job crashed (--workers): the stream is lost, like a link. */
+  | 'host_error';
 
 /** An action accepted but waiting for a blocking wait (heat-up, dwell) to end. */
 export type PendingAction = 'pause' | 'cancel';
@@ -76,7 +78,9 @@ export type OfflineReason =
   /** The host software (OctoPrint, Moonraker) is up but its printer is not connected to it. */
   | 'printer_disconnected'
   /** TLS failed: an untrusted or mismatched certificate, or a pinned fingerprint that does not match. */
-  | 'tls_error';
+  | 'tls_error'
+  /** The worker thread that hosted the link crashed: the pool restarts it and the printer reconnects by itself. */
+  | 'host_error';
 
 /** A print started on the printer itself (its screen, Mainsail, OctoPrint's page): not ours, but it occupies the printer. */
 export interface ExternalJob {

@@ -25,6 +25,7 @@ import { allPrinters, deletePrinter, findPrinterById, insertPrinter, selectPrint
 import type { SecretBox } from './secret-box.js';
 import { serialStatsOf } from './serial-stats.js';
 import type { SessionRegistry } from './session-registry.js';
+import type { LinkWorkerPool } from './workers/link-worker-pool.js';
 
 
 export interface PrintersServiceDeps {
@@ -46,6 +47,8 @@ export interface PrintersServiceDeps {
   mdns?: NetworkDiscovery;
   /** How long POST /commands waits for one command's answer (default 30 s). */
   commandTimeoutMs?: number;
+  /** The worker threads serial sessions run in (--workers N > 0); absent: every session on this thread. */
+  workers?: LinkWorkerPool;
 }
 
 /** Fields that change which jobs a printer can take: a PATCH of one of them wakes the scheduler up. */
@@ -120,6 +123,7 @@ export class PrintersService {
     const late = await this.deps.sessions.closeAll();
     if (late.length > 0) this.deps.logger.warn('shutdown: printer sessions did not close in time', { printers: late.join(',') });
     for (const s of open) if (!s.snapshot().ready) this.track(updatePrinter(this.deps.db, s.printerId, { ready: 0 }));
+    await this.deps.workers?.close();
     await Promise.allSettled([...this.pendingWrites]);
     for (const off of this.unsubscribe) off();
   }

@@ -65,6 +65,7 @@ export class SessionRegistry {
     if (!s) return false;
     this.sessions.delete(printerId);
     await withTimeout(s.disconnect(), timeoutMs);
+    s.dispose?.();
     return true;
   }
 

@@ -49,6 +49,7 @@ async function assertServes(arch: Arch): Promise<void> {
   assert.equal(r.keyFound, true, `data/initial-admin-key.txt was not written; ${context}`);
   assert.equal(r.authWithKeyStatus, 200, `/v1/auth/test with the initial key; ${context}`);
   assert.equal(r.authWithoutKeyStatus, 401, `/v1/auth/test without a key; ${context}`);
+  assert.equal(r.jobStatus, 'completed', `a job on a sim:// printer with --workers 1; ${context}`);
   assert.equal(r.exitCode, 0, `exit status after SIGTERM; ${context}`);
 
   const doctor = await doctorBinary(binary, arch);

@@ -1,10 +1,11 @@
 // Every serve setting, as a flag and as its PRINTFARM_* variable: refusals name exactly what was typed, in one wording.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import path from 'node:path';
 import { CliUsageError } from '../../src/cli/command.js';
 import { parseServeArgs } from '../../src/cli/serve.command.js';
-import { resolveStorageConfig } from '../../src/config.js';
+import { defaultWorkers, resolveStorageConfig } from '../../src/config.js';
 
 const refused: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
   ['--port abc', ['--port', 'abc'], {}, /^invalid --port "abc": expected a whole number from 0 to 65535$/],
@@ -28,6 +29,9 @@ const refused: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
   ['PRINTFARM_TRUST_PROXY=true', [], { PRINTFARM_TRUST_PROXY: 'true' }, /^invalid PRINTFARM_TRUST_PROXY "true": expected 1 \(behind a reverse proxy\) or 0$/],
   ['PRINTFARM_MDNS=off', [], { PRINTFARM_MDNS: 'off' }, /^invalid PRINTFARM_MDNS "off": expected 1 \(discover network printers by mDNS\) or 0$/],
   ['--no-mdns with a value', ['--no-mdns=1'], {}, /--no-mdns/],
+  ['--workers -1', ['--workers', '-1'], {}, /--workers/],
+  ['--workers 65', ['--workers', '65'], {}, /^invalid --workers "65": expected a whole number from 0 \(everything on the main thread\) to 64$/],
+  ['PRINTFARM_WORKERS=two', [], { PRINTFARM_WORKERS: 'two' }, /^invalid PRINTFARM_WORKERS "two": expected a whole number from 0/],
   ['a value with a quote', ['--host', 'a"b'], {}, /^invalid --host "a\\"b"/],
   ['an unknown flag', ['--bogus'], {}, /^unknown flag --bogus \(see printfarm serve --help\)$/],
   ['a short flag', ['-p', '80'], {}, /^unknown flag -p /],
@@ -58,6 +62,7 @@ describe('serve settings (in process)', () => {
       logLevel: 'info',
       trustProxy: false,
       mdns: true,
+      workers: defaultWorkers(),
     });
     const env = {
       PRINTFARM_HOST: '127.0.0.1',
@@ -67,6 +72,7 @@ describe('serve settings (in process)', () => {
       PRINTFARM_LOG_LEVEL: 'warn',
       PRINTFARM_TRUST_PROXY: '1',
       PRINTFARM_MDNS: '0',
+      PRINTFARM_WORKERS: '3',
     };
     assert.deepEqual(parseServeArgs([], env), {
       host: '127.0.0.1',
@@ -76,8 +82,9 @@ describe('serve settings (in process)', () => {
       logLevel: 'warn',
       trustProxy: true,
       mdns: false,
+      workers: 3,
     });
-    assert.deepEqual(parseServeArgs(['--port=9100', '--env', 'dev', '--data-dir', 'rel'], env), {
+    assert.deepEqual(parseServeArgs(['--port=9100', '--workers', '0', '--env', 'dev', '--data-dir', 'rel'], env), {
       host: '127.0.0.1',
       port: 9100,
       dataDir: path.resolve('rel'),
@@ -85,7 +92,9 @@ describe('serve settings (in process)', () => {
       logLevel: 'warn',
       trustProxy: true,
       mdns: false,
+      workers: 0,
     });
+    assert.ok(defaultWorkers() >= 1 && defaultWorkers() === Math.max(1, os.availableParallelism() - 1), 'cores - 1, at least 1');
     assert.equal(parseServeArgs([], { PRINTFARM_PORT: '', PRINTFARM_TRUST_PROXY: '0' }).port, 8080);
   });
 

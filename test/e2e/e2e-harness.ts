@@ -1,5 +1,6 @@
 // End-to-end helpers: a virtual printer behind a pty (in-process or `printfarm simulate`), recorded events, bounded waits, exact-record checks.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { SerialPort } from 'serialport';
 import { EventBus, type EventName } from '../../src/events/event-bus.js';
@@ -227,4 +228,36 @@ function isUnframedCopy(got: string, want: string): boolean {
   const tail = rest.slice(want.length);
   if (tail.length < 2 || tail[0] === '*' || !/^\d+$/.test(tail.slice(1))) return false;
   return xorOf(`N${head[1]} ${want}`) === Number(tail.slice(1));
+}
+
+/**
+ * A virtual printer in this thread behind a TCP port on 127.0.0.1 (a ser2net bridge's shape), so a session in a
+ * worker thread can print to it while the test reads what the firmware ran. One board for the life of the helper.
+ */
+export async function attachTcpPrinter(query: string): Promise<{ printer: VirtualPrinter; port: number; close(): Promise<void> }> {
+  const printer = new VirtualPrinter(parseSimulatorOptions(new URLSearchParams(query)), { start: true });
+  let client: Socket | null = null;
+  printer.onOutput((bytes) => {
+    if (client && !client.destroyed) client.write(bytes);
+  });
+  printer.onDrain(() => client?.resume());
+  const server = createServer((socket) => {
+    client?.destroy();
+    client = socket;
+    socket.on('error', () => undefined);
+    socket.on('data', (data: Buffer) => {
+      if (!printer.hostWrite(data)) socket.pause();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return {
+    printer,
+    port: typeof address === 'object' && address ? address.port : 0,
+    close: async () => {
+      client?.destroy();
+      printer.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

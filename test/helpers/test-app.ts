@@ -52,6 +52,8 @@ export async function startTestApp(
     printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'networkOptions' | 'discovery' | 'commandTimeoutMs' | 'mdns'>>;
     /** Answers file_url host names instead of the system resolver. */
     resolveHost?: HostResolver;
+    /** Link worker threads (--workers); the sessions stay on this thread when absent. */
+    workers?: number;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -72,6 +74,7 @@ export async function startTestApp(
     ...(options.events ? { events: options.events } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     resolveHost: options.resolveHost,
+    workers: options.workers ?? 0,
   });
   const { printers } = deps;
   deps.events.start();

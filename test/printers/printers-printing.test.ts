@@ -1,4 +1,4 @@
-// A printing printer over HTTP: live job fields, the console safe list, busy refusals, pause/resume/cancel, ready after a print, emergency stop.
+// A printing printer over HTTP (sessions on the main thread and in worker threads): live job fields, the console safe list, busy refusals, pause/resume/cancel, ready after a print, emergency stop.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { longJobSim, startPrintersApp, writeLongJob, type PrintersApp } from './printers-api-harness.js';
 
-describe('a printing printer', () => {
+// The sessions on the main thread and in worker threads (--workers 2): the API must answer alike.
+for (const workers of [0, 2]) describe(`a printing printer (--workers ${workers})`, () => {
   let app: PrintersApp;
   let dir: string;
   let file: string;
   before(async () => {
-    app = await startPrintersApp();
+    app = await startPrintersApp({ workers });
     dir = await mkdtemp(path.join(tmpdir(), 'pf-printers-print-'));
     file = path.join(dir, 'long.gcode');
     await writeLongJob(file);

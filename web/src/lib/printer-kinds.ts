@@ -132,6 +132,8 @@ export function offlineWords(p: Pick<PrinterRecord, 'kind' | 'offline_reason' | 
       return `${p.kind === 'serial' ? 'The host' : KINDS[p.kind].label.replace(/ \(.*\)$/, '')} is up but its printer is not connected`;
     case 'tls_error':
       return 'TLS: the certificate is not trusted (pin its fingerprint)';
+    case 'host_error':
+      return 'The server thread driving it crashed — it restarts and reconnects by itself';
   }
 }
 
