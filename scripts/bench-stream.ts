@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { EventBus } from '../src/events/event-bus.js';
+import { PreparedGcodeCache } from '../src/printers/prepared-gcode-cache.js';
 import { PrinterSession } from '../src/printers/printer-session.js';
 import type { ProtocolStats } from '../src/protocol/protocol-types.js';
 import type { SimulatorStats } from '../src/simulator/virtual-printer.js';
@@ -204,6 +205,8 @@ async function scale(dir: string) {
   progress(`d) ${printers} printers in one child process over TCP, each ~300 lines/s (planner-paced), ${windowS} s window`);
   const sim = await spawnSimulators(printers, ['--baud', '250000', '--speed', '1', '--record', '0']);
   const sessions: PrinterSession[] = [];
+  // One per program, as the server has: the 50 printers print one file, read and parsed once.
+  const preparedFiles = new PreparedGcodeCache();
   try {
     for (const port of sim.ports) {
       sessions.push(
@@ -211,6 +214,7 @@ async function scale(dir: string) {
           printerId: `bench${++printerSeq}`,
           url: `tcp://127.0.0.1:${port}`,
           bus: new EventBus(),
+          preparedFiles,
           autoReconnect: false,
           drainQuietMs: 50,
           drainMaxMs: 500,

@@ -14,6 +14,7 @@ import type { SecretBox } from '../printers/secret-box.js';
 import type { DeliveryWorkerOptions } from '../webhooks/delivery-worker.js';
 import { createWebhooksRuntime } from '../webhooks/webhooks-runtime.js';
 import { SessionRegistry } from '../printers/session-registry.js';
+import { PreparedGcodeCache } from '../printers/prepared-gcode-cache.js';
 import { ExtrusionIndexCache } from '../printers/extrusion-index-cache.js';
 import type { DbHandle } from '../storage/db.js';
 import type { HostResolver } from '../files/url-guard.js';
@@ -42,7 +43,8 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const bus = new EventBus();
   const sessions = new SessionRegistry();
   const extrusionIndexes = new ExtrusionIndexCache();
-  const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, extrusionIndexes, ...s.printers });
+  const preparedFiles = new PreparedGcodeCache();
+  const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, extrusionIndexes, preparedFiles, ...s.printers });
   const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);
