@@ -28,10 +28,15 @@ const TARGETS = { lines_per_s_each_min: 294, loop_p99_ms_max: 50 };
 const ROOT = '/sys/fs/cgroup';
 const progress = (msg: string): void => void process.stderr.write(`[bench-pi] ${msg}\n`);
 
-/** One controller directory of the limit: where it was made, and where processes go back to (our own group). */
+/** One controller directory of the limit: where it was made, and where the simulators go (outside the limit). */
 interface Group {
   dir: string;
+  /** Outside the limit: a sibling group with a high weight and no quota (cpu), or our own group (cpuset). */
   home: string;
+  /** Made by us (removed at the end) beside `dir`. */
+  ownHome: boolean;
+  /** The cpu.stat of the limited group (cpu controller only). */
+  stat?: string;
 }
 
 interface Limit {
@@ -39,6 +44,13 @@ interface Limit {
   cpu: number;
   groups: Group[];
 }
+
+/**
+ * Weight of both groups against everything else on the machine (a shared build host): the host should get its 25 %
+ * and the simulators what they need, as on an appliance where nothing else runs. The quota still caps the host.
+ */
+const V1_SHARES = 16384;
+const V2_WEIGHT = 10000;
 
 /** Our own cgroup path per hierarchy, from /proc/self/cgroup (`0::/x` for v2, `N:cpu,cpuacct:/x` for v1). */
 function ownPaths(): Map<string, string> {
@@ -73,37 +85,68 @@ function makeLimit(): Limit | string {
       mkdirSync(dir);
       const cpu = lastCpu(readFileSync(path.join(ROOT, 'cpuset.cpus.effective'), 'utf8'));
       writeFileSync(path.join(dir, 'cpu.max'), `${quota} ${PERIOD_US}`);
+      writeFileSync(path.join(dir, 'cpu.weight'), String(V2_WEIGHT));
       writeFileSync(path.join(dir, 'cpuset.cpus'), String(cpu));
-      return { version: 'v2', cpu, groups: [{ dir, home: path.join(ROOT, own.get('') ?? '/') }] };
+      const home = `${dir}-sims`;
+      mkdirSync(home);
+      writeFileSync(path.join(home, 'cpu.weight'), String(V2_WEIGHT));
+      return { version: 'v2', cpu, groups: [{ dir, home, ownHome: true, stat: 'cpu.stat' }] };
     }
     const cpuRoot = path.join(ROOT, 'cpu');
     const setRoot = path.join(ROOT, 'cpuset');
     if (!existsSync(path.join(cpuRoot, 'cpu.cfs_quota_us')) || !existsSync(path.join(setRoot, 'cpuset.cpus'))) {
       return `no usable cgroup: neither v2 (${ROOT}/cgroup.controllers) nor v1 cpu and cpuset hierarchies are mounted`;
     }
-    const cpuHome = path.join(cpuRoot, own.get('cpu') ?? '/');
+    const cpuHome = path.join(cpuRoot, own.get('cpu') ?? own.get('cpu,cpuacct') ?? '/');
     const setHome = path.join(setRoot, own.get('cpuset') ?? '/');
     const cpuDir = path.join(cpuHome, name);
     const setDir = path.join(setHome, name);
     mkdirSync(cpuDir);
     writeFileSync(path.join(cpuDir, 'cpu.cfs_period_us'), String(PERIOD_US));
     writeFileSync(path.join(cpuDir, 'cpu.cfs_quota_us'), String(quota));
+    writeFileSync(path.join(cpuDir, 'cpu.shares'), String(V1_SHARES));
+    const simDir = `${cpuDir}-sims`;
+    mkdirSync(simDir);
+    writeFileSync(path.join(simDir, 'cpu.shares'), String(V1_SHARES));
     mkdirSync(setDir);
     const cpu = lastCpu(readFileSync(path.join(setHome, 'cpuset.effective_cpus'), 'utf8'));
     writeFileSync(path.join(setDir, 'cpuset.cpus'), String(cpu));
     writeFileSync(path.join(setDir, 'cpuset.mems'), readFileSync(path.join(setHome, 'cpuset.effective_mems'), 'utf8').trim());
-    return { version: 'v1', cpu, groups: [{ dir: cpuDir, home: cpuHome }, { dir: setDir, home: setHome }] };
+    return {
+      version: 'v1',
+      cpu,
+      groups: [
+        { dir: cpuDir, home: simDir, ownHome: true, stat: 'cpu.stat' },
+        { dir: setDir, home: setHome, ownHome: false },
+      ],
+    };
   } catch (err) {
     return `cannot set up a cgroup under ${ROOT}: ${(err as Error).message}`;
   }
 }
 
+/** How often the quota stopped the host: `nr_periods`, `nr_throttled` and the throttled time, from cpu.stat. */
+function throttling(limit: Limit): { periods: number; throttled: number; throttled_ms: number } | null {
+  const g = limit.groups.find((x) => x.stat);
+  if (!g) return null;
+  const fields = new Map(
+    readFileSync(path.join(g.dir, g.stat!), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ') as [string, string]),
+  );
+  const ms = fields.has('throttled_usec') ? Number(fields.get('throttled_usec')) / 1000 : Number(fields.get('throttled_time') ?? 0) / 1e6;
+  return { periods: Number(fields.get('nr_periods') ?? 0), throttled: Number(fields.get('nr_throttled') ?? 0), throttled_ms: Math.round(ms) };
+}
+
 function removeLimit(limit: Limit): void {
   for (const g of limit.groups) {
-    try {
-      rmdirSync(g.dir);
-    } catch (err) {
-      progress(`could not remove ${g.dir}: ${(err as Error).message}`);
+    for (const dir of g.ownHome ? [g.dir, g.home] : [g.dir]) {
+      try {
+        rmdirSync(dir);
+      } catch (err) {
+        progress(`could not remove ${dir}: ${(err as Error).message}`);
+      }
     }
   }
 }
@@ -143,6 +186,7 @@ async function main(): Promise<void> {
   }
   progress(`cgroup ${limit.version}: ${limit.groups.map((g) => g.dir).join(', ')}: ${QUOTA_PCT} % of CPU ${limit.cpu}`);
   let result: { scale: Record<string, unknown> | null };
+  let throttled: ReturnType<typeof throttling> = null;
   try {
     // The shell joins the limit, then becomes the bench: everything the bench starts is born inside it...
     const join = limit.groups.map((g) => `echo $$ > '${g.dir}/cgroup.procs'`).join(' && ');
@@ -171,6 +215,7 @@ async function main(): Promise<void> {
     if (code !== 0) throw new Error(`bench-stream exited with ${code}`);
     if (moved.size === 0) throw new Error('the simulators were never seen: they ran inside the limit, the figures would be wrong');
     result = JSON.parse(out.trim().split('\n').pop() ?? '{}') as typeof result;
+    throttled = throttling(limit);
   } finally {
     removeLimit(limit);
   }
@@ -181,6 +226,14 @@ async function main(): Promise<void> {
   rows.push(['lines/s each', String(sc.lines_per_s_each), `>= ${TARGETS.lines_per_s_each_min} of 300`, how]);
   rows.push(['loop p99', `${sc.loop_p99_ms} ms`, `<= ${TARGETS.loop_p99_ms_max} ms`, 'monitorEventLoopDelay']);
   rows.push(['cpu per line', `${sc.cpu_us_per_line} us`, '-', 'host CPU / lines acknowledged']);
+  if (throttled) {
+    rows.push([
+      'quota hit',
+      `${throttled.throttled} of ${throttled.periods} periods, ${throttled.throttled_ms} ms held`,
+      '-',
+      `cgroup cpu.stat over the whole run${sc.baseline ? ' (baseline included)' : ''}`,
+    ]);
+  }
   if (sc.baseline) {
     rows.push([
       `baseline ${sc.baseline.ref}`,
@@ -195,7 +248,7 @@ async function main(): Promise<void> {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows.slice(1)) console.log(fmt(r));
   if (JSON_OUT) {
-    console.log(JSON.stringify({ limited: true, cgroup: limit.version, quota_pct: QUOTA_PCT, cpu: limit.cpu, scale: result.scale, targets: TARGETS, pass }));
+    console.log(JSON.stringify({ limited: true, cgroup: limit.version, quota_pct: QUOTA_PCT, cpu: limit.cpu, scale: result.scale, throttling: throttled, targets: TARGETS, pass }));
   }
 }
 
