@@ -50,7 +50,7 @@ export function cleanLines(raw: string): string[] {
 }
 
 /** Calls `onLine` for each clean line of one raw line (the rules of cleanLines), without building an array. */
-function eachCleanLine(raw: string, onLine: (line: string) => void): void {
+export function eachCleanLine(raw: string, onLine: (line: string) => void): void {
   if (!raw.includes('\0') && !raw.includes('\r')) onLine(raw);
   else for (const line of cleanLines(raw)) onLine(line);
 }
