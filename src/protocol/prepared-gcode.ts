@@ -126,6 +126,8 @@ export class PreparedGcodeBuilder {
       }
       let kept: Buffer | null = null;
       let problem: string | null = null;
+      /** Bytes the line counts for in the totals: its UTF-8 length, as a refused line would have had. */
+      let sentLen = 0;
       if (simple) {
         while (s < e && isBlank(data[s]!)) s++;
         while (e > s && isBlank(data[e - 1]!)) e--;
@@ -139,6 +141,7 @@ export class PreparedGcodeBuilder {
           data.copy(text, out, s, e);
           xor[count] = x;
           kept = text;
+          sentLen = e - s;
         }
       } else {
         const stripped = stripGcodeLine(data.toString('utf8', pos, nl));
@@ -154,6 +157,7 @@ export class PreparedGcodeBuilder {
           s = 0;
           e = bytes.length;
           kept = bytes;
+          sentLen = Buffer.byteLength(stripped);
         }
       }
       if (kept !== null) {
@@ -164,7 +168,7 @@ export class PreparedGcodeBuilder {
         fileLine[count] = this.rawLines;
         if (problem !== null) (problems ??= new Map()).set(count, problem);
         this.trailingBytes = 0;
-        this.totals.bytes += len + 1;
+        this.totals.bytes += sentLen + 1;
         this.totals.lines++;
         count++;
       } else {
