@@ -7,10 +7,11 @@ import { PreparedGcodeBuilder, type PreparedBlock, type PreparedTotals } from '.
 /** Bytes read at a time; each read becomes one block. */
 const CHUNK_BYTES = 1024 * 1024;
 /**
- * Files up to this size are held whole while jobs print them (the compact form is smaller than the file: comments
- * and thumbnails go). A bigger file is not prepared: its job streams it (GcodeFileSource), so memory stays bounded.
+ * Files up to this size are held whole while jobs print them: at most about this much memory per file printed (the
+ * compact form drops comments and thumbnails and adds 13 bytes a line). A bigger file is not prepared: its job streams
+ * it (GcodeFileSource) with flat memory, as every job did before.
  */
-const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 const fileError = (message: string, details = ''): AppError => new AppError(422, 'file_invalid', message, details);
 

@@ -31,6 +31,7 @@ import { SessionTimer } from './session-timer.js';
 import { ReconnectPolicy, type ReconnectPolicyOptions } from './reconnect-policy.js';
 import { HeaterTargets, cooldownScript } from './session-scripts.js';
 import { PreparedGcodeCache } from './prepared-gcode-cache.js';
+import { plainWire, type WireEncoder } from './wire-encoder.js';
 
 export type { ConsoleEntry } from './session-context.js';
 export type { JobHandle } from './session-job-control.js';
@@ -114,7 +115,10 @@ export class PrinterSession implements PrinterLink {
   /** The one timer, re-armed to the earliest of the protocol's deadline and the session's own. */
   private readonly timer: SessionTimer;
   private flushQueued = false;
+  /** What the protocol wrote during this flush: framed lines, all of them leave in one write. */
   private out = '';
+  /** Framed lines to link bytes (plain text; a per-printer packing stage plugs in here). */
+  private readonly wire: WireEncoder = plainWire;
   private readonly flushMicrotask = (): void => this.flush();
 
   private readonly handshake: SessionHandshake;
@@ -490,7 +494,7 @@ export class PrinterSession implements PrinterLink {
         if (t && this.protocol === p) {
           let ok = true;
           try {
-            ok = t.write(data);
+            ok = t.write(this.wire.encode(data));
           } catch {
             // The link is going away; onClose reports it.
           }

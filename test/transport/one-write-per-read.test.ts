@@ -81,7 +81,7 @@ test('several oks in one read free lines that go out in one write; a lone ok is 
       const t: Transport = createTransport(u, o);
       const write = t.write.bind(t);
       t.write = (data) => {
-        steps.push(`write ${String(data).split('\n').length - 1}`);
+        steps.push(`write ${(typeof data === 'string' ? data : data.toString('latin1')).split('\n').length - 1}`);
         return write(data);
       };
       const open = t.open.bind(t);
