@@ -1,4 +1,4 @@
-// `npm run bench:pi [-- --json] [--quick] [--baseline-ref REF]`: bench-stream scenario d with the host process held to
+// `npm run bench:pi [-- --json] [--quick] [--baseline-ref REF] [--cpu-prof DIR]`: bench-stream scenario d with the host process held to
 // 25 % of one core on one CPU (a Raspberry Pi 4 core, roughly), the simulated printers outside the limit.
 // The limit is a cgroup: v2 `cpu.max` + `cpuset.cpus`, or v1 `cpu.cfs_quota_us` + `cpuset.cpus`. It needs root and a
 // writable cgroup filesystem; without them it says why and exits 0. JSON (--json), one line:
@@ -11,13 +11,16 @@ import path from 'node:path';
 const argv = process.argv.slice(2);
 const JSON_OUT = argv.includes('--json');
 const passThrough: string[] = [];
+/** Node flags of the limited host (a CPU profile of it under the limit: where the time goes on a small host). */
+const nodeFlags: string[] = [];
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i]!;
   if (a === '--json') continue;
   if (a === '--quick') passThrough.push(a);
   else if (a === '--baseline-ref' && argv[i + 1] !== undefined) passThrough.push(a, argv[++i]!);
+  else if (a === '--cpu-prof' && argv[i + 1] !== undefined) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${argv[++i]!}`);
   else {
-    process.stderr.write(`bench-pi: unknown argument ${a} (known: --json, --quick, --baseline-ref REF)\n`);
+    process.stderr.write(`bench-pi: unknown argument ${a} (known: --json, --quick, --baseline-ref REF, --cpu-prof DIR)\n`);
     process.exit(2);
   }
 }
@@ -190,7 +193,7 @@ async function main(): Promise<void> {
   try {
     // The shell joins the limit, then becomes the bench: everything the bench starts is born inside it...
     const join = limit.groups.map((g) => `echo $$ > '${g.dir}/cgroup.procs'`).join(' && ');
-    const bench = ['--import', 'tsx', 'scripts/bench-stream.ts', '--only', 'd', '--json', ...passThrough];
+    const bench = [...nodeFlags, '--import', 'tsx', 'scripts/bench-stream.ts', '--only', 'd', '--json', ...passThrough];
     const child = spawn('sh', ['-c', `${join} && exec "$0" "$@"`, process.execPath, ...bench], { stdio: ['ignore', 'pipe', 'inherit'] });
     // ...except the simulated printers: the printers are not the host, so they go back to our own groups.
     const moved = new Set<number>();
