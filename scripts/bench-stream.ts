@@ -1,15 +1,21 @@
-// `npm run bench:stream [-- --json] [--quick] [--only a,b]`: streaming throughput, ping-pong speedup, starvation, scale, memory, integrity, MeatPack.
+// `npm run bench:stream [-- --json] [--quick] [--only a,b] [--baseline-ref REF]`: streaming throughput, ping-pong speedup,
+// starvation, scale, memory, integrity, MeatPack. With --baseline-ref, scenario d also runs the code of git REF (a
+// throw-away worktree beside this one, run with the same flags) and reports its cpu_us_per_line beside ours.
 // JSON (--json), one line: { link: [{baud, ratio}], pingpong: [{latency_ms, speedup}], starvation_ms,
-//   scale: {printers, lines_per_s_each, cpu_pct_per_printer (host process only), loop_p99_ms, rss_mb, sim_cpu_pct_per_printer},
+//   scale: {printers, lines_per_s_each, cpu_pct_per_printer (host process only), cpu_us_per_line, cpu_us_per_line_user,
+//   cpu_us_per_line_sys, loop_p99_ms, rss_mb, sim_cpu_pct_per_printer, baseline: {ref, cpu_us_per_line, lines_per_s_each,
+//   loop_p99_ms} | null, cpu_ratio_to_baseline | null},
 //   memory: {file_mb, rss_growth_mb}, integrity: [{error_rate, lines, exact, checksum_invisible, resend_ratio}],
 //   meatpack: {ratio, exact} }
 // Scenarios a-f run the simulated Marlin without MeatPack (meatpack=0), so they measure what they always did; g compares.
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { EventBus } from '../src/events/event-bus.js';
+import { PreparedGcodeCache } from '../src/printers/prepared-gcode-cache.js';
 import { PrinterSession } from '../src/printers/printer-session.js';
 import type { ProtocolStats } from '../src/protocol/protocol-types.js';
 import type { SimulatorStats } from '../src/simulator/virtual-printer.js';
@@ -24,14 +30,20 @@ const argv = process.argv.slice(2);
 const JSON_OUT = argv.includes('--json');
 const QUICK = argv.includes('--quick');
 const onlyArg = argv.find((a, i) => a.startsWith('--only') && (a.includes('=') || argv[i + 1] !== undefined));
+const refAt = argv.indexOf('--baseline-ref');
+const BASELINE_REF = refAt >= 0 ? argv[refAt + 1] : undefined;
+if (refAt >= 0 && (BASELINE_REF === undefined || BASELINE_REF.startsWith('--'))) {
+  process.stderr.write('bench-stream: --baseline-ref takes a git ref (a commit, branch or tag)\n');
+  process.exit(2);
+}
 const ONLY = new Set(
   (onlyArg === undefined ? 'a,b,c,d,e,f,g' : onlyArg.includes('=') ? onlyArg.split('=')[1]! : argv[argv.indexOf(onlyArg) + 1]!)
     .split(',')
     .map((s) => s.trim().toLowerCase()),
 );
 for (const a of argv) {
-  if (a.startsWith('--') && !['--json', '--quick'].includes(a) && !a.startsWith('--only')) {
-    process.stderr.write(`bench-stream: unknown flag ${a} (known: --json, --quick, --only a,b,c,d,e,f,g)\n`);
+  if (a.startsWith('--') && !['--json', '--quick', '--baseline-ref'].includes(a) && !a.startsWith('--only')) {
+    process.stderr.write(`bench-stream: unknown flag ${a} (known: --json, --quick, --only a,b,c,d,e,f,g, --baseline-ref REF)\n`);
     process.exit(2);
   }
 }
@@ -196,6 +208,8 @@ async function scale(dir: string) {
   progress(`d) ${printers} printers in one child process over TCP, each ~300 lines/s (planner-paced), ${windowS} s window`);
   const sim = await spawnSimulators(printers, ['--baud', '250000', '--speed', '1', '--record', '0', '--meatpack', '0']);
   const sessions: PrinterSession[] = [];
+  // One per program, as the server has: the 50 printers print one file, read and parsed once.
+  const preparedFiles = new PreparedGcodeCache();
   try {
     for (const port of sim.ports) {
       sessions.push(
@@ -203,6 +217,7 @@ async function scale(dir: string) {
           printerId: `bench${++printerSeq}`,
           url: `tcp://127.0.0.1:${port}`,
           bus: new EventBus(),
+          preparedFiles,
           autoReconnect: false,
           drainQuietMs: 50,
           drainMaxMs: 500,
@@ -231,10 +246,15 @@ async function scale(dir: string) {
     const acked = jobs.reduce((n, j) => n + j.snapshot().lines_acked, 0) - acked0;
     rssMax = Math.max(rssMax, process.memoryUsage.rss());
     if (ended > 0) throw new Error(`scale: ${ended} job(s) ended before the window closed (failed or the file is too short)`);
+    // The cost that matters on a small host: CPU (user + kernel) of the host process per line the printers acknowledged.
+    const perLine = (us: number): number => round(us / Math.max(1, acked), 2);
     return {
       printers,
       lines_per_s_each: round(acked / (wall / 1000) / printers, 0),
       cpu_pct_per_printer: round(((cpu.user + cpu.system) / 1000 / wall) * 100 / printers, 3),
+      cpu_us_per_line: perLine(cpu.user + cpu.system),
+      cpu_us_per_line_user: perLine(cpu.user),
+      cpu_us_per_line_sys: perLine(cpu.system),
       loop_p99_ms: round(delay.percentile(99) / 1e6, 2),
       rss_mb: round(rssMax / 1024 / 1024, 1),
       sim_cpu_pct_per_printer:
@@ -243,6 +263,49 @@ async function scale(dir: string) {
   } finally {
     await Promise.all(sessions.map((s) => s.disconnect()));
     await sim.stop();
+  }
+}
+
+// ---------------------------------------------------------------- d') the same scale run on the code of another commit
+
+interface Baseline {
+  ref: string;
+  commit: string;
+  cpu_us_per_line: number;
+  lines_per_s_each: number;
+  loop_p99_ms: number;
+}
+
+/**
+ * Runs scenario d of `ref`'s own bench-stream (its code, its simulators) from a `git archive` of it in a temp dir with
+ * our node_modules, and reads its JSON line. Older benches have no cpu_us_per_line: it follows from their CPU share and
+ * rate (cpu_pct_per_printer / 100 s of CPU a second, over lines_per_s_each lines a second).
+ */
+async function baselineScale(ref: string): Promise<Baseline> {
+  const git = (args: string[]): string => {
+    const r = spawnSync('git', args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.trim()}`);
+    return r.stdout.trim();
+  };
+  const commit = git(['rev-parse', '--verify', `${ref}^{commit}`]);
+  const dir = await mkdtemp(path.join(tmpdir(), 'pf-baseline-'));
+  try {
+    const tar = spawnSync('sh', ['-c', `git archive ${commit} | tar -x -C "$0"`, dir], { encoding: 'utf8' });
+    if (tar.status !== 0) throw new Error(`git archive ${commit}: ${tar.stderr.trim()}`);
+    await symlink(path.resolve('node_modules'), path.join(dir, 'node_modules'));
+    progress(`d') the same scenario on ${ref} (${commit.slice(0, 10)}), from ${dir}`);
+    const args = ['--import', 'tsx', 'scripts/bench-stream.ts', '--only', 'd', '--json', ...(QUICK ? ['--quick'] : [])];
+    const child = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    if (code !== 0) throw new Error(`the baseline bench exited with ${code}`);
+    const last = out.trim().split('\n').pop() ?? '';
+    const sc = (JSON.parse(last) as { scale: Record<string, number> }).scale;
+    const perLine = sc.cpu_us_per_line ?? ((sc.cpu_pct_per_printer! / 100) * 1e6) / sc.lines_per_s_each!;
+    return { ref, commit, cpu_us_per_line: round(perLine, 2), lines_per_s_each: sc.lines_per_s_each!, loop_p99_ms: sc.loop_p99_ms! };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -422,7 +485,13 @@ async function main(): Promise<void> {
     const link = ONLY.has('a') ? await linkBound(dir) : [];
     const pp = ONLY.has('b') ? await pingPong(dir) : [];
     const starve = ONLY.has('c') ? await starvation(dir) : null;
-    const sc = ONLY.has('d') ? await scale(dir) : null;
+    const sc0 = ONLY.has('d') ? await scale(dir) : null;
+    const base = sc0 && BASELINE_REF !== undefined ? await baselineScale(BASELINE_REF) : null;
+    const sc = sc0 && {
+      ...sc0,
+      baseline: base && { ref: base.ref, cpu_us_per_line: base.cpu_us_per_line, lines_per_s_each: base.lines_per_s_each, loop_p99_ms: base.loop_p99_ms },
+      cpu_ratio_to_baseline: base ? round(sc0.cpu_us_per_line / base.cpu_us_per_line, 3) : null,
+    };
     const mem = ONLY.has('e') ? await memory(dir) : null;
     const integ = ONLY.has('f') ? await integrity(dir) : [];
     const mp = ONLY.has('g') ? await meatpack(dir) : null;
@@ -453,6 +522,14 @@ async function main(): Promise<void> {
     }
     if (sc) {
       rows.push(['d) scale cpu', `${sc.cpu_pct_per_printer} % of a core / printer`, '<= 1 %', `host process only: ${sc.printers} printers over tcp://127.0.0.1, ${sc.lines_per_s_each} lines/s each`]);
+      rows.push([
+        'd) cpu per line',
+        `${sc.cpu_us_per_line} us (user ${sc.cpu_us_per_line_user}, kernel ${sc.cpu_us_per_line_sys})`,
+        base ? `<= ${round(base.cpu_us_per_line / 2, 2)} us` : '-',
+        base
+          ? `${base.ref} (${base.commit.slice(0, 10)}): ${base.cpu_us_per_line} us, ${base.lines_per_s_each} lines/s each, loop p99 ${base.loop_p99_ms} ms; ratio ${sc.cpu_ratio_to_baseline}`
+          : 'host process CPU / lines acknowledged (--baseline-ref REF runs another commit beside it)',
+      ]);
       rows.push(['d) sim cpu', sc.sim_cpu_pct_per_printer === null ? 'n/a (no /proc)' : `${sc.sim_cpu_pct_per_printer} % of a core / printer`, '-', 'the simulate --tcp child, same window (/proc stat)']);
       rows.push(['d) loop p99', `${sc.loop_p99_ms} ms`, '<= 20 ms', 'monitorEventLoopDelay']);
       rows.push(['d) rss', `${sc.rss_mb} MB`, '<= 200 MB', 'max over the window']);

@@ -17,6 +17,7 @@ import { createWebhooksRuntime } from '../webhooks/webhooks-runtime.js';
 import { SessionRegistry } from '../printers/session-registry.js';
 import { LinkWorkerPool } from '../printers/workers/link-worker-pool.js';
 import type { SessionTuning } from '../printers/open-printer-link.js';
+import { PreparedGcodeCache } from '../printers/prepared-gcode-cache.js';
 import { ExtrusionIndexCache } from '../printers/extrusion-index-cache.js';
 import type { DbHandle } from '../storage/db.js';
 import { DurableWriter } from '../storage/durable-writer.js';
@@ -56,8 +57,9 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   storage.onRoom(() => durable.nudge());
   const sessions = new SessionRegistry();
   const extrusionIndexes = new ExtrusionIndexCache();
+  const preparedFiles = new PreparedGcodeCache();
   const workers = s.workers ? linkWorkerPool(s.workers, bus, logger, s.printers?.sessionOptions) : undefined;
-  const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, extrusionIndexes, workers, ...s.printers });
+  const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, extrusionIndexes, preparedFiles, workers, ...s.printers });
   const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);

@@ -2,6 +2,7 @@
 // acks, and owns its phase (the one place phase changes and the printing time is kept).
 import { ExtrusionTracker } from '../protocol/extrusion-tracker.js';
 import { GcodeFileSource } from './gcode-file-source.js';
+import type { PreparedReader } from './prepared-gcode-cache.js';
 import type { JobFailureCode, JobOutcome, JobSnapshot, PendingAction } from './printer-state.js';
 import { sentBytes, type GcodeTotal } from './session-gcode-total.js';
 
@@ -9,6 +10,8 @@ import { sentBytes, type GcodeTotal } from './session-gcode-total.js';
 export interface JobSink {
   jobCapacity(): number;
   pushJobLine(text: string, bytes: number, now: number): unknown;
+  /** A line of a prepared file: its characters are checked and its checksum known (`checkedLength` the profile's limit). */
+  pushPreparedLine?(text: string, xor: number, bytes: number, now: number): unknown;
 }
 
 /** The pure line helpers of the protocol core, passed in so this file stays testable on its own. */
@@ -18,6 +21,8 @@ export interface LineRules {
   check(stripped: string): string | null;
   /** Sees every line pushed (the motion tracker, for pause/resume). */
   observe?(stripped: string): void;
+  /** Why a line of this many characters, already checked character by character, cannot be sent; null when it can. */
+  checkLength?(length: number): string | null;
 }
 
 export type JobPhase = JobSnapshot['phase'];
@@ -65,6 +70,7 @@ export class JobStream {
   private settledMm: number[] | null = null;
   readonly finished: Promise<JobOutcome>;
   private resolveFinished!: (o: JobOutcome) => void;
+  private readonly onReadable: () => void;
 
   constructor(
     readonly id: string,
@@ -79,6 +85,7 @@ export class JobStream {
      */
     readonly extrusion: ExtrusionTracker = new ExtrusionTracker(),
   ) {
+    this.onReadable = onReadable;
     this.source = new GcodeFileSource(filePath, { onReadable, onError: (err) => onError(err.message) });
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
     this.printingSince = startedAt;
@@ -106,7 +113,24 @@ export class JobStream {
   }
 
   get size(): number {
-    return this.source.size;
+    return this.prepared?.size ?? this.source.size;
+  }
+
+  /** The file read once and shared (prepared-gcode-cache): lines come stripped, checked and with their checksum. */
+  private prepared: PreparedReader | null = null;
+
+  get isPrepared(): boolean {
+    return this.prepared !== null;
+  }
+
+  /** Reads the job's lines from a prepared file instead of streaming it; the reader is released when the job ends. */
+  usePrepared(reader: PreparedReader): void {
+    this.prepared = reader;
+  }
+
+  /** The progress total: the prepared file's own once it is read, else the pre-pass's. */
+  private total(): GcodeTotal | null {
+    return this.prepared?.totals ?? this.gcodeTotal;
   }
 
   /**
@@ -115,6 +139,7 @@ export class JobStream {
    */
   feed(sink: JobSink, rules: LineRules, now: number): { code: JobFailureCode; message: string } | null {
     if (this.phase !== 'streaming' || this.sourceDone || this.outcome) return null;
+    if (this.prepared) return this.feedPrepared(this.prepared, sink, rules, now);
     const src = this.source;
     let room = sink.jobCapacity();
     while (room > 0) {
@@ -144,6 +169,35 @@ export class JobStream {
     return null;
   }
 
+  /** feed() over a prepared file: no read, strip or checksum per line, only the profile's length limit. */
+  private feedPrepared(r: PreparedReader, sink: JobSink, rules: LineRules, now: number): { code: JobFailureCode; message: string } | null {
+    let room = sink.jobCapacity();
+    while (room > 0) {
+      if (!r.next(this.onReadable)) {
+        if (r.error) return { code: 'file_invalid', message: r.error.message };
+        if (r.done) this.sourceDone = true;
+        return null;
+      }
+      const b = r.block!;
+      const i = r.index;
+      const start = b.starts[i]!;
+      const end = b.starts[i + 1]!;
+      const problem = b.problems?.get(i) ?? rules.checkLength?.(end - start) ?? null;
+      if (problem !== null) {
+        return { code: 'line_rejected', message: `line ${b.fileLine[i]} of ${this.filePath} cannot be sent: ${problem}` };
+      }
+      const text = b.text.toString('latin1', start, end);
+      rules.observe?.(text);
+      this.unackedLines.push(text);
+      if (sink.pushPreparedLine) sink.pushPreparedLine(text, b.xor[i]!, b.srcBytes[i]!, now);
+      else sink.pushJobLine(text, b.srcBytes[i]!, now);
+      this.linesPushed += 1;
+      room -= 1;
+    }
+    if (r.done) this.sourceDone = true;
+    return null;
+  }
+
   /**
    * Counts one acknowledged line; true when a progress event is due (a new whole percent, or a second passed).
    * `observe` sees the line the firmware just ran (the heater targets follow what ran, not what waits in a queue).
@@ -154,7 +208,8 @@ export class JobStream {
     const line = this.unackedLines[this.unackedHead++];
     if (line !== undefined) {
       observe?.(line);
-      this.gcodeBytesAcked += sentBytes(line);
+      // Prepared lines are ASCII (a line with other characters is refused before it is sent).
+      this.gcodeBytesAcked += this.prepared ? line.length + 1 : sentBytes(line);
       this.extrusion.update(line);
     }
     // Drop the consumed head now and then, so the queue holds only what is in flight.
@@ -179,12 +234,12 @@ export class JobStream {
    */
   progressPct(): number {
     if (this.outcome?.status === 'completed') return 100;
-    const total = this.gcodeTotal?.bytes;
+    const total = this.total()?.bytes;
     if (total !== undefined) {
       if (total === 0) return this.sourceDone && this.drained ? 100 : 0;
       return Math.min(100, Math.round((this.gcodeBytesAcked / total) * 10000) / 100);
     }
-    const size = this.source.size;
+    const size = this.size;
     if (size === 0) return this.sourceDone && this.drained ? 100 : 0;
     return Math.min(100, Math.round((this.bytesAcked / size) * 10000) / 100);
   }
@@ -199,8 +254,9 @@ export class JobStream {
     this.pendingAction = null;
     if (this.printingSince !== null) this.printedMs += Math.max(0, now - this.printingSince);
     this.printingSince = null;
-    if (outcome.status === 'completed') this.bytesAcked = this.source.size;
+    if (outcome.status === 'completed') this.bytesAcked = this.size;
     this.source.close();
+    this.prepared?.release();
     if (!settleLater) this.settle();
     return true;
   }
@@ -218,12 +274,12 @@ export class JobStream {
       file_path: this.filePath,
       progress: this.progressPct(),
       bytes_acked: this.bytesAcked,
-      bytes_total: this.source.size,
+      bytes_total: this.size,
       gcode_bytes_acked: this.gcodeBytesAcked,
-      gcode_bytes_total: this.gcodeTotal?.bytes ?? null,
+      gcode_bytes_total: this.total()?.bytes ?? null,
       lines_acked: this.linesAcked,
       lines_sent: this.linesPushed,
-      lines_total: this.gcodeTotal?.lines ?? null,
+      lines_total: this.total()?.lines ?? null,
       phase: this.phase,
       pending_action: this.pendingAction,
       started_at: this.startedAt,

@@ -4,6 +4,7 @@
 import type { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
 import type { ExtrusionIndexCache } from './extrusion-index-cache.js';
+import type { PreparedGcodeCache } from './prepared-gcode-cache.js';
 import { networkKindOf } from './network-url.js';
 import { parseTransportUrl } from '../transport/open-transport.js';
 import { splitProfileParam } from './session-handshake.js';
@@ -22,6 +23,8 @@ export interface LinkDeps {
   logger: Logger;
   /** One per program: network printers charge filament from their position in the file. */
   extrusionIndexes: ExtrusionIndexCache;
+  /** One per program: serial sessions printing the same file share its prepared form. */
+  preparedFiles?: PreparedGcodeCache;
   sessionOptions?: SessionTuning;
   /** The organization's "cool on pause": a serial session turns the heaters off once parked. */
   coolOnPause?: () => Promise<boolean>;
@@ -48,7 +51,7 @@ export function openPrinterLink(printer: { id: string; url: string; apiKey: stri
       return createPrusaLinkPrinter({ ...common, apiKey: printer.apiKey, logger: deps.logger });
     case null:
       if (deps.workers && hostableInWorker(printer.url)) return deps.workers.open(printer, deps.coolOnPause ?? (() => Promise.resolve(false)));
-      return new PrinterSession({ ...deps.sessionOptions, printerId: printer.id, url: printer.url, bus: deps.bus, coolOnPause: deps.coolOnPause });
+      return new PrinterSession({ ...deps.sessionOptions, printerId: printer.id, url: printer.url, bus: deps.bus, coolOnPause: deps.coolOnPause, preparedFiles: deps.preparedFiles });
   }
 }
 

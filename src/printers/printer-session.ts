@@ -31,6 +31,7 @@ import { SessionMeatPack } from './session-meatpack.js';
 import { SessionTimer } from './session-timer.js';
 import { ReconnectPolicy, type ReconnectPolicyOptions } from './reconnect-policy.js';
 import { HeaterTargets, cooldownScript } from './session-scripts.js';
+import { PreparedGcodeCache } from './prepared-gcode-cache.js';
 
 export type { ConsoleEntry } from './session-context.js';
 export type { JobHandle } from './session-job-control.js';
@@ -63,6 +64,8 @@ export interface PrinterSessionOptions {
   scripts?: Partial<FirmwareScripts>;
   /** Asked at each pause: turn the heaters off while paused (the organization's `cool_on_pause`). Default: never. */
   coolOnPause?: () => Promise<boolean>;
+  /** Files read and parsed once for every printer printing them: pass one per program; default, one of its own. */
+  preparedFiles?: PreparedGcodeCache;
 }
 
 export class PrinterSession implements PrinterLink {
@@ -77,6 +80,7 @@ export class PrinterSession implements PrinterLink {
   private readonly makeTransport: (url: string, opts: TransportOptions) => Transport;
   private readonly autoReconnect: boolean;
   private readonly policy: ReconnectPolicy;
+  private readonly preparedFiles: PreparedGcodeCache;
 
   private status: PrinterStatus = 'offline';
   private error: { code: string; message: string } | null = null;
@@ -111,7 +115,9 @@ export class PrinterSession implements PrinterLink {
   /** The one timer, re-armed to the earliest of the protocol's deadline and the session's own. */
   private readonly timer: SessionTimer;
   private flushQueued = false;
+  /** What the protocol wrote during this flush: framed lines, all of them leave in one write. */
   private out = '';
+  /** Framed lines to link bytes (plain text; a per-printer packing stage plugs in here). */
   private readonly flushMicrotask = (): void => this.flush();
 
   private readonly handshake: SessionHandshake;
@@ -133,6 +139,7 @@ export class PrinterSession implements PrinterLink {
     this.makeTransport = opts.createTransport ?? createTransport;
     this.autoReconnect = opts.autoReconnect ?? true;
     this.policy = new ReconnectPolicy(opts.reconnect);
+    this.preparedFiles = opts.preparedFiles ?? new PreparedGcodeCache();
     this.timer = new SessionTimer(this.clock, () => this.protocol?.nextDeadline() ?? null, () => this.timerFired());
     // Validates a forced profile name at construction: bad configuration fails at start, not mid-print.
     this.profile = this.withScripts(profileByName(this.forcedProfile ?? GENERIC_PROFILE_NAME));
@@ -157,6 +164,7 @@ export class PrinterSession implements PrinterLink {
       clock: this.clock,
       timer: this.timer,
       targets: this.targets,
+      preparedFiles: this.preparedFiles,
       status: () => this.status,
       setStatus: (s) => this.setStatus(s),
       profile: () => this.profile,

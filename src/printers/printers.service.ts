@@ -15,6 +15,7 @@ import { checkConnectionUrl, linkIdentity, type PrinterUrl } from './connection-
 import type { NetworkDiscovery } from './network-discovery.js';
 import { cleanClearBedGcode, cleanOptionalText, cleanTags, cleanText } from './printer-input.js';
 import { apiStatus, PRINTER_FIELDS, PRINTER_STATUSES, toPrinterRecord, type ApiPrinterStatus, type PrinterRecord, type PrinterRow } from './printer-record.js';
+import type { PreparedGcodeCache } from './prepared-gcode-cache.js';
 import type { ExtrusionIndexCache } from './extrusion-index-cache.js';
 import { printerKindOf } from './network-url.js';
 import { openPrinterLink, type LinkDeps, type SessionTuning } from './open-printer-link.js';
@@ -41,6 +42,8 @@ export interface PrintersServiceDeps {
   networkOptions?: LinkDeps['networkOptions'];
   /** Extrusion indexes of stored files, shared by every network printer. */
   extrusionIndexes: ExtrusionIndexCache;
+  /** Files read and parsed once, shared by every serial session printing them (each session has its own otherwise). */
+  preparedFiles?: PreparedGcodeCache;
   /** Roots for serial discovery (tests build a /dev and /sys tree). */
   discovery?: DiscoveryOptions;
   /** mDNS browsing for network printers; absent when off (`--no-mdns`, and in tests unless they pass a loopback one). */

@@ -6,6 +6,7 @@ import type { FirmwareProfile } from '../protocol/firmware-profile.js';
 import type { HostProtocol } from '../protocol/host-protocol.js';
 import type { Temperatures } from '../protocol/protocol-types.js';
 import type { CommandReply, PrinterStatus } from './printer-state.js';
+import type { PreparedGcodeCache } from './prepared-gcode-cache.js';
 import type { HeaterTargets } from './session-scripts.js';
 import type { SessionTimer } from './session-timer.js';
 
@@ -27,6 +28,8 @@ export interface SessionContext {
   readonly timer: SessionTimer;
   /** Heater targets followed from the lines sent. */
   readonly targets: HeaterTargets;
+  /** G-code files read and parsed once, shared by the printers printing them. */
+  readonly preparedFiles?: PreparedGcodeCache;
   status(): PrinterStatus;
   setStatus(status: PrinterStatus): void;
   profile(): FirmwareProfile;

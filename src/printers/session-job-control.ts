@@ -1,6 +1,6 @@
 // The job side of a printer session: start, feed, acknowledge, pause/park, resume, cancel, finish, and the job events.
 import { AppError } from '../errors.js';
-import { stripGcodeLine, checkLine } from '../protocol/framing.js';
+import { stripGcodeLine, checkLine, lengthProblem } from '../protocol/framing.js';
 import type { HostProtocol } from '../protocol/host-protocol.js';
 import { JobStream } from './job-stream.js';
 import { printerOffline, wrongState, type JobFailureCode, type JobOutcome, type JobSnapshot } from './printer-state.js';
@@ -62,7 +62,12 @@ export class SessionJobControl {
     // Every job starts its own numbering (M110 N0, sent once nothing else is in flight).
     ctx.protocol()!.resetLineNumbers(ctx.clock.now());
     try {
-      await job.source.open();
+      // A file held in the shared cache (or read into it now) is read and parsed once for every printer printing it;
+      // one too big to hold is streamed by this job alone.
+      const prepared = (await ctx.preparedFiles?.open(req.filePath)) ?? null;
+      if (prepared && this.job !== job) prepared.release();
+      else if (prepared) job.usePrepared(prepared);
+      else await job.source.open();
     } catch (err) {
       if (this.job === job) {
         this.job = null;
@@ -71,8 +76,9 @@ export class SessionJobControl {
       throw err;
     }
     if (this.job !== job) throw printerOffline(ctx.printerId, ctx.status());
-    // The progress total: a second, streaming read of the file, counted like the lines that are sent.
-    countGcode(req.filePath, stripGcodeLine, () => job.outcome !== null).then(
+    // The progress total: a second, streaming read of the file, counted like the lines that are sent (a prepared
+    // file has its own once it is read).
+    if (!job.isPrepared) countGcode(req.filePath, stripGcodeLine, () => job.outcome !== null).then(
       (total) => {
         if (total !== null) job.gcodeTotal = total;
       },
@@ -199,6 +205,7 @@ export class SessionJobControl {
   private readonly lineRules = {
     strip: stripGcodeLine,
     check: (text: string) => checkLine(text, this.ctx.profile()),
+    checkLength: (length: number) => lengthProblem(length, this.ctx.profile()),
   };
 
   /** The firmware acknowledged a job line carrying `bytes` of the file. */

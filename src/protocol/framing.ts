@@ -63,9 +63,13 @@ export function checkLine(stripped: string, profile: Pick<FirmwareProfile, 'chec
     if (c < 32 && c !== 9) return `control character 0x${c.toString(16).padStart(2, '0')} at column ${i + 1}`;
     if (c > 126) return `non-ASCII character '${stripped[i]}' at column ${i + 1} (firmwares take ASCII only)`;
   }
+  return lengthProblem(stripped.length, profile);
+}
+
+/** Why a command of `length` characters is too long for this firmware once framed, or null when it fits. */
+export function lengthProblem(length: number, profile: Pick<FirmwareProfile, 'checksum' | 'maxLineLength' | 'lineNumberMax'>): string | null {
   // Budget for the largest frame this line can get: `N<max> ` + cmd + `*255`.
-  const framedLength =
-    profile.checksum === 'none' ? stripped.length : 1 + String(profile.lineNumberMax).length + 1 + stripped.length + 4;
+  const framedLength = profile.checksum === 'none' ? length : 1 + String(profile.lineNumberMax).length + 1 + length + 4;
   if (framedLength > profile.maxLineLength) {
     return `line too long: ${framedLength} characters once framed, the firmware takes at most ${profile.maxLineLength}`;
   }

@@ -234,6 +234,16 @@ export class HostProtocol {
     this.dirty = true;
   }
 
+  /**
+   * A job line of a prepared file (protocol/prepared-gcode.ts): its characters were checked and its checksum computed
+   * when the file was read, and the caller checked its length against this profile (framing.lengthProblem).
+   */
+  pushPreparedLine(text: string, xor: number, bytes: number, now: number): void {
+    this.lastNow = now;
+    this.jobQueue.push(this.pending(text, ++this.jobLineCounter, bytes, NO_COMMAND, false, xor));
+    this.dirty = true;
+  }
+
   sendCommand(text: string, now: number): number {
     this.lastNow = now;
     const id = this.nextCommandId++;
@@ -864,10 +874,10 @@ export class HostProtocol {
     return prefix.length + p.text.length + 1 + (cs >= 100 ? 3 : cs >= 10 ? 2 : 1) + 1;
   }
 
-  private pending(text: string, jobLine: number, srcBytes: number, commandId: number, force: boolean): PendingLine {
+  private pending(text: string, jobLine: number, srcBytes: number, commandId: number, force: boolean, xor = xorOf(text)): PendingLine {
     const word = commandWord(text);
     const cls = this.aloneSet.has(word) ? CLS_ALONE : this.longSet.has(word) ? CLS_LONG : CLS_SHORT;
-    return { text, xor: xorOf(text), jobLine, srcBytes, commandId, cls, isM105: word === 'M105', wait: this.waitSet.has(word), force };
+    return { text, xor, jobLine, srcBytes, commandId, cls, isM105: word === 'M105', wait: this.waitSet.has(word), force };
   }
 
   // ---- bookkeeping ---------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ export type LineEncoding = 'plain' | 'meatpack';
 
 /**
  * Turns what the protocol writes (whole framed lines, each ending in '\n': several lines, a lone '\n', or a raw
- * emergency line) into the bytes for the transport. Plain is the identity. Packing starts only once the firmware said
+ * emergency line) into the bytes for the transport. Plain is the text as it is. Packing starts only once the firmware said
  * it packs (see SessionMeatPack) and stops for good at the first doubt: the next write opens with the disable command,
  * so everything after it reaches the firmware as text, in order.
  */
@@ -64,9 +64,10 @@ export class LineEncoder {
     return packedLength(line, this.noSpaces);
   }
 
-  encode(data: string): string | Buffer {
+  encode(data: string): Buffer {
     if (this.mode === 'plain') {
-      if (!this.disableOwed) return data;
+      // G-code is ASCII: one byte a character.
+      if (!this.disableOwed) return Buffer.from(data, 'latin1');
       this.disableOwed = false;
       return Buffer.concat([DISABLE, Buffer.from(data, 'latin1')]);
     }

@@ -1,6 +1,6 @@
 // The link lifecycle the serial and TCP transports share: lines flushed before onClose, onClose once, close() repeatable.
 import type { Readable } from 'node:stream';
-import { readLines } from './line-parser.js';
+import { eachCleanLine, LineSplitter, readLines } from './line-parser.js';
 import type { Transport, TransportHandlers } from './transport.js';
 
 /** A Transport over a node byte stream (serial port, socket); subclasses open and release the stream itself. */
@@ -36,6 +36,26 @@ export abstract class StreamTransport implements Transport {
   /** Delivers the stream's lines to `handlers` until the link finishes. */
   protected readLinesFrom(source: Readable, handlers: TransportHandlers): void {
     this.stopLines = readLines(source, (line) => handlers.onLine(line));
+  }
+
+  /**
+   * For a socket opened with net's `onread` (reads land in one reused buffer, no stream in between): returns the
+   * callback that turns each read into lines for `handlers`. Reads are delivered as they come, so stopping has
+   * nothing left to flush.
+   */
+  protected linesFromReads(handlers: () => TransportHandlers | null): (nread: number, buf: Buffer) => boolean {
+    const splitter = new LineSplitter((raw) => {
+      const h = handlers();
+      if (h) eachCleanLine(raw, (line) => h.onLine(line));
+    });
+    this.stopLines = () => {
+      splitter.reset();
+      return Promise.resolve();
+    };
+    return (nread, buf) => {
+      splitter.push(buf.subarray(0, nread));
+      return true;
+    };
   }
 
   close(): Promise<void> {

@@ -14,6 +14,8 @@ export interface TcpTransportOptions {
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 const DEFAULT_KEEPALIVE_MS = 10_000;
+/** One read at most: a printer's replies to a window of lines fit many times over. */
+const READ_BUFFER_BYTES = 16 * 1024;
 
 function hostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -58,8 +60,10 @@ export class TcpTransport extends StreamTransport {
 
   async open(handlers: TransportHandlers): Promise<void> {
     if (this.socket !== null && !this.finished) throw new Error(`${this.description} is already open`);
+    // Reads land in one buffer of our own, straight into the line splitter: no Buffer and no stream event per read.
+    const onread = { buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES), callback: this.linesFromReads(() => this.handlers) };
     const socket = await new Promise<Socket>((resolve, reject) => {
-      const s = connect({ host: this.opts.host, port: this.opts.port });
+      const s = connect({ host: this.opts.host, port: this.opts.port, onread });
       const timer = setTimeout(() => {
         s.destroy();
         reject(new Error(`connection to ${this.target} timed out after ${this.opts.connectTimeoutMs} ms`));
@@ -86,7 +90,6 @@ export class TcpTransport extends StreamTransport {
       this.lost(err.code === 'ECONNRESET' ? 'connection reset by the bridge' : err.message);
     });
     socket.on('close', () => this.lost('connection closed by the bridge'));
-    this.readLinesFrom(socket, handlers);
   }
 
   /**

@@ -43,8 +43,24 @@ test('bench:stream --json --quick prints one JSON object with every documented f
   assert.ok(isNum(j.starvation_ms));
 
   const scale = j.scale as Record<string, unknown>;
-  assert.deepEqual(Object.keys(scale).sort(), ['cpu_pct_per_printer', 'lines_per_s_each', 'loop_p99_ms', 'printers', 'rss_mb', 'sim_cpu_pct_per_printer']);
-  for (const v of Object.values(scale)) assert.ok(isNum(v));
+  assert.deepEqual(Object.keys(scale).sort(), [
+    'baseline',
+    'cpu_pct_per_printer',
+    'cpu_ratio_to_baseline',
+    'cpu_us_per_line',
+    'cpu_us_per_line_sys',
+    'cpu_us_per_line_user',
+    'lines_per_s_each',
+    'loop_p99_ms',
+    'printers',
+    'rss_mb',
+    'sim_cpu_pct_per_printer',
+  ]);
+  // Without --baseline-ref no other commit ran: its figures are null, every measured one a number.
+  const { baseline, cpu_ratio_to_baseline, ...measured } = scale;
+  assert.equal(baseline, null);
+  assert.equal(cpu_ratio_to_baseline, null);
+  for (const v of Object.values(measured)) assert.ok(isNum(v));
 
   const memory = j.memory as Record<string, unknown>;
   assert.deepEqual(Object.keys(memory).sort(), ['file_mb', 'rss_growth_mb']);
