@@ -1,6 +1,7 @@
 // A serial printer for a session in a worker thread: the addon opens and configures the port, the worker's own loop reads
 // and writes it. node-serialport cannot be used there: its poller waits on the main thread's loop (see README, --workers).
-import { writeSync } from 'node:fs';
+import { constants, open as openFd, writeSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { ReadStream } from 'node:tty';
 // The addon's calls one by one, without LinuxBinding: constructing that starts a Poller on uv_default_loop().
 import { asyncClose, asyncGet, asyncOpen, asyncSet, asyncUpdate } from '@serialport/bindings-cpp/dist/load-bindings.js';
@@ -26,6 +27,9 @@ const WRITE_RETRY_MS = 2;
 type Addon = (...args: unknown[]) => Promise<unknown>;
 const call = (fn: unknown, ...args: unknown[]): Promise<unknown> => (fn as Addon)(...args);
 
+const openPlain = (path: string): Promise<number> =>
+  promisify(openFd)(path, constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
+
 /** A tty hang-up (end of input): the device node went away under the open port. */
 const hangup = (): Error => Object.assign(new Error('the tty hung up'), { disconnected: true });
 
@@ -48,8 +52,10 @@ export class WorkerSerialTransport extends SerialLinkTransport {
     }
     let input: ReadStream;
     try {
-      // A tty handle on this thread's loop (epoll), so a reply wakes this worker only. It owns the fd from here on.
-      input = new ReadStream(fd);
+      // The reads go through a tty handle on this thread's loop (epoll), so a reply wakes this worker only. Not on `fd`:
+      // libuv reopens a tty it is given (ttyname, then dup2 over the fd), which would close the description that holds
+      // the flock. So the handle gets an fd of its own and `fd` stays ours: the lock, the ioctls and the writes.
+      input = new ReadStream(await openPlain(this.path));
     } catch (err) {
       await call(asyncClose, fd).catch(() => undefined);
       throw openFailure(this.path, err as Error);
@@ -83,8 +89,8 @@ export class WorkerSerialTransport extends SerialLinkTransport {
    */
   write(data: string | Buffer): boolean {
     const fd = this.fd;
-    if (fd === null || this.closeRequested) throw new Error(`serial link ${this.path} is not open`);
-    if (this.finished) return false;
+    if (this.input === null || this.closeRequested) throw new Error(`serial link ${this.path} is not open`);
+    if (this.finished || fd === null) return false;
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     // Behind bytes still waiting: queue, never overtake.
     if (this.pending.length > 0) {
@@ -113,13 +119,22 @@ export class WorkerSerialTransport extends SerialLinkTransport {
     this.stopRetry();
     this.pending = [];
     const input = this.input;
+    const closed = (): void => {
+      void this.closeFd().then(done);
+    };
     if (input === null || input.destroyed) {
-      done();
+      closed();
       return;
     }
-    // Destroying the handle closes the fd (the kernel drops DTR: hupcl).
-    input.once('close', () => done());
+    input.once('close', closed);
     input.destroy();
+  }
+
+  /** Closes the addon's fd once (the last close drops DTR: hupcl); errors leave nothing to recover, it is released. */
+  private async closeFd(): Promise<void> {
+    const fd = this.fd;
+    this.fd = null;
+    if (fd !== null) await call(asyncClose, fd).catch(() => undefined);
   }
 
   /** Writes what the kernel takes now (the fd is non-blocking); the rest waits for the retry timer. */
@@ -168,6 +183,7 @@ export class WorkerSerialTransport extends SerialLinkTransport {
     this.stopRetry();
     this.pending = [];
     if (this.input && !this.input.destroyed) this.input.destroy();
+    void this.closeFd();
     void this.finish(linkLost(this.path, cause));
   }
 }
