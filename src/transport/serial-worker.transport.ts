@@ -1,5 +1,5 @@
 // A serial printer for a session in a worker thread: the addon opens and configures the port, the worker's own loop reads
-// and writes it. node-serialport cannot be used there: its poller waits on the main thread's loop (see README, --workers).
+// and writes it. node-serialport cannot be used there: its poller (bindings-cpp poller.cpp) waits on uv_default_loop().
 import { constants, open as openFd, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { ReadStream } from 'node:tty';
