@@ -142,6 +142,24 @@ for (const [name, Serial] of transports) {
       await peer.close();
     });
 
+    test('bytes written past a false are queued in order, none dropped or reordered', async (ctx) => {
+      const peer = await openPeer(pair.devicePath);
+      const t = new Serial({ path: pair.hostPath, baudCandidates: [250000] });
+      ctx.after(() => Promise.all([t.close(), peer.close()]));
+      const rec = recorder();
+      await t.open(rec.handlers);
+      // 256 KiB in one go without waiting for onDrain: the tty's buffer fills and the rest must wait in the transport.
+      const chunks = Array.from({ length: 4096 }, (_, i) => `N${i} G1 X${i % 200} Y${(i * 7) % 200} E${(i / 1000).toFixed(4)} ; ${'x'.repeat(20)}\n`);
+      const results = chunks.map((c) => t.write(c));
+      assert.ok(results.includes(false), 'the burst outran the tty');
+      const expected = chunks.join('');
+      await waitFor(() => peer.received().length >= expected.length, 'the whole burst at the peer');
+      assert.ok(peer.received().equals(Buffer.from(expected)), 'peer bytes equal the burst, in order');
+      await waitFor(() => rec.drains() > 0, 'onDrain once the queue emptied');
+      await t.close();
+      await peer.close();
+    });
+
     test('a second open of a port in use is refused clearly', async (ctx) => {
       const first = new Serial({ path: pair.hostPath, baudCandidates: [115200] });
       const second = new Serial({ path: pair.hostPath, baudCandidates: [115200] });
