@@ -33,7 +33,6 @@ export interface LinkDeps {
   /**
    * Worker threads for the sessions we stream to (--workers N > 0): such a session lives in a worker and this thread
    * gets its proxy. Network printer drivers stay here: they wait on HTTP and poll, with nothing to stream per line.
-   * So do serial:// ports: see hostableInWorker.
    */
   workers?: LinkWorkerPool;
 }
@@ -56,13 +55,14 @@ export function openPrinterLink(printer: { id: string; url: string; apiKey: stri
 }
 
 /**
- * Whether a streamed link can live in a worker thread: sim:// and tcp:// can. serial:// cannot yet: the serialport
- * addon (@serialport/bindings-cpp, poller.cpp) waits for a readable port on uv_default_loop(), the main thread's
- * loop, so a port opened in a worker calls into that worker's isolate from the main thread and aborts the process.
+ * Whether a streamed link can live in a worker thread: sim://, tcp:// and serial:// can (a serial port there is opened
+ * by WorkerSerialTransport, which keeps its I/O on the worker's loop). Only a URL that does not parse stays here, so
+ * the session reports its error as it always has.
  */
 export function hostableInWorker(url: string): boolean {
   try {
-    return parseTransportUrl(splitProfileParam(url).transportUrl).kind !== 'serial';
+    parseTransportUrl(splitProfileParam(url).transportUrl);
+    return true;
   } catch {
     return false;
   }

@@ -12,14 +12,21 @@ export interface LowLatencyMode {
 
 export const NO_LOW_LATENCY: LowLatencyMode = { asyncLowLatency: false, latencyTimerMs: null };
 
-function setFlags(port: SerialPort, flags: Record<string, boolean>): Promise<boolean> {
-  return new Promise((resolve) => port.set(flags, (err) => resolve(!err)));
+/** The two modem-control calls low latency needs: node-serialport's on the main thread, the addon's own in a worker. */
+export interface SerialLineControl {
+  /** Resolves true when the driver accepted the flags. */
+  set(flags: Record<string, boolean>): Promise<boolean>;
+  /** The driver's low-latency flag as read back; false when it cannot be read. */
+  lowLatency(): Promise<boolean>;
 }
 
-function readLowLatencyFlag(port: SerialPort): Promise<boolean> {
-  return new Promise((resolve) =>
-    port.get((err, status) => resolve(!err && (status as { lowLatency?: boolean } | undefined)?.lowLatency === true)),
-  );
+/** SerialLineControl for a port opened through node-serialport. */
+export function portLineControl(port: SerialPort): SerialLineControl {
+  return {
+    set: (flags) => new Promise((resolve) => port.set(flags, (err) => resolve(!err))),
+    lowLatency: () =>
+      new Promise((resolve) => port.get((err, status) => resolve(!err && (status as { lowLatency?: boolean } | undefined)?.lowLatency === true))),
+  };
 }
 
 /**
@@ -57,13 +64,13 @@ export async function tuneLatencyTimer(devicePath: string, sysRoot = '/sys'): Pr
  * Asks the driver for low latency, then tunes an FTDI timer where there is one. Never throws: a pseudo-terminal
  * answers the modem-line ioctl with "Inappropriate ioctl for device", which only means there is nothing to tune.
  */
-export async function enableLowLatency(port: SerialPort, devicePath: string, sysRoot = '/sys'): Promise<LowLatencyMode> {
+export async function enableLowLatency(control: SerialLineControl, devicePath: string, sysRoot = '/sys'): Promise<LowLatencyMode> {
   if (process.platform !== 'linux') return { ...NO_LOW_LATENCY };
   // bindings-cpp applies lowLatency inside set(); DTR/RTS stay asserted as open() left them, so the board is not reset.
   const flags: Record<string, boolean> = { dtr: true, rts: true, brk: false, lowLatency: true };
-  const accepted = await setFlags(port, flags);
+  const accepted = await control.set(flags);
   // set() can report success while the low-latency ioctl failed, so trust only what get() reads back.
-  const asyncLowLatency = accepted && (await readLowLatencyFlag(port));
+  const asyncLowLatency = accepted && (await control.lowLatency());
   const latencyTimerMs = await tuneLatencyTimer(devicePath, sysRoot);
   return { asyncLowLatency, latencyTimerMs };
 }

@@ -1,61 +1,14 @@
 // A printer on a USB (or any tty) serial port through node-serialport, with Linux low-latency mode where the adapter allows it.
 import { SerialPort } from 'serialport';
-import { enableLowLatency, NO_LOW_LATENCY, type LowLatencyMode } from './serial-low-latency.js';
-import { StreamTransport } from './stream-transport.js';
+import { enableLowLatency, portLineControl } from './serial-low-latency.js';
+import { linkLost, openFailure } from './serial-errors.js';
+import { SerialLinkTransport } from './serial-link.transport.js';
 import type { TransportHandlers } from './transport.js';
 
-export interface SerialTransportOptions {
-  /** Device path, e.g. /dev/ttyACM0 or a /dev/serial/by-id/ link. */
-  path: string;
-  /** Rates to try in order; the first is used by open(). One entry when the URL named a baud. */
-  baudCandidates: readonly number[];
-}
+export type { SerialTransportOptions } from './serial-link.transport.js';
 
-/** Turns node-serialport's open errors into messages a farm operator can act on. */
-function openFailure(path: string, err: Error): Error {
-  const msg = err.message;
-  let why = msg;
-  if (/No such file or directory|ENOENT/i.test(msg)) why = 'no such device (unplugged, or a wrong path?)';
-  else if (/Permission denied|EACCES/i.test(msg)) why = 'permission denied (add the service user to the "dialout" group)';
-  else if (/Resource temporarily unavailable|Cannot lock port|EBUSY|EAGAIN/i.test(msg)) why = 'port is in use by another program';
-  else if (/Not a typewriter|Inappropriate ioctl/i.test(msg)) why = 'not a serial device';
-  return new Error(`cannot open serial port ${path}: ${why}`, { cause: err });
-}
-
-/** Errors that mean the device node is gone (USB unplugged, pty master closed), whatever the call that saw it. */
-function isDisconnect(err: Error & { disconnected?: boolean; code?: string }): boolean {
-  if (err.disconnected === true) return true;
-  if (err.code !== undefined && ['EIO', 'ENXIO', 'ENODEV', 'EBADF'].includes(err.code)) return true;
-  return /\b(EIO|ENXIO|ENODEV|EBADF)\b|i\/o error|bad file descriptor|no such device/i.test(err.message);
-}
-
-export class SerialTransport extends StreamTransport {
-  readonly description: string;
-  readonly baudCandidates: readonly number[];
-  /** What low-latency tuning the last open obtained (nothing on pseudo-terminals and non-Linux hosts). */
-  lowLatency: LowLatencyMode = { ...NO_LOW_LATENCY };
-
-  private readonly path: string;
-  private baud: number;
+export class SerialTransport extends SerialLinkTransport {
   private port: SerialPort | null = null;
-
-  constructor(opts: SerialTransportOptions) {
-    super();
-    const first = opts.baudCandidates[0];
-    if (first === undefined) throw new Error('serial transport needs at least one baud rate');
-    const bad = opts.baudCandidates.find((b) => !Number.isSafeInteger(b) || b <= 0);
-    if (bad !== undefined) throw new Error(`serial transport: ${bad} is not a baud rate`);
-    this.path = opts.path;
-    this.baudCandidates = [...opts.baudCandidates];
-    this.baud = first;
-    const named = this.baudCandidates.length === 1 ? `?baud=${first}` : '';
-    this.description = `serial://${opts.path}${named}`;
-  }
-
-  /** The rate the port is set to now. */
-  get baudRate(): number {
-    return this.baud;
-  }
 
   async open(handlers: TransportHandlers): Promise<void> {
     if (this.port !== null && !this.finished) throw new Error(`serial port ${this.path} is already open`);
@@ -93,7 +46,7 @@ export class SerialTransport extends StreamTransport {
     this.readLinesFrom(port, handlers);
 
     // Never part of success: pseudo-terminals and many adapters refuse these ioctls ("Inappropriate ioctl for device").
-    this.lowLatency = await enableLowLatency(port, this.path);
+    this.lowLatency = await enableLowLatency(portLineControl(port), this.path);
   }
 
   /**
@@ -128,7 +81,6 @@ export class SerialTransport extends StreamTransport {
   /** The port went away without close(): report it once, worded for an operator, the driver's error as the cause. */
   private lost(cause: Error | null): void {
     if (this.closing) return;
-    const reason = cause === null ? 'port closed' : isDisconnect(cause) ? 'device disconnected' : cause.message;
-    void this.finish(new Error(`link lost: ${reason} (${this.path})`, cause ? { cause } : undefined));
+    void this.finish(linkLost(this.path, cause));
   }
 }

@@ -4,6 +4,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { AppError } from '../../errors.js';
 import { EventBus } from '../../events/event-bus.js';
 import type { JobHandle } from '../session-job-control.js';
+import { createWorkerTransport } from '../../transport/open-transport.js';
 import { PrinterSession } from '../printer-session.js';
 import type { FromWorker, LinkCall, LinkState, LinkWorkerData, TickItem, ToWorker, WireError } from './link-messages.js';
 
@@ -118,7 +119,7 @@ export function runLinkWorker(port: MessagePort, data: LinkWorkerData): void {
             asks.set(id, resolve);
             post({ type: 'ask', id, printerId: m.printerId, question: 'cool-on-pause' });
           });
-        const session = new PrinterSession({ ...data.sessionOptions, printerId: m.printerId, url: m.url, bus, coolOnPause: ask });
+        const session = new PrinterSession({ ...data.sessionOptions, printerId: m.printerId, url: m.url, bus, coolOnPause: ask, createTransport: createWorkerTransport });
         links.set(m.printerId, { session, consoleOff: null });
         queue(m.printerId, null);
         return;
