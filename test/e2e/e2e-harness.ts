@@ -97,7 +97,7 @@ export interface PtyPrinter {
  * `printfarm simulate --pty`, which powers a fresh board on for each open.
  */
 export async function attachPrinter(devicePath: string, query: string, opts: { start?: boolean } = {}): Promise<PtyPrinter> {
-  const options = parseSimulatorOptions(new URLSearchParams(query));
+  const options = parseSimulatorOptions({ record: '1', ...Object.fromEntries(new URLSearchParams(query)) });
   const port = new SerialPort({ path: devicePath, baudRate: 250000, autoOpen: false });
   await new Promise<void>((resolve, reject) => port.open((err) => (err ? reject(err) : resolve())));
   port.on('error', () => undefined);
