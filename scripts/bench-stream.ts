@@ -339,8 +339,8 @@ async function memory(dir: string) {
   const file = path.join(dir, 'big.gcode');
   progress(`e) writing a ${(bytes / 1024 / 1024).toFixed(0)} MB G-code file (streamed) ...`);
   const { gcodeLines } = await writeBigFile(file, bytes);
-  progress(`e) streaming it at max speed (baud=0, instant, record=0): ${gcodeLines} moves + as many comment lines`);
-  const s = await openStreamer('baud=0&speed=max&record=0');
+  progress(`e) streaming it at max speed (baud=0, instant): ${gcodeLines} moves + as many comment lines`);
+  const s = await openStreamer('baud=0&speed=max');
   const samples: number[] = [];
   try {
     const t0 = performance.now();
@@ -387,7 +387,7 @@ async function integrity(dir: string) {
     const expected = [...text.split('\n').filter((l) => l !== ''), 'M400'];
     const file = await gcodeFile(dir, `int${rate}.gcode`, text);
     progress(`f) ${lines} lines at byte error rate ${rate} (baud=0, instant)`);
-    const s = await openStreamer(`baud=0&speed=max&error_rate=${rate}&seed=5`);
+    const s = await openStreamer(`record=1&baud=0&speed=max&error_rate=${rate}&seed=5`);
     try {
       const base = s.sim().printer.executedJobLines().length;
       const r = await streamFile(s, file);

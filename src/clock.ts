@@ -1,28 +1,40 @@
 // Time as a dependency: services take a Clock so tests can move time (key roll expiry, rate windows) without sleeping.
+import { performance } from 'node:perf_hooks';
+
 export interface Clock {
-  /** Milliseconds since the Unix epoch. */
+  /** Milliseconds since the Unix epoch: for timestamps people read. It may jump (NTP sync at boot, a manual change). */
   now(): number;
+  /**
+   * Milliseconds from an arbitrary origin that only ever move forward at the real pace: for durations, pauses and
+   * timeouts, so a wall-clock jump gives no negative, doubled or stalled ones.
+   */
+  monotonic(): number;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+export const systemClock: Clock = { now: () => Date.now(), monotonic: () => performance.now() };
 
-/** A clock tests set and advance by hand. */
+/** A clock tests set and advance by hand: advance() moves both readings, set() only the wall clock (a jump). */
 export class ManualClock implements Clock {
+  private mono = 0;
   constructor(private ms: number = Date.UTC(2026, 0, 1)) {}
   now(): number {
     return this.ms;
+  }
+  monotonic(): number {
+    return this.mono;
   }
   set(ms: number): void {
     this.ms = ms;
   }
   advance(ms: number): void {
     this.ms += ms;
+    this.mono += ms;
   }
 }
 
 /**
  * A clock that keeps the wall clock's pace from a chosen instant: a whole server under test (real timers, real printers)
- * runs at a set time of day and date, whatever the machine's clock says.
+ * runs at a set time of day and date, whatever the machine's clock says. set() jumps the wall reading only.
  */
 export class ShiftedClock implements Clock {
   private offsetMs: number;
@@ -31,6 +43,9 @@ export class ShiftedClock implements Clock {
   }
   now(): number {
     return this.wall.now() + this.offsetMs;
+  }
+  monotonic(): number {
+    return this.wall.monotonic();
   }
   /** Jumps to `ms` and runs on from there. */
   set(ms: number): void {

@@ -14,7 +14,7 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** PRINTFARM_TRUST_PROXY=1 (no flag): client addresses come from X-Forwarded-For. */
   trustProxy: boolean;
-  /** Network printer discovery by multicast DNS; off with --no-mdns or PRINTFARM_MDNS=0. */
+  /** Multicast DNS: network printer discovery and this server's announcement; off with --no-mdns or PRINTFARM_MDNS=0. */
   mdns: boolean;
   /**
    * Worker threads the printer sessions are spread over (--workers / PRINTFARM_WORKERS); 0 keeps them on the main
@@ -120,7 +120,7 @@ export function resolveServerConfig(flags: ConfigFlags, environment: NodeJS.Proc
   }
   const mdns = typed('mdns', {}, environment);
   if (mdns !== undefined && mdns.text !== '1' && mdns.text !== '0') {
-    throw invalid(mdns, 'expected 1 (discover network printers by mDNS) or 0');
+    throw invalid(mdns, 'expected 1 (mDNS: discover network printers, announce this server) or 0');
   }
 
   return {

@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { createApp } from './app/app.js';
 import { buildAppDeps } from './app/build-deps.js';
@@ -15,7 +16,10 @@ import { createLogger, type Logger } from './logger.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
 import { loadSecretBox } from './printers/secret-box.js';
 import { NetworkDiscovery } from './printers/network-discovery.js';
-import { createMdnsBrowser } from './transport/mdns-browser.js';
+import { createMdnsBrowser, type MdnsBrowserOptions } from './transport/mdns-browser.js';
+import { announceOverMdns, type MdnsAnnouncer } from './transport/mdns-announcer.js';
+import { selfAnnouncements } from './app/self-announcement.js';
+import { VERSION } from './version.js';
 import { DATABASE_FILE, type DbHandle } from './storage/db.js';
 import { DataDirDatabaseError, openDataDirDatabase } from './app/open-data-dir.js';
 import { createNightlyBackup } from './app/nightly-backup-wiring.js';
@@ -42,6 +46,8 @@ export interface StartServerOptions {
   events?: EventsOptions;
   /** Webhook delivery tuning; the defaults otherwise. */
   webhooks?: DeliveryWorkerOptions;
+  /** The mDNS socket for discovery and the announcement (tests: the loopback interface, a private port, no probing). */
+  mdnsSocket?: MdnsBrowserOptions & { probe?: boolean };
 }
 
 export interface RunningServer {
@@ -141,7 +147,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       trustProxy: config.trustProxy ?? false,
       secrets: loadSecretBox(config.dataDir),
       workers: config.workers ?? 0,
-      ...(config.mdns ? { printers: { mdns: new NetworkDiscovery({ browser: createMdnsBrowser(), clock }) } } : {}),
+      ...(config.mdns ? { printers: { mdns: new NetworkDiscovery({ browser: createMdnsBrowser(options.mdnsSocket), clock }) } } : {}),
       ...(options.events ? { events: options.events } : {}),
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     });
@@ -201,6 +207,13 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   const address = server.address() as AddressInfo;
   const boundUrl = `http://${urlHost(address.address)}:${address.port}`;
   const url = `http://${urlHost(reachableHost(address.address))}:${address.port}`;
+  // The same switch as discovery (--no-mdns): a machine where multicast is unwanted sends none at all.
+  let announcer: MdnsAnnouncer | null = null;
+  if (config.mdns) {
+    announcer = announceOverMdns(selfAnnouncements(address.port, hostname(), VERSION), options.mdnsSocket);
+    const error = announcer.error();
+    if (error !== null) logger.warn('not announced on the LAN by mDNS', { error });
+  }
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -230,6 +243,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       }
       await eventsStopped;
       await nightly.stop();
+      await announcer?.stop();
       await farm.stop();
       await printers.close();
       await farm.settled();

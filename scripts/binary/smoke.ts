@@ -68,9 +68,12 @@ function commandFor(binary: string, arch: Arch, args: string[]): [string, string
   return arch === 'x64' ? [binary, args] : [QEMU_AARCH64, ['-L', ARM64_SYSROOT, binary, ...args]];
 }
 
-/** The environment a bare service manager would give: no Node, no node_modules, the addon cache inside `dir`. */
+/**
+ * The environment a bare service manager would give: no Node, no node_modules, the addon cache inside `dir`; no mDNS
+ * (the smoke test runs in `npm test`, which sends nothing beyond 127.0.0.1).
+ */
 function bareEnv(dir: string): NodeJS.ProcessEnv {
-  return { PATH: EMPTY_PATH, HOME: dir, XDG_CACHE_HOME: path.join(dir, 'cache'), LANG: 'C' };
+  return { PATH: EMPTY_PATH, HOME: dir, XDG_CACHE_HOME: path.join(dir, 'cache'), LANG: 'C', PRINTFARM_MDNS: '0' };
 }
 
 /** Runs `printfarm doctor` from a copy in an empty dir: it loads both addons and reads the embedded files. */

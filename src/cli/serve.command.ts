@@ -45,8 +45,8 @@ Flags (each also as an environment variable; a flag wins over the variable):
                    materials and one queued print each, to see the farm work
   --demo-network   with --demo: also a Moonraker, an OctoPrint and a PrusaLink printer, each a stand-in of that
                    API served by this process on 127.0.0.1 (ports PORT+1, PORT+2, PORT+3; ephemeral with --port 0)
-  --no-mdns        do not look for network printers by multicast DNS (GET /v1/printers/discover lists serial
-                   ports only); same as ${envVarFor('mdns')}=0
+  --no-mdns        no multicast DNS: do not look for network printers (GET /v1/printers/discover lists serial
+                   ports only) and do not announce this server on the LAN; same as ${envVarFor('mdns')}=0
 
 Only as environment variables:
   PRINTFARM_LOG_LEVEL    debug, info, warn, error or silent               default ${CONFIG_DEFAULTS.logLevel}

@@ -13,6 +13,7 @@ import type { JobRecord } from './job-record.js';
 import type { JobTrigger } from './job-state.js';
 import { activeJobs, updateJobProgress } from './jobs.repository.js';
 import type { JobsService } from './jobs.service.js';
+import { PendingWrites } from './pending-writes.js';
 
 /** How often at most a running job's counters are written to its row (the API reads live counters anyway). */
 export const PROGRESS_WRITE_INTERVAL_MS = 5_000;
@@ -79,8 +80,8 @@ export class JobRunner {
   private readonly progressRows = new Map<string, { progress: number; elapsed: number; at: string }>();
   private progressQueued = false;
   private readonly unsubscribe: Array<() => void> = [];
-  /** Settles when every outcome seen so far was written (tests and shutdown wait on it). */
-  private pending: Promise<unknown> = Promise.resolve();
+  /** Every outcome and progress write started and not yet finished (tests and shutdown wait on it). */
+  private readonly writes = new PendingWrites();
 
   constructor(private readonly d: JobRunnerDeps) {
     this.unsubscribe.push(
@@ -196,11 +197,7 @@ export class JobRunner {
 
   /** Waits until every session report seen so far has been written. */
   async settled(): Promise<void> {
-    let seen: Promise<unknown>;
-    do {
-      seen = this.pending;
-      await seen;
-    } while (seen !== this.pending);
+    await this.writes.settled();
   }
 
   stop(): void {
@@ -285,6 +282,6 @@ export class JobRunner {
 
   private track(p: Promise<unknown>, jobId: string): void {
     const guarded = p.catch((err: Error) => this.d.logger.error('job state write failed', { job_id: jobId, error: err }));
-    this.pending = Promise.all([this.pending, guarded]);
+    this.writes.track(guarded);
   }
 }

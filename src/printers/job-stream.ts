@@ -72,10 +72,17 @@ export class JobStream {
   private resolveFinished!: (o: JobOutcome) => void;
   private readonly onReadable: () => void;
 
+  /** Wall-clock ms of the start, for the record; durations run on the monotonic clock instead. */
+  readonly startedAt: number;
+
+  /**
+   * `start`: the same instant on the wall clock (kept as started_at) and on the monotonic clock, which every `now` given
+   * to this job's methods is read from: a wall-clock jump mid-print changes neither the printing time nor the pauses.
+   */
   constructor(
     readonly id: string,
     readonly filePath: string,
-    readonly startedAt: number,
+    start: { wall: number; monotonic: number },
     onReadable: () => void,
     onError: (message: string) => void,
     /**
@@ -88,7 +95,8 @@ export class JobStream {
     this.onReadable = onReadable;
     this.source = new GcodeFileSource(filePath, { onReadable, onError: (err) => onError(err.message) });
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
-    this.printingSince = startedAt;
+    this.startedAt = start.wall;
+    this.printingSince = start.monotonic;
   }
 
   get phase(): JobPhase {

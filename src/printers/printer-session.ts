@@ -42,6 +42,7 @@ export interface PrinterSessionOptions {
   /** Connection URL; an extra `profile=NAME` query parameter forces a firmware profile instead of M115 detection. */
   url: string;
   bus: EventBus;
+  /** Durations and timeouts run on its monotonic reading, so a wall-clock jump mid-print changes none of them. */
   clock?: Clock;
   /** Forces a profile by name (wins over the URL's `profile=`). */
   profile?: string;
@@ -99,7 +100,7 @@ export class PrinterSession implements PrinterLink {
   private protocol: HostProtocol | null = null;
   /** The protocol of the last link, kept for stats() after the link is gone. */
   private lastProtocol: HostProtocol | null = null;
-  /** When the current link was identified (clock ms); null while not connected. */
+  /** When the current link was identified (wall-clock ms, shown to people); null while not connected. */
   private connectedAt: number | null = null;
   /** The line rate of the last identified link, kept while offline; null when it has none or it is unknown. */
   private baudRate: number | null = null;
@@ -313,7 +314,7 @@ export class PrinterSession implements PrinterLink {
   emergencyStop(): void {
     const p = this.protocol;
     if (!p || !this.transport) throw printerOffline(this.printerId, this.status);
-    p.emergencyStop(this.clock.now());
+    p.emergencyStop(this.clock.monotonic());
     this.flush();
     this.emitConsole('sent', 'command', 'M112 (emergency stop)');
     this.jobs.fail('emergency_stop', 'emergency stop (M112) sent');
@@ -449,7 +450,7 @@ export class PrinterSession implements PrinterLink {
     }
     const p = this.protocol;
     if (!p) return;
-    p.lineReceived(line, this.clock.now());
+    p.lineReceived(line, this.clock.monotonic());
     // Lines of one read arrive back to back: apply their actions and write once, after the last of them.
     if (!this.flushQueued) {
       this.flushQueued = true;
@@ -458,7 +459,7 @@ export class PrinterSession implements PrinterLink {
   }
 
   private drained(): void {
-    this.protocol?.setWritable(true, this.clock.now());
+    this.protocol?.setWritable(true, this.clock.monotonic());
     this.flush();
   }
 
@@ -517,7 +518,7 @@ export class PrinterSession implements PrinterLink {
           } catch {
             // The link is going away; onClose reports it.
           }
-          if (!ok) p.setWritable(false, this.clock.now());
+          if (!ok) p.setWritable(false, this.clock.monotonic());
         }
       }
     }
@@ -666,7 +667,7 @@ export class PrinterSession implements PrinterLink {
     // Every line sent passes here or through the job's rules: the heater targets follow what the firmware was told.
     this.targets.observe(text);
     this.emitConsole('sent', 'command', text);
-    const id = p.sendCommand(text, this.clock.now());
+    const id = p.sendCommand(text, this.clock.monotonic());
     this.pending.set(id, (reply, err) => {
       // Called while the protocol's actions are applied, in acknowledgement order with the job's lines: the tracker sees
       // the lines in the order the firmware ran them. A refused line moved nothing.
@@ -687,7 +688,7 @@ export class PrinterSession implements PrinterLink {
   private timerFired(): void {
     const p = this.protocol;
     if (p) {
-      const now = this.clock.now();
+      const now = this.clock.monotonic();
       const due = p.nextDeadline();
       if (due !== null && due <= now) p.tick(now);
     }

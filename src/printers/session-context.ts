@@ -23,6 +23,7 @@ export interface ConsoleEntry {
 export interface SessionContext {
   readonly printerId: string;
   readonly bus: EventBus;
+  /** monotonic() for every duration and timeout (protocol, timer, job time); now() only for timestamps people read. */
   readonly clock: Clock;
   /** The session's one timer: parts schedule named deadlines on it. */
   readonly timer: SessionTimer;

@@ -56,7 +56,7 @@ export class SessionHandshake {
 
   /** A line arrived while draining: the silence starts again. */
   noise(): void {
-    this.lastRxAt = this.ctx.clock.now();
+    this.lastRxAt = this.ctx.clock.monotonic();
   }
 
   /** The protocol parsed an M115 answer. */
@@ -107,11 +107,11 @@ export class SessionHandshake {
   private drainBootNoise(): Promise<void> {
     const { clock, timer } = this.ctx;
     this.draining = true;
-    const started = clock.now();
+    const started = clock.monotonic();
     this.lastRxAt = started;
     return new Promise((resolve) => {
       const check = (): void => {
-        const now = clock.now();
+        const now = clock.monotonic();
         const quietAt = this.lastRxAt + this.opts.drainQuietMs;
         const capAt = started + this.opts.drainMaxMs;
         if (now >= quietAt || now >= capAt) {
@@ -136,8 +136,8 @@ export class SessionHandshake {
         ctx.timer.unschedule('handshake');
         resolve(result);
       };
-      p.resetLineNumbers(ctx.clock.now());
-      const id = p.sendCommand('M115', ctx.clock.now());
+      p.resetLineNumbers(ctx.clock.monotonic());
+      const id = p.sendCommand('M115', ctx.clock.monotonic());
       ctx.expectReply(id, (reply) => {
         if (reply === null) return done(null);
         done(info ?? { name: 'unknown', fields: {}, capabilities: {} });

@@ -37,7 +37,7 @@ export class SessionJobControl {
   }
 
   snapshot(): JobSnapshot | null {
-    return this.job ? this.job.snapshot(this.ctx.clock.now()) : null;
+    return this.job ? this.job.snapshot(this.ctx.clock.monotonic()) : null;
   }
 
   /** Starts streaming a file; the caller checked that the printer is idle. */
@@ -52,7 +52,7 @@ export class SessionJobControl {
     const job = new JobStream(
       req.jobId,
       req.filePath,
-      ctx.clock.now(),
+      { wall: ctx.clock.now(), monotonic: ctx.clock.monotonic() },
       () => this.onReadable(job),
       (message) => this.onFileError(job, message),
       extrusion,
@@ -60,7 +60,7 @@ export class SessionJobControl {
     this.job = job;
     ctx.setStatus('printing');
     // Every job starts its own numbering (M110 N0, sent once nothing else is in flight).
-    ctx.protocol()!.resetLineNumbers(ctx.clock.now());
+    ctx.protocol()!.resetLineNumbers(ctx.clock.monotonic());
     try {
       // A file held in the shared cache (or read into it now) is read and parsed once for every printer printing it;
       // one too big to hold is streamed by this job alone.
@@ -86,7 +86,7 @@ export class SessionJobControl {
     );
     ctx.bus.emit('job.started', { printer_id: ctx.printerId, job_id: job.id });
     ctx.flush();
-    return { id: job.id, finished: job.finished, snapshot: () => job.snapshot(ctx.clock.now()) };
+    return { id: job.id, finished: job.finished, snapshot: () => job.snapshot(ctx.clock.monotonic()) };
   }
 
   /**
@@ -101,7 +101,7 @@ export class SessionJobControl {
     if (ctx.status() !== 'printing' || !job) return Promise.reject(wrongState(ctx.printerId, 'pause', ctx.status()));
     if (job.phase === 'pausing') return new Promise((resolve, reject) => this.pauseWaiters.push({ resolve, reject }));
     if (job.phase !== 'streaming') return Promise.reject(new AppError(409, 'invalid_state', `cannot pause while the job is ${job.phase}`));
-    const now = ctx.clock.now();
+    const now = ctx.clock.monotonic();
     job.transition('pausing', now);
     const parked = new Promise<void>((resolve, reject) => this.pauseWaiters.push({ resolve, reject }));
     const p = ctx.protocol();
@@ -121,7 +121,7 @@ export class SessionJobControl {
     const { ctx } = this;
     const job = this.job;
     if (ctx.status() !== 'paused' || !job || !this.paused) throw wrongState(ctx.printerId, 'resume', ctx.status());
-    job.transition('resuming', ctx.clock.now());
+    job.transition('resuming', ctx.clock.monotonic());
     // A fresh reading decides between setting and waiting: an autoreport up to seconds old may predate a cooldown.
     await ctx.command('M105').catch(() => undefined);
     if (this.job !== job || job.outcome || !this.paused) throw wrongState(ctx.printerId, 'resume', ctx.status());
@@ -129,12 +129,12 @@ export class SessionJobControl {
     if (this.job !== job || job.outcome) throw wrongState(ctx.printerId, 'resume', ctx.status());
     if (!replies.every((r) => r.ok)) {
       // The printer refused part of the way back: streaming on would print in the wrong place.
-      job.transition('paused', ctx.clock.now());
+      job.transition('paused', ctx.clock.monotonic());
       throw new AppError(409, 'invalid_state', 'resume failed: the printer did not accept the return moves', replies.flatMap((r) => r.lines).join('\n'));
     }
     this.paused = null;
     this.release();
-    job.transition('streaming', ctx.clock.now());
+    job.transition('streaming', ctx.clock.monotonic());
     ctx.setStatus('printing');
     ctx.bus.emit('job.resumed', { printer_id: ctx.printerId, job_id: job.id });
     ctx.flush();
@@ -156,7 +156,7 @@ export class SessionJobControl {
     const wait = p?.waitInFlight() ?? null;
     let broken = false;
     if (p && wait) {
-      broken = p.breakWait(ctx.clock.now());
+      broken = p.breakWait(ctx.clock.monotonic());
       if (!broken && wait.jobLine) {
         this.hold(p);
         job.pendingAction = 'cancel';
@@ -192,7 +192,7 @@ export class SessionJobControl {
   feed(p: HostProtocol): void {
     const job = this.job;
     if (!job || job.phase !== 'streaming') return;
-    const failure = job.feed(p, this.lineRules, this.ctx.clock.now());
+    const failure = job.feed(p, this.lineRules, this.ctx.clock.monotonic());
     if (failure) {
       p.clearJob();
       this.fail(failure.code, failure.message);
@@ -213,7 +213,7 @@ export class SessionJobControl {
     const job = this.job;
     if (!job || job.outcome) return;
     // Targets follow the lines the firmware ran: lines held behind a broken wait must not count for the pause.
-    if (job.acked(bytes, this.ctx.clock.now(), this.observeTarget)) this.emitProgress(job);
+    if (job.acked(bytes, this.ctx.clock.monotonic(), this.observeTarget)) this.emitProgress(job);
     if (job.pendingAction === 'cancel') {
       // The wait that kept the cancel pending is over: nothing behind it was written, so it takes effect now.
       if (!this.ctx.protocol()?.waitInFlight()) this.cancelNow(job, false).catch(() => undefined);
@@ -233,13 +233,13 @@ export class SessionJobControl {
 
   private hold(p: HostProtocol): void {
     this.holding = true;
-    p.holdJob(true, this.ctx.clock.now());
+    p.holdJob(true, this.ctx.clock.monotonic());
   }
 
   private release(): void {
     if (!this.holding) return;
     this.holding = false;
-    this.ctx.protocol()?.holdJob(false, this.ctx.clock.now());
+    this.ctx.protocol()?.holdJob(false, this.ctx.clock.monotonic());
   }
 
   /** The running job (if any) fails with `code`. */
@@ -270,7 +270,7 @@ export class SessionJobControl {
   }
 
   private finish(job: JobStream): void {
-    job.transition('finishing', this.ctx.clock.now());
+    job.transition('finishing', this.ctx.clock.monotonic());
     // The last line is acknowledged; M400 answers once the planner has executed every move.
     this.ctx.send('M400', (reply) => {
       if (this.job !== job || job.outcome) return;
@@ -302,7 +302,7 @@ export class SessionJobControl {
       async () => {
         if (await cool) await ctx.runScript(cooldownScript(ctx.profile()));
         if (this.job !== job || job.outcome || job.phase !== 'pausing') return;
-        job.transition('paused', ctx.clock.now());
+        job.transition('paused', ctx.clock.monotonic());
         ctx.setStatus('paused');
         ctx.bus.emit('job.paused', { printer_id: ctx.printerId, job_id: job.id });
         const waiters = this.pauseWaiters;
@@ -327,7 +327,7 @@ export class SessionJobControl {
 
   private end(job: JobStream, outcome: JobOutcome, settleLater = false): void {
     const { ctx } = this;
-    if (!job.end(outcome, ctx.clock.now(), settleLater)) return;
+    if (!job.end(outcome, ctx.clock.monotonic(), settleLater)) return;
     if (this.job === job) this.job = null;
     // Something was printed: the bed must be cleared before the next job (API `ready: false`).
     if (job.linesAcked > 0) this.ready = false;

@@ -13,7 +13,7 @@ export class SessionTimer {
   private readonly fire = (): void => this.fired();
 
   /**
-   * @param external the protocol's next deadline (ms on `clock`), or null
+   * @param external the protocol's next deadline (ms on `clock.monotonic()`, as every deadline here), or null
    * @param onFire runs after the due named deadlines, on every wake-up; it must call arm() (the session's flush does)
    */
   constructor(
@@ -24,7 +24,7 @@ export class SessionTimer {
 
   /** Runs `fn` once after `delayMs`; a second schedule under the same key replaces the first. */
   schedule(key: string, delayMs: number, fn: () => void): void {
-    this.deadlines.set(key, { at: this.clock.now() + Math.max(0, delayMs), fn });
+    this.deadlines.set(key, { at: this.clock.monotonic() + Math.max(0, delayMs), fn });
     this.arm();
   }
 
@@ -55,13 +55,13 @@ export class SessionTimer {
     if (this.timer && this.timerAt <= next) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = next;
-    this.timer = setTimeout(this.fire, Math.max(0, next - this.clock.now()));
+    this.timer = setTimeout(this.fire, Math.max(0, next - this.clock.monotonic()));
   }
 
   private fired(): void {
     this.timer = null;
     this.timerAt = Infinity;
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     for (const [key, d] of [...this.deadlines]) {
       // A deadline may have been replaced or dropped by an earlier one's callback.
       if (d.at <= now && this.deadlines.get(key) === d) {

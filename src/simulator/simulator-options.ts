@@ -19,8 +19,9 @@
  *                      (simulated ms; none at speed=max)                                       (default 0)
  *   boot_noise         1 = garbage and NUL bytes before the `start` banner                      (default 0)
  *   busy_interval_s    seconds between `echo:busy: processing` lines (M113 changes it)          (default 2)
- *   record             1 = keep every executed command in `executed`; 0 keeps only the count and a hash,
- *                      for long benchmark runs                                                  (default 1)
+ *   record             1 = keep every executed command in `executed` (tests that compare what ran ask for it);
+ *                      0 keeps the last 256 in a ring besides the count and a hash, so memory stays flat
+ *                      however long the printer runs                                            (default 0)
  *   bed                travel limits in mm, XxYxZ, from 0                                      (default 220x220x250)
  *   soft_endstops      1 = moves beyond `bed` are clamped (Marlin family) or refused with the firmware's
  *                      out-of-range error (Klipper, RepRapFirmware); M211 S0/S1 switches them  (default 1)
@@ -96,7 +97,7 @@ export const DEFAULT_SIMULATOR_OPTIONS: Readonly<SimulatorOptions> = Object.free
   bootMs: 0,
   bootNoise: false,
   busyIntervalS: 2,
-  record: true,
+  record: false,
   bed: Object.freeze({ X: 220, Y: 220, Z: 250 }),
   softEndstops: true,
   emergencyParser: true,

@@ -9,6 +9,7 @@ import {
   parseCommand,
   type Resume,
 } from './firmware-commands.js';
+import { CommandRecord } from './command-record.js';
 import { checkLine } from './line-check.js';
 import { meatpackReportLine, MeatPackUnpacker } from './meatpack-unpacker.js';
 import { Planner, word } from './motion-planner.js';
@@ -30,8 +31,8 @@ export class VirtualPrinter {
   readonly options: SimulatorOptions;
   readonly dialect: FirmwareDialect;
   readonly scheduler: SimScheduler;
-  /** Every command executed, N and checksum stripped, in order (empty when options.record is off). */
-  readonly executed: string[] = [];
+  /** The commands executed, N and checksum stripped: every one with options.record, else the last RECENT_COMMANDS. */
+  private readonly record: CommandRecord;
   executedCount = 0;
   /** FNV-1a over the executed commands, to compare long runs without keeping them. */
   executedHash = 0x811c9dc5;
@@ -72,6 +73,7 @@ export class VirtualPrinter {
   /** `start: false` leaves the board unpowered until start() (the transport powers it on open). */
   constructor(options: SimulatorOptions, deps: { scheduler?: SimScheduler; start?: boolean } = {}) {
     this.options = options;
+    this.record = new CommandRecord(options.record);
     this.dialect = DIALECTS[options.profile];
     this.emergencyParser = this.dialect.emergencyParser && options.emergencyParser;
     this.scheduler = deps.scheduler ?? new RealTimeScheduler();
@@ -147,6 +149,11 @@ export class VirtualPrinter {
   }
   temperatures(): HeaterReport {
     return this.commands.temperatures();
+  }
+
+  /** The commands executed, oldest first: all of them with options.record (tests ask for it), else only the newest. */
+  get executed(): readonly string[] {
+    return this.record.list();
   }
 
   /** The executed record without the host's housekeeping (M110, M105, M115, M155): compare it with a job's lines. */
@@ -588,7 +595,7 @@ export class VirtualPrinter {
     if (DELIBERATE_WAITS.has(cmd.code)) this.planner.emptySince = null;
     this.commands.done();
     this.executedCount++;
-    if (this.options.record) this.executed.push(cmd.text);
+    this.record.add(cmd.text);
     this.executedHash = fnv1a(this.executedHash, cmd.text);
     if (!this.dialect.okOnReceipt) {
       if (this.commands.okSuffix !== null) this.sendOk(` ${this.commands.okSuffix}`);

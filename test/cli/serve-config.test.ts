@@ -27,7 +27,7 @@ const refused: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
   ],
   ['PRINTFARM_LOG_LEVEL=INFO', [], { PRINTFARM_LOG_LEVEL: 'INFO' }, /^invalid PRINTFARM_LOG_LEVEL "INFO"/],
   ['PRINTFARM_TRUST_PROXY=true', [], { PRINTFARM_TRUST_PROXY: 'true' }, /^invalid PRINTFARM_TRUST_PROXY "true": expected 1 \(behind a reverse proxy\) or 0$/],
-  ['PRINTFARM_MDNS=off', [], { PRINTFARM_MDNS: 'off' }, /^invalid PRINTFARM_MDNS "off": expected 1 \(discover network printers by mDNS\) or 0$/],
+  ['PRINTFARM_MDNS=off', [], { PRINTFARM_MDNS: 'off' }, /^invalid PRINTFARM_MDNS "off": expected 1 \(mDNS: discover network printers, announce this server\) or 0$/],
   ['--no-mdns with a value', ['--no-mdns=1'], {}, /--no-mdns/],
   ['--workers -1', ['--workers', '-1'], {}, /--workers/],
   ['--workers 65', ['--workers', '65'], {}, /^invalid --workers "65": expected a whole number from 0 \(everything on the main thread\) to 64$/],

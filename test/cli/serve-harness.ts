@@ -86,10 +86,14 @@ export function runProcess(file: string, args: string[], env: NodeJS.ProcessEnv 
   };
 }
 
-/** The test runner's own PRINTFARM_* settings must not leak into the child. */
+/**
+ * The test runner's own PRINTFARM_* settings must not leak into the child. mDNS is off (a test sends nothing beyond
+ * 127.0.0.1: a started server would announce itself on the LAN); a test's own env may turn it back on.
+ */
 export function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PRINTFARM_')) env[k] = v;
+  env.PRINTFARM_MDNS = '0';
   return env;
 }
 

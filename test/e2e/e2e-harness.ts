@@ -98,7 +98,7 @@ export interface PtyPrinter {
  * `printfarm simulate --pty`, which powers a fresh board on for each open.
  */
 export async function attachPrinter(devicePath: string, query: string, opts: { start?: boolean } = {}): Promise<PtyPrinter> {
-  const options = parseSimulatorOptions(new URLSearchParams(query));
+  const options = parseSimulatorOptions({ record: '1', ...Object.fromEntries(new URLSearchParams(query)) });
   const port = new SerialPort({ path: devicePath, baudRate: 250000, autoOpen: false });
   await new Promise<void>((resolve, reject) => port.open((err) => (err ? reject(err) : resolve())));
   port.on('error', () => undefined);
@@ -235,7 +235,7 @@ function isUnframedCopy(got: string, want: string): boolean {
  * worker thread can print to it while the test reads what the firmware ran. One board for the life of the helper.
  */
 export async function attachTcpPrinter(query: string): Promise<{ printer: VirtualPrinter; port: number; close(): Promise<void> }> {
-  const printer = new VirtualPrinter(parseSimulatorOptions(new URLSearchParams(query)), { start: true });
+  const printer = new VirtualPrinter(parseSimulatorOptions({ record: '1', ...Object.fromEntries(new URLSearchParams(query)) }), { start: true });
   let client: Socket | null = null;
   printer.onOutput((bytes) => {
     if (client && !client.destroyed) client.write(bytes);

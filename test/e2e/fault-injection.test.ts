@@ -22,7 +22,7 @@ async function integrityRun(errorRate: number, seed: number, limitMs: number) {
   const bus = new EventBus();
   const log = new EventLog(bus);
   let sim: SimTransport | null = null;
-  const session = newSession(`sim://fi?baud=0&speed=max&error_rate=${errorRate}&seed=${seed}`, bus, {
+  const session = newSession(`sim://fi?record=1&baud=0&speed=max&error_rate=${errorRate}&seed=${seed}`, bus, {
     autoReconnect: false,
     createTransport: (u) => (sim = createSimTransport(new URL(u))),
   });

@@ -15,7 +15,7 @@ async function streamOnce(name: string, query: string, moves: number, limitMs: n
   const bus = new EventBus();
   const log = new EventLog(bus);
   let sim: SimTransport | null = null;
-  const session = newSession(`sim://${name}?${query}`, bus, {
+  const session = newSession(`sim://${name}?record=1&${query}`, bus, {
     autoReconnect: false,
     createTransport: (u) => (sim = createSimTransport(new URL(u))),
   });

@@ -29,7 +29,7 @@ function comparable(job: JobRecord): Record<string, unknown> {
 
 /** The printer end of one run: the virtual printer and the URL the host connects to. */
 interface Peer {
-  printer: { executed: string[] };
+  printer: { executed: readonly string[] };
   url: string;
   close(): Promise<void>;
 }

@@ -15,7 +15,7 @@ async function openJob(text: string): Promise<{ job: JobStream; pushed: string[]
   const dir = await mkdtemp(path.join(tmpdir(), 'pf-job-'));
   const file = path.join(dir, 'j.gcode');
   await writeFile(file, text);
-  const job = new JobStream('job_t', file, 1000, () => undefined, (m) => assert.fail(m));
+  const job = new JobStream('job_t', file, { wall: 1000, monotonic: 1000 }, () => undefined, (m) => assert.fail(m));
   await job.source.open();
   job.gcodeTotal = await countGcode(file, stripGcodeLine);
   const pushed: string[] = [];

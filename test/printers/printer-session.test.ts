@@ -9,7 +9,7 @@ import { splitProfileParam } from '../../src/printers/printer-session.js';
 import { writeGcode } from './gcode-fixture.js';
 import { consoleEntries, openHarness } from './session-harness.js';
 
-const FAST = 'speed=max';
+const FAST = 'speed=max&record=1';
 
 test('handshake: boot noise is drained, Marlin is identified, autoreport is enabled, printer.online fires', async () => {
   const h = await openHarness(`sim://m1?${FAST}&boot_noise=1`);

@@ -12,7 +12,7 @@ import { consoleEntries, openHarness } from './session-harness.js';
 const MID = 'speed=max&baud=115200';
 
 test('pause parks after the queued lines, remembers position and temperatures; resume reheats, returns and finishes exactly', async () => {
-  const h = await openHarness(`sim://pr1?${MID}`);
+  const h = await openHarness(`sim://pr1?record=1&${MID}`);
   try {
     await h.session.connect();
     const file = path.join(h.dir, 'p.gcode');
@@ -81,7 +81,7 @@ test('pause parks after the queued lines, remembers position and temperatures; r
 });
 
 test('cancel drops the queue and runs the cancel script; job.cancelled; idle again', async () => {
-  const h = await openHarness(`sim://ca1?${MID}`);
+  const h = await openHarness(`sim://ca1?record=1&${MID}`);
   try {
     await h.session.connect();
     const file = path.join(h.dir, 'c.gcode');
@@ -102,7 +102,7 @@ test('cancel drops the queue and runs the cancel script; job.cancelled; idle aga
 });
 
 test('emergency stop halts the printer at once: job.failed, printer.error; a reconnect clears it', async () => {
-  const h = await openHarness(`sim://es1?${MID}`);
+  const h = await openHarness(`sim://es1?record=1&${MID}`);
   try {
     await h.session.connect();
     const file = path.join(h.dir, 'e.gcode');
@@ -139,7 +139,7 @@ test('emergency stop halts the printer at once: job.failed, printer.error; a rec
 });
 
 test('a firmware halt (thermal runaway) mid-print: error state, printer.error with the text, job.failed', async () => {
-  const h = await openHarness(`sim://rw1?speed=max&runaway_after_lines=300`);
+  const h = await openHarness(`sim://rw1?record=1&speed=max&runaway_after_lines=300`);
   try {
     await h.session.connect();
     const file = path.join(h.dir, 'r.gcode');
@@ -161,7 +161,7 @@ test('a firmware halt (thermal runaway) mid-print: error state, printer.error wi
 });
 
 test('a board reset mid-print fails the job with a clear reason, then the session identifies the board again', async () => {
-  const h = await openHarness(`sim://rs1?speed=max&reset_after_lines=400`);
+  const h = await openHarness(`sim://rs1?record=1&speed=max&reset_after_lines=400`);
   try {
     await h.session.connect();
     const file = path.join(h.dir, 'rs.gcode');
@@ -181,7 +181,7 @@ test('a board reset mid-print fails the job with a clear reason, then the sessio
 
 test('a pulled cable: offline, job.failed (link_lost), then the printer is picked up again when it comes back', async () => {
   let opens = 0;
-  const h = await openHarness(`sim://up1?speed=max&unplug_after_lines=300`, {
+  const h = await openHarness(`sim://up1?record=1&speed=max&unplug_after_lines=300`, {
     createTransport: (u) => {
       opens++;
       // Attempts 2 and 3 find no device (still unplugged), the 4th finds it back: hot-plug with back-off.
@@ -224,7 +224,7 @@ test('a pulled cable: offline, job.failed (link_lost), then the printer is picke
 });
 
 test('connect to a printer that never answers fails with a clear reason and no leftover timers', async () => {
-  const h = await openHarness('sim://none?speed=max', {
+  const h = await openHarness('sim://none?record=1&speed=max', {
     autoReconnect: false,
     handshakeTimeoutMs: 200,
     handshakeAttempts: 2,
@@ -246,7 +246,7 @@ test('connect to a printer that never answers fails with a clear reason and no l
 });
 
 test('progress events carry printer and job ids and never go back', async () => {
-  const h = await openHarness(`sim://pg1?speed=max`);
+  const h = await openHarness(`sim://pg1?record=1&speed=max`);
   try {
     await h.session.connect();
     const file = path.join(h.dir, 'g.gcode');

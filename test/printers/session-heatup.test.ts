@@ -32,7 +32,7 @@ async function until(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
 const ran = (h: Harness, base: number): string[] => h.sim.printer.executed.slice(base).filter((c) => !HOUSEKEEPING.test(c));
 
 test('Marlin: pause inside M190 breaks it with M108 and parks; nothing behind the wait ran; the targets stay', async () => {
-  const h = await openHarness('sim://heat1?speed=1');
+  const h = await openHarness('sim://heat1?record=1&speed=1');
   try {
     const { base } = await startHeating(h, 60);
     await h.session.pause();
@@ -61,7 +61,7 @@ test('Marlin: pause inside M190 breaks it with M108 and parks; nothing behind th
 });
 
 test('Marlin: cancel inside M190 breaks it, turns the heaters off and runs the cancel script; nothing behind ran', async () => {
-  const h = await openHarness('sim://heat2?speed=1');
+  const h = await openHarness('sim://heat2?record=1&speed=1');
   try {
     const { base, finished } = await startHeating(h, 60);
     assert.equal(await h.session.cancel(), 'cancelled');
@@ -87,7 +87,7 @@ test('Marlin: cancel inside M190 breaks it, turns the heaters off and runs the c
 });
 
 test('a Marlin built without EMERGENCY_PARSER (M115 says so): no M108, the pause is pending until the heat-up ends', async () => {
-  const h = await openHarness('sim://heat3?speed=1&emergency_parser=0');
+  const h = await openHarness('sim://heat3?record=1&speed=1&emergency_parser=0');
   try {
     const { base } = await startHeating(h, 35);
     const parked = h.session.pause();
@@ -102,7 +102,7 @@ test('a Marlin built without EMERGENCY_PARSER (M115 says so): no M108, the pause
 });
 
 test('Klipper: pause and cancel inside M190 are pending actions that take effect the moment the wait ends', async () => {
-  const h = await openHarness('sim://heat4?profile=klipper&speed=1');
+  const h = await openHarness('sim://heat4?record=1&profile=klipper&speed=1');
   try {
     const { base } = await startHeating(h, 35);
     const parked = h.session.pause();
@@ -121,7 +121,7 @@ test('Klipper: pause and cancel inside M190 are pending actions that take effect
     await h.close();
   }
 
-  const c = await openHarness('sim://heat5?profile=klipper&speed=1');
+  const c = await openHarness('sim://heat5?record=1&profile=klipper&speed=1');
   try {
     const { base, finished } = await startHeating(c, 35);
     assert.equal(await c.session.cancel(), 'pending');
@@ -139,7 +139,7 @@ test('Klipper: pause and cancel inside M190 are pending actions that take effect
 });
 
 test('resume after a short pause sets the targets without waiting; after a cooldown it waits for them', async () => {
-  const h = await openHarness('sim://heat6?speed=max&baud=115200');
+  const h = await openHarness('sim://heat6?record=1&speed=max&baud=115200');
   try {
     await h.session.connect();
     const file = path.join(h.dir, 'r.gcode');

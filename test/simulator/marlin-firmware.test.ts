@@ -1,7 +1,9 @@
 // The virtual Marlin against the wire facts: checks and resends, discard, oks, reports, busy lines, planner timing, M112.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { CommandRecord, RECENT_COMMANDS } from '../../src/simulator/command-record.js';
 import { xorChecksum } from '../../src/simulator/line-check.js';
+import { DEFAULT_SIMULATOR_OPTIONS } from '../../src/simulator/simulator-options.js';
 import { frame, harness } from './sim-harness.js';
 
 test('checksum is the XOR of the bytes before *, as in the documented vectors', () => {
@@ -233,4 +235,27 @@ test('the record holds every executed command without N and checksum, in order',
   assert.deepEqual(h.printer.executedMotion(), ['G1 X10 Y10 F3000', 'G1 X20 E1.5', 'G1 Z0.2']);
   assert.equal(h.printer.executedCount, file.length + 1);
   h.close();
+});
+
+test('without record=1 only the newest commands are kept, in a fixed ring: a printer left printing stays small', () => {
+  const h = harness({ baud: '0', speed: 'max', record: '0' });
+  const n = RECENT_COMMANDS * 3 + 17;
+  let text = 'N0 M110 N0*125\n';
+  for (let i = 1; i <= n; i++) text += frame(i, `G1 X${i % 200}.${i}`);
+  h.write(text);
+  h.advance(1000);
+  assert.equal(h.printer.executedCount, n + 1, 'every command ran');
+  const want = Array.from({ length: RECENT_COMMANDS }, (_, k) => n - RECENT_COMMANDS + 1 + k).map((i) => `G1 X${i % 200}.${i}`);
+  assert.deepEqual(h.printer.executed, want);
+  h.close();
+});
+
+test('the full record is opt-in: a printer built with the default options keeps only the ring', () => {
+  assert.equal(DEFAULT_SIMULATOR_OPTIONS.record, false);
+  const record = new CommandRecord(false, 3);
+  for (const c of ['a', 'b', 'c', 'd', 'e']) record.add(c);
+  assert.deepEqual(record.list(), ['c', 'd', 'e']);
+  const all = new CommandRecord(true, 3);
+  for (const c of ['a', 'b', 'c', 'd', 'e']) all.add(c);
+  assert.deepEqual(all.list(), ['a', 'b', 'c', 'd', 'e']);
 });

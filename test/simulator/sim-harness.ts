@@ -28,7 +28,7 @@ export interface Harness {
 
 export function harness(params: Record<string, string> = {}): Harness {
   const clock = new ManualScheduler();
-  const printer = new VirtualPrinter(parseSimulatorOptions(params), { scheduler: clock });
+  const printer = new VirtualPrinter(parseSimulatorOptions({ record: '1', ...params }), { scheduler: clock });
   const lines: string[] = [];
   const chunks: Buffer[] = [];
   let pending = '';

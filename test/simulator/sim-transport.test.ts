@@ -29,8 +29,8 @@ function recorder(): Recorder {
 }
 
 test('a sim:// printer boots on open, answers framed lines and records what ran', async () => {
-  const t = createSimTransport(new URL('sim://bench-1?profile=marlin&baud=250000&speed=max'));
-  assert.equal(t.description, 'sim://bench-1?profile=marlin&baud=250000&speed=max');
+  const t = createSimTransport(new URL('sim://bench-1?profile=marlin&baud=250000&speed=max&record=1'));
+  assert.equal(t.description, 'sim://bench-1?profile=marlin&baud=250000&speed=max&record=1');
   const r = recorder();
   await t.open(r);
   await r.until((l) => l.includes('start'));
@@ -53,7 +53,7 @@ test('CRLF from the firmware becomes clean lines', async () => {
 });
 
 test('a pulled cable closes the transport with an error, once', async () => {
-  const t = createSimTransport(new URL('sim://p?baud=0&unplug_after_lines=2'));
+  const t = createSimTransport(new URL('sim://p?baud=0&unplug_after_lines=2&record=1'));
   const r = recorder();
   await t.open(r);
   t.write('N0 M110 N0*125\nN1 M115*39\nN2 M105*37\n');
