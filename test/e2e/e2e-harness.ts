@@ -6,6 +6,7 @@ import { EventBus, type EventName } from '../../src/events/event-bus.js';
 import type { DomainEvents } from '../../src/events/event-types.js';
 import { PrinterSession, type PrinterSessionOptions } from '../../src/printers/printer-session.js';
 import { xorOf } from '../../src/protocol/framing.js';
+import { spacesDroppable } from '../../src/protocol/meatpack.js';
 import { parseSimulatorOptions } from '../../src/simulator/simulator-options.js';
 import { VirtualPrinter } from '../../src/simulator/virtual-printer.js';
 
@@ -211,11 +212,17 @@ export function checkRecord(executed: readonly string[], expected: readonly stri
 /**
  * The firmware ran `got` in place of `want` and the XOR checksum could not tell: the same bits flipped twice. Either
  * inside the command (same length), or once in the space between `N<n>` and the command, which then arrives as a
- * leading control byte of the command (one character longer).
+ * leading control byte of the command (one character longer). A move sent in MeatPack's no-spaces mode was checked
+ * as the firmware read it, without spaces (`G1X1.5E2`), while the record shows it with the spaces the simulator puts
+ * back between the words it can still tell apart: such a line is compared without spaces.
  */
 function checksumInvisible(got: string, want: string): boolean {
-  if (got.length === want.length) return xorOf(got) === xorOf(want);
-  return got.length === want.length + 1 && xorOf(got) === xorOf(' ' + want);
+  if (got.length === want.length && xorOf(got) === xorOf(want)) return true;
+  if (got.length === want.length + 1 && xorOf(got) === xorOf(' ' + want)) return true;
+  if (!spacesDroppable(want)) return false;
+  const seen = got.replaceAll(' ', '');
+  const sent = want.replaceAll(' ', '');
+  return seen.length === sent.length && xorOf(seen) === xorOf(sent);
 }
 
 /** `got` is `N<n> <want>*<cs>` with the N and the `*` each flipped into something else, the checksum still right. */
