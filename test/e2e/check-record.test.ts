@@ -26,6 +26,21 @@ for (const [name, got, invisible, firstBad] of [
   });
 }
 
+for (const [name, piece, unframed] of [
+  ['the frame with its N and * destroyed', '^3 G1 X112.123 Y128.456 E258.81000(45', true],
+  ['its front, N destroyed, cut by a newline', '^3G1X112', true],
+  ['the tail of its checksum, cut by a newline', '95', true],
+  ['its tail with the * destroyed', '81000(95', true],
+  ['a piece that reads as a move (the printer may have moved)', 'G1X112.123Y128.456E258.81000(95', false],
+  ['a piece with its * (the firmware would have checked it)', '.81000*95', false],
+] as const) {
+  test(`checkRecord: an extra line before the line sent again, ${name}`, () => {
+    const r = checkRecord([A, piece, B, C], [A, B, C]);
+    assert.deepEqual(r.unframed, unframed ? [1] : [], r.describe());
+    assert.equal(r.firstBadIndex, unframed ? -1 : 1, r.describe());
+  });
+}
+
 test('checkRecord: a text command (its spaces go on the wire) is never compared without its spaces', () => {
   // A space lost from `M117 a bc`: the same text without spaces, but the firmware saw (and checked) the spaces.
   const r = checkRecord(['M117 abc'], ['M117 a bc']);

@@ -156,8 +156,9 @@ export interface RecordCheck {
    */
   checksumInvisible: number[];
   /**
-   * Indices (in `executed`) of extra lines that are the next line's frame with both its `N` and its `*` destroyed: a
-   * line with neither is a plain command to Marlin, which rejects it as unknown. No checksum scheme can catch it.
+   * Indices (in `executed`) of extra lines that are pieces of the next line's frame with neither its `N` nor its `*`
+   * left (see isUnframed): a line with neither is a plain command to Marlin, which rejects it as unknown. No checksum
+   * scheme can catch it.
    */
   unframed: number[];
   /** First index that differs in another way (a line missing, twice, out of order, or visibly damaged), or -1. */
@@ -186,7 +187,7 @@ export function checkRecord(executed: readonly string[], expected: readonly stri
       j++;
       continue;
     }
-    if (got !== undefined && want !== undefined && isUnframedCopy(got, want) && executed[i + 1] === want) {
+    if (got !== undefined && want !== undefined && isUnframed(got) && executed[i + 1] === want) {
       unframed.push(i);
       i++;
       continue;
@@ -225,13 +226,13 @@ function checksumInvisible(got: string, want: string): boolean {
   return seen.length === sent.length && xorOf(seen) === xorOf(sent);
 }
 
-/** `got` is `N<n> <want>*<cs>` with the N and the `*` each flipped into something else, the checksum still right. */
-function isUnframedCopy(got: string, want: string): boolean {
-  const head = /^[^N](\d+) /.exec(got);
-  if (head === null) return false;
-  const rest = got.slice(head[0].length);
-  if (!rest.startsWith(want)) return false;
-  const tail = rest.slice(want.length);
-  if (tail.length < 2 || tail[0] === '*' || !/^\d+$/.test(tail.slice(1))) return false;
-  return xorOf(`N${head[1]} ${want}`) === Number(tail.slice(1));
+/**
+ * `got` is what is left of a damaged frame (of `want`, sent again and run next) once neither its `N` nor its `*` is
+ * left: the frame with both destroyed (`^12 G1 X1(45`), its front with the `N` destroyed and the rest cut off by a byte
+ * read as a newline (`^12G1`), or its tail cut off that way (`95`, `.211`, `2000(95`). The firmware checks only lines
+ * that start with `N` or carry a `*`, takes such a piece as a command of its own and refuses it as unknown. A piece
+ * that reads as a command (`G1...`, `M...`, `T...`) is not one of these: the printer may have acted on it.
+ */
+function isUnframed(got: string): boolean {
+  return !got.includes('*') && got[0] !== 'N' && !/^[GMT]\d/i.test(got);
 }
