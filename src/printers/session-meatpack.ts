@@ -6,14 +6,15 @@ import type { SessionContext } from './session-context.js';
 
 /** How long the firmware may take to answer a MeatPack command with its `[MP]` report. */
 const REPORT_WAIT_MS = 2000;
-/** Resend requests in a row with no line acknowledged between them: packing makes it worse or is the cause. */
+/** Lines written again with no line acknowledged between them: packing makes it worse or is the cause. */
 const RESEND_STREAK_LIMIT = 6;
 
 export class SessionMeatPack {
   /** The link's last stage before the wire; plain until the firmware confirmed packing. */
   readonly encoder = new LineEncoder();
   private waiter: ((r: MeatPackReport | null) => void) | null = null;
-  private resends = 0;
+  /** Lines written again so far (not resend requests: one damaged line draws a request per line in flight). */
+  private resent = 0;
   private timeouts = 0;
   private ackedAtLastResend = -1;
   private streak = 0;
@@ -66,7 +67,7 @@ export class SessionMeatPack {
   }
 
   /**
-   * Called after each pump with the protocol's counters: an ok-timeout or a run of resend requests with no progress
+   * Called after each pump with the protocol's counters: an ok-timeout or a run of replayed lines with no progress
    * while packing ends packing on this link (the replays and everything after go as text).
    */
   watch(stats: ProtocolStats): void {
@@ -74,18 +75,18 @@ export class SessionMeatPack {
       this.timeouts = stats.timeouts;
       if (this.packing) this.fallBack('an ok-timeout while packing');
     }
-    if (stats.resends !== this.resends) {
-      const fresh = stats.resends - this.resends;
-      this.resends = stats.resends;
+    if (stats.linesResent !== this.resent) {
+      const fresh = stats.linesResent - this.resent;
+      this.resent = stats.linesResent;
       this.streak = stats.linesAcked === this.ackedAtLastResend ? this.streak + fresh : fresh;
       this.ackedAtLastResend = stats.linesAcked;
-      if (this.packing && this.streak >= RESEND_STREAK_LIMIT) this.fallBack(`${this.streak} resend requests without progress while packing`);
+      if (this.packing && this.streak >= RESEND_STREAK_LIMIT) this.fallBack(`${this.streak} lines written again without progress while packing`);
     }
   }
 
   /** New counters (a new protocol starts from zero). */
   restartWatch(): void {
-    this.resends = 0;
+    this.resent = 0;
     this.timeouts = 0;
     this.ackedAtLastResend = -1;
     this.streak = 0;

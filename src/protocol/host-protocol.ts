@@ -87,6 +87,14 @@ const NUDGE_AFTER_MS = 300;
 
 /** Errors that blame a line's number, not its content (Marlin, Prusa and friends word it so). */
 const SEQUENCE_ERROR_RE = /Line Number is not|expected line/i;
+/**
+ * A line reached the firmware with a checksum but no line number: its `N` was destroyed, or it is the back half of a
+ * line cut in two by a damaged byte read as a newline (the front half was refused on its own). Either way the request
+ * after it is not about a replay, which always goes numbered.
+ */
+const UNNUMBERED_ERROR_RE = /No Line Number with checksum/i;
+/** The firmware refused a command it does not know (Marlin echoes it in quotes), and acknowledges it all the same. */
+const UNKNOWN_COMMAND_RE = /Unknown command:\s*"?(.*?)"?\s*$/i;
 
 export class HostProtocol {
   readonly stats: ProtocolStats = {
@@ -148,8 +156,11 @@ export class HostProtocol {
   private lastResendN = -1;
   /** Repeats of `Resend: lastResendN` still expected: one per line that was in flight behind it (rejected by sequence). */
   private staleResends = 0;
-  /** What the firmware's error line just before a resend blamed: a line's sequence, or its content (checksum). */
-  private lastProtocolError: 'sequence' | 'content' | null = null;
+  /**
+   * What the firmware's error line just before a resend blamed: a line's sequence, its content (checksum), or a line
+   * without a number (see UNNUMBERED_ERROR_RE).
+   */
+  private lastProtocolError: 'sequence' | 'content' | 'unnumbered' | null = null;
   private resendsWithoutProgress = 0;
   private forceNext = false;
 
@@ -204,6 +215,14 @@ export class HostProtocol {
    */
   setWireLength(measure: ((framed: string) => number) | null): void {
     this.wireLength = measure;
+    // Kept lines are measured again: a replay after the switch goes in the new encoding, and the byte window must
+    // not count it at its old size (lines in flight are then counted at the new size too, which is the larger one
+    // when packing stops: the window errs on the safe side until they are acknowledged).
+    for (let n = Math.max(0, this.ackedThrough + 1); n < this.nextNew; n++) {
+      const e = this.entry(n);
+      if (e) e.len = measure === null ? e.framed.length : measure(e.framed);
+    }
+    this.recountInFlight();
     this.dirty = true;
   }
 
@@ -483,11 +502,20 @@ export class HostProtocol {
         return;
       case 'warning':
         this.stats.firmwareErrors++;
+        if (this.isFragment(reply.text)) {
+          this.swallowOks++;
+          this.actions.push({ type: 'info', text: reply.text });
+          return;
+        }
         this.attach(reply.text, true);
         this.actions.push({ type: 'firmware-warning', text: reply.text });
         return;
       case 'protocol-error':
-        this.lastProtocolError = SEQUENCE_ERROR_RE.test(reply.text) ? 'sequence' : 'content';
+        this.lastProtocolError = SEQUENCE_ERROR_RE.test(reply.text)
+          ? 'sequence'
+          : UNNUMBERED_ERROR_RE.test(reply.text)
+            ? 'unnumbered'
+            : 'content';
         this.actions.push({ type: 'info', text: reply.text });
         return;
       case 'temperatures':
@@ -607,11 +635,6 @@ export class HostProtocol {
       this.actions.push({ type: 'info', text: `${text} (ignored: no numbered line was sent)` });
       return;
     }
-    this.resendsWithoutProgress++;
-    if (this.resendsWithoutProgress > this.profile.resend.stormLimit) {
-      this.fail('resend_storm', `${this.resendsWithoutProgress} resend requests without progress (last: '${text}')`);
-      return;
-    }
     if (n === null) {
       this.fail('resend_invalid', `unreadable resend request '${text}'`);
       return;
@@ -620,9 +643,22 @@ export class HostProtocol {
     if (this.ackedThrough < 0) n = 0;
     const blamed = this.lastProtocolError;
     this.lastProtocolError = null;
-    if (n === this.lastResendN && this.ackedThrough < n && !this.replayRefused(n, blamed)) {
+    const repeat = n === this.lastResendN && this.ackedThrough < n;
+    if (repeat && blamed === 'unnumbered') {
+      // About a line without a number, never the replay; not one of the repeats counted either when it is the back
+      // half of a line cut in two (that line's front half already drew its own request).
+      return;
+    }
+    if (repeat && !this.replayRefused(n, blamed)) {
       // A repeat for one N, one per line that was in flight behind it: the replay already covers it.
       if (this.staleResends > 0) this.staleResends--;
+      return;
+    }
+    // Only requests that make us write again count towards a storm: the expected repeats behind one request do not
+    // (a window of short lines, as MeatPack packs them, draws many of those for a single damaged line).
+    this.resendsWithoutProgress++;
+    if (this.resendsWithoutProgress > this.profile.resend.stormLimit) {
+      this.fail('resend_storm', `${this.resendsWithoutProgress} resend requests without progress (last: '${text}')`);
       return;
     }
     if (n > this.sendCursor) {
@@ -636,7 +672,8 @@ export class HostProtocol {
       return;
     }
     // Every line written behind N is rejected by its sequence now; a firmware that says so sends one repeat each.
-    this.staleResends = Math.max(0, this.sendCursor - n - 1);
+    // A refused replay adds to the repeats still owed for the lines that were in flight behind the first request.
+    this.staleResends = (repeat ? this.staleResends : 0) + Math.max(0, this.sendCursor - n - 1);
     this.rewindTo(n, now);
     this.lastResendN = n;
   }
@@ -650,7 +687,7 @@ export class HostProtocol {
    * guess either way costs little: an extra replay is refused by the firmware's sequence check, a missed one is
    * recovered by the ok-timeout poke.
    */
-  private replayRefused(n: number, blamed: 'sequence' | 'content' | null): boolean {
+  private replayRefused(n: number, blamed: typeof this.lastProtocolError): boolean {
     if (this.sendCursor <= n) return false;
     if (blamed === 'content') return true;
     return this.staleResends <= 0;
@@ -936,6 +973,23 @@ export class HostProtocol {
       if (e.cls === CLS_ALONE) this.aloneInFlight++;
       if (e.wait) this.waitsInFlight++;
     }
+  }
+
+  /**
+   * Whether the firmware refused as unknown a command that is none of our lines in flight: a piece of a damaged line
+   * with neither its `N` nor its `*` (cut in two by a byte read as a newline: `N7 G1 X1*8` + `5`, or its `N` destroyed
+   * as well), which the firmware takes as a command of its own. Its ok then belongs to nothing we sent.
+   */
+  private isFragment(text: string): boolean {
+    if (!this.numbered || this.profile.checksum !== 'xor') return false;
+    const m = UNKNOWN_COMMAND_RE.exec(text);
+    if (m === null) return false;
+    const echoed = m[1]!.replaceAll(' ', '').toUpperCase();
+    for (let n = this.ackedThrough + 1; n < this.sendCursor; n++) {
+      const e = this.entry(n);
+      if (e && payloadOf(e.framed).replaceAll(' ', '').toUpperCase() === echoed) return false;
+    }
+    return true;
   }
 
   /** A reply line that arrived while a console command is the oldest line in flight belongs to it. */

@@ -180,3 +180,30 @@ test('Repetier: 16-bit numbering wraps with M110 before 65535', () => {
   const t = Transcript.connected('repetier');
   assert.equal(t.proto.currentProfile.lineNumberMax, 65535);
 });
+
+test('the byte window counts lines at their new size once the encoding changes (MeatPack falling back to text)', () => {
+  const t = Transcript.connected('marlin', { rxBufferBytes: 48, commandSlots: 8 });
+  // Packed: half the framed size on the wire, so seven 12-byte lines (6 bytes packed) fit in 47 bytes.
+  t.proto.setWireLength((framed) => Math.ceil(framed.length / 2));
+  t.job('G1 X1', 'G1 X2', 'G1 X3', 'G1 X4', 'G1 X5', 'G1 X6', 'G1 X7', 'G1 X8');
+  t.run(`
+    > N1 G1 X1
+    > N2 G1 X2
+    > N3 G1 X3
+    > N4 G1 X4
+    > N5 G1 X5
+    > N6 G1 X6
+    > N7 G1 X7
+  `);
+  // Back to text: the lines in flight are counted at 12 bytes too (the safe side), and so is the next one.
+  t.proto.setWireLength(null);
+  t.run(`
+    < ok
+    < ok
+    < ok
+    < ok
+    = nothing written
+    < ok
+    > N8 G1 X8
+  `);
+});

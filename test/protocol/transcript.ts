@@ -150,3 +150,8 @@ export class Transcript {
     return !this.events.some((a) => a.type === type);
   }
 }
+
+/** The job lines acknowledged so far, in the order the protocol reported them. */
+export function ackedJobLines(t: Transcript): number[] {
+  return t.log.flatMap((a) => (a.type === 'job-acked' ? [a.jobLine] : []));
+}
