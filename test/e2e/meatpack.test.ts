@@ -28,7 +28,7 @@ async function rig(query: string, opts: { hideReports?: boolean } = {}): Promise
   const writes: Buffer[] = [];
   const entries: ConsoleEntry[] = [];
   let sim: SimTransport | null = null;
-  const session = newSession(`sim://mp?${query}`, new EventBus(), {
+  const session = newSession(`sim://mp?record=1&${query}`, new EventBus(), {
     autoReconnect: false,
     createTransport: (u) => {
       const t = createSimTransport(new URL(u));
