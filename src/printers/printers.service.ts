@@ -198,6 +198,7 @@ export class PrintersService {
       power_watts: input.power_watts ?? null,
       clear_bed_gcode: cleanClearBedGcode(input.clear_bed_gcode ?? null),
       clear_bed_temperature: input.clear_bed_temperature ?? null,
+      node_id: null,
       created_at: now,
       updated_at: now,
     };

@@ -218,6 +218,33 @@ export interface PrinterTable {
   clear_bed_temperature: number | null;
   created_at: string;
   updated_at: string;
+  /** The node that opens this printer's connection (migration 017); null on a farm upgraded from one box until a node takes it. */
+  node_id: Generated<string | null>;
+}
+
+/** One appliance sharing the database (migration 017). */
+export interface NodeTable {
+  id: string;
+  name: string;
+  /** Base URL other nodes forward printer actions to; null: not reachable from other nodes. */
+  address: string | null;
+  version: string;
+  started_at: string;
+  /** The node's own clock at its last heartbeat. */
+  last_seen_at: string;
+  /** Heartbeats so far: others judge liveness by seeing it change, on their own monotonic clock. */
+  beats: Generated<number>;
+  state: Generated<'online' | 'lost' | 'stopped'>;
+  updated_at: string;
+}
+
+/** The single row of facts shared by every node of a database (migration 017). */
+export interface DatabaseIdentityTable {
+  id: number;
+  /** HMAC of a fixed text under PRINTFARM_SECRET_KEY. */
+  secret_key_check: string;
+  created_by_node: string | null;
+  created_at: string;
 }
 
 export interface EventTable {
@@ -388,4 +415,6 @@ export interface Database {
   analytics_hour_material: AnalyticsHourMaterialTable;
   analytics_long_jobs: { job_id: string };
   analytics_backward_jobs: { job_id: string };
+  nodes: NodeTable;
+  database_identity: DatabaseIdentityTable;
 }

@@ -16,6 +16,7 @@ import { migration013AnalyticsRollups } from './013-analytics-rollups.js';
 import { migration014StorageReserve } from './014-storage-reserve.js';
 import { migration015BackupSettings } from './015-backup-settings.js';
 import { migration016FilePruning } from './016-file-pruning.js';
+import { migration017Nodes } from './017-nodes.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -34,4 +35,5 @@ export const migrations: readonly Migration[] = [
   migration014StorageReserve,
   migration015BackupSettings,
   migration016FilePruning,
+  migration017Nodes,
 ];
