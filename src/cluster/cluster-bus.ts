@@ -1,0 +1,50 @@
+// Signals between the nodes sharing one database (issue 20): "a job was queued", "events were committed". A signal is
+// only a nudge to look at the database, never the data itself, so a lost signal delays work and loses nothing.
+export type ClusterChannel =
+  /** A job was queued, re-queued or freed: every node's scheduler looks at its own printers. */
+  | 'jobs'
+  /** Events were committed to the log: every node reads the log past its last seen seq (payload: the newest seq). */
+  | 'events'
+  /** Webhook deliveries became due: any node may claim them. */
+  | 'deliveries'
+  /** The node list changed (a node joined, stopped or was marked lost). */
+  | 'nodes';
+
+export type ClusterListener = (payload: string) => void;
+
+export interface ClusterBus {
+  /** Tells every node (this one included) on `channel`; `payload` is short text (PostgreSQL NOTIFY allows < 8000 bytes). */
+  publish(channel: ClusterChannel, payload?: string): Promise<void>;
+  /** Returns the unsubscribe function. */
+  subscribe(channel: ClusterChannel, listener: ClusterListener): () => void;
+  /** Stops listening; publish after close is a no-op. */
+  close(): Promise<void>;
+}
+
+/** One node alone (SQLite, or tests): signals go straight to this process's listeners, after the current tick. */
+export class LocalClusterBus implements ClusterBus {
+  private readonly listeners = new Map<ClusterChannel, Set<ClusterListener>>();
+  private closed = false;
+
+  async publish(channel: ClusterChannel, payload = ''): Promise<void> {
+    if (this.closed) return;
+    const set = this.listeners.get(channel);
+    if (!set) return;
+    // Asynchronous like a NOTIFY delivered after commit, so a caller never runs listeners inside its own transaction.
+    setImmediate(() => {
+      for (const l of [...set]) l(payload);
+    });
+  }
+
+  subscribe(channel: ClusterChannel, listener: ClusterListener): () => void {
+    let set = this.listeners.get(channel);
+    if (!set) this.listeners.set(channel, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listeners.clear();
+  }
+}
