@@ -19,9 +19,12 @@ import type { SchedulerLoop } from '../scheduler/scheduler-loop.js';
 import type { WebhooksRuntime } from '../webhooks/webhooks-runtime.js';
 import type { Db } from '../storage/db.js';
 import type { HttpDeps } from '../http/http-deps.js';
+import type { NodeIdentity } from '../nodes/node-identity.js';
 import type { AccessControl } from '../http/middleware/access-control.js';
 
 export interface AppDeps extends HttpDeps {
+  /** This appliance among the nodes sharing the database (src/nodes/node-identity.ts). */
+  node: NodeIdentity;
   db: Db;
   sqlite: BetterSqlite3.Database;
   clock: Clock;

@@ -24,6 +24,8 @@ import { DurableWriter } from '../storage/durable-writer.js';
 import { StorageStatus } from '../storage/storage-status.js';
 import { findOrganization } from '../auth/organization.repository.js';
 import type { HostResolver } from '../files/url-guard.js';
+import { newId } from '../ids.js';
+import type { NodeIdentity } from '../nodes/node-identity.js';
 
 export interface DepsSettings {
   handle: DbHandle;
@@ -45,6 +47,8 @@ export interface DepsSettings {
   durableRetryMs?: number;
   /** Worker threads for the serial sessions (--workers); 0 or absent: all on the main thread. */
   workers?: number;
+  /** This appliance among the nodes sharing the database; absent (tests): a fresh id, no address. */
+  node?: NodeIdentity;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -65,7 +69,9 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);
   const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage });
   const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
+  const node: NodeIdentity = s.node ?? { id: newId('nod'), name: 'test node', address: null };
   const deps: AppDeps = {
+    node,
     db: handle.db,
     sqlite: handle.sqlite,
     clock,
