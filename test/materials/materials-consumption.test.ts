@@ -125,7 +125,7 @@ describe('consumption measured on the wire', () => {
     const after = await getSpool(app, spool.id);
     assert.equal(after.remaining_weight, 0);
     assert.equal(after.status, 'empty');
-    assert.deepEqual(materialEvents(app, spool.id), ['material.low', 'material.empty']);
+    assert.deepEqual(await materialEvents(app, spool.id), ['material.low', 'material.empty']);
     close((await getJob(app, job.id)).material.used!['0']!, gramsOf(1000), 'the job still records what it used', 0.001);
     await app.call('POST', `/v1/printers/${p.id}/actions`, { action: 'ready' });
   });

@@ -74,7 +74,7 @@ describe('a full database disk', () => {
     // Every acknowledged millimetre is charged, the part printed while the disk was full too: 150 × 0.5 mm of 1.75 mm PLA.
     const grams = (Math.PI * 0.875 ** 2 * 75 * 1.24) / 1000;
     assert.ok(Math.abs((done.material.used?.['0'] ?? 0) - grams) < 0.001, `grams charged: ${JSON.stringify(done.material)}`);
-    assert.deepEqual(jobEvents(app, jobId), ['job.created', 'job.started', 'job.completed']);
+    assert.deepEqual(await jobEvents(app, jobId), ['job.created', 'job.started', 'job.completed']);
     const sent = (type: string): number =>
       receiver.received.filter((r) => {
         const body = JSON.parse(r.body) as { type: string; data: { object: { id: string } } };
