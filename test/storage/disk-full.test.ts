@@ -10,7 +10,7 @@ import { jobEvents, setOrg, untilStatus, uploadJob } from '../jobs/jobs-harness.
 import { longJobSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 import { startReceiver, type Receiver } from '../webhooks/webhook-harness.js';
 import { fillDatabase } from './disk-fill.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { sqliteOf, sqliteOnly } from '../helpers/test-database.js';
 
 /** `moves` 1 mm moves extruding 0.5 mm each (relative E): a few seconds on longJobSim, with filament to charge. */
 function extrudingGcode(moves: number): string {
@@ -20,7 +20,7 @@ function extrudingGcode(moves: number): string {
   return lines.join('\n') + '\n';
 }
 
-describe('a full database disk', () => {
+describe('a full database disk', { skip: sqliteOnly('fills the SQLite file (max_page_count) to make the disk full') }, () => {
   let app: PrintersApp;
   let dataDir: string;
   let receiver: Receiver;
