@@ -18,6 +18,8 @@ export const POSTGRES_TEST_FOLDERS = [
   'test/materials',
   'test/webhooks',
   'test/analytics',
+  'test/events',
+  'test/auth',
 ];
 
 function testFiles(target: string): string[] {

@@ -15,6 +15,7 @@ import { BGCODE_MAGIC, inspectBgcode, startsAsBgcode } from './bgcode-inspection
 import { GcodeInspector, type FileInvalid, type Inspection } from './gcode-inspector.js';
 import { openDownload, tooLarge } from './url-download.js';
 import { systemResolver, type HostResolver } from './url-guard.js';
+import { isUniqueViolation } from '../storage/unique-violation.js';
 
 export interface FilesServiceDeps {
   db: Db;
@@ -72,7 +73,6 @@ export function cleanFileName(name: string, fallback = 'upload.gcode'): string {
   return clean || fallback;
 }
 
-const isUniqueViolation = (err: unknown): boolean => (err as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE';
 
 export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits = DEFAULT_FILE_LIMITS): FilesService {
   const store = deps.store ?? new FileStore(deps.dataDir);
