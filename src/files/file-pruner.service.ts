@@ -5,7 +5,7 @@ import type { Executor } from '../events/event-outbox.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
 import { GIB } from './file-limits.js';
-import type { FileStore } from './file-store.js';
+import type { ContentStore } from './content-store.js';
 import { markFilePruned, prunePolicyOf, pruneRows, type PruneRow } from './files.repository.js';
 import type { PrunedFile } from './files.schemas.js';
 import { planPruning, type PruneCandidate, type PruneReason } from './prune-selection.js';
@@ -18,7 +18,7 @@ export interface FilePrunerDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
-  store: FileStore;
+  store: ContentStore;
   /** Records file.pruned inside the transaction that marks the file removed (the event outbox). */
   publish(trx: Executor, file: PrunedFile): Promise<void>;
   everyMs?: number;

@@ -10,7 +10,7 @@ import { ManualClock } from '../../src/clock.js';
 import type { RunEnvironment } from '../../src/config.js';
 import type { EventsOptions } from '../../src/events/events-runtime.js';
 import type { DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker.js';
-import { buildAppDeps } from '../../src/app/build-deps.js';
+import { buildAppDeps, type DepsSettings } from '../../src/app/build-deps.js';
 import type { AppDeps } from '../../src/app/app-deps.js';
 import { allRoutes, type AppRoute } from '../../src/app/routes-index.js';
 import type { HostResolver } from '../../src/files/url-guard.js';
@@ -54,6 +54,8 @@ export async function startTestApp(
     resolveHost?: HostResolver;
     /** Link worker threads (--workers); the sessions stay on this thread when absent. */
     workers?: number;
+    /** Where G-code content lives (the database store on SQLite, a shared directory); the engine's default when absent. */
+    fileStorage?: DepsSettings['fileStorage'];
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -75,6 +77,7 @@ export async function startTestApp(
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     resolveHost: options.resolveHost,
     workers: options.workers ?? 0,
+    ...(options.fileStorage ? { fileStorage: options.fileStorage } : {}),
   });
   const { printers } = deps;
   deps.events.start();
