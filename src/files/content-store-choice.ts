@@ -5,7 +5,8 @@ import type { ContentStore } from './content-store.js';
 import { DatabaseFileStore } from './database-file-store.js';
 import { FileStore } from './file-store.js';
 
-export type FileStorage = { kind: 'data-dir' } | { kind: 'shared-dir'; dir: string } | { kind: 'database' };
+/** `chunkBytes`: tests use small chunks so a small file spans several rows. */
+export type FileStorage = { kind: 'data-dir' } | { kind: 'shared-dir'; dir: string } | { kind: 'database'; chunkBytes?: number };
 
 export type DatabaseEngine = 'sqlite' | 'postgres';
 
@@ -22,6 +23,6 @@ export function openContentStore(storage: FileStorage, s: { db: Db; dataDir: str
       return new FileStore(s.dataDir, storage.dir);
     case 'database':
       // Chunks in SQLite land in the data directory's database file: this box's disk and its reserve.
-      return new DatabaseFileStore(s.db, s.dataDir, s.engine === 'sqlite');
+      return new DatabaseFileStore(s.db, s.dataDir, s.engine === 'sqlite', storage.chunkBytes);
   }
 }

@@ -6,7 +6,7 @@ import { isoTime } from '../clock.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
 import type { JobHandle } from '../printers/session-job-control.js';
-import type { JobOutcome, JobSnapshot } from '../printers/printer-state.js';
+import type { JobFailureCode, JobOutcome, JobSnapshot } from '../printers/printer-state.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { DurableWriter } from '../storage/durable-writer.js';
 import type { JobRecord } from './job-record.js';
@@ -50,7 +50,7 @@ export interface JobRunnerDeps {
 /** A job's file cannot be read back whole and intact: the claimed job fails with `code` instead of going back to the queue. */
 export class JobFileError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: JobFailureCode,
     message: string,
   ) {
     super(message);
@@ -198,9 +198,10 @@ export class JobRunner {
       if (err instanceof JobFileError) {
         // Queued again it would fail the same way on every printer: it ends here, saying why.
         this.d.logger.error('the file of a job cannot be read; the job fails', { job_id: jobId, printer_id: printerId, reason: err.message });
-        await this.d.durable.write(`fail job ${jobId}`, () =>
-          this.d.jobs.applyTrigger(jobId, { type: 'fail', error: { code: err.code, message: err.message } }, { quietIfFinal: true }),
-        );
+        const outcome: JobOutcome = { status: 'failed', error: { code: err.code, message: err.message } };
+        await this.d.durable.write(`fail job ${jobId}`, () => this.d.jobs.applyTrigger(jobId, outcomeTrigger(outcome), { quietIfFinal: true }));
+        // The printer is still free: the scheduler looks again.
+        await this.d.onJobEnded(printerId, outcome);
         return false;
       }
       this.d.logger.warn('printer refused a job start; the job goes back to the queue', {
