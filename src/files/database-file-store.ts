@@ -14,6 +14,12 @@ export const CHUNK_BYTES = 1024 * 1024;
 /** <dataDir>/files/cache: this node's verified copies of database content (never backed up: the database has them). */
 export const CACHE_DIR = 'cache';
 
+/** A primary-key clash on either engine (SQLite's extended code, PostgreSQL's SQLSTATE 23505). */
+const isDuplicateKey = (err: unknown): boolean => {
+  const code = (err as { code?: string })?.code;
+  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+};
+
 export class DatabaseFileStore implements ContentStore {
   readonly kind = 'database' as const;
   private readonly sections = new ExclusiveSections();
@@ -54,6 +60,9 @@ export class DatabaseFileStore implements ContentStore {
         // A copy: the row keeps its bytes while the buffer is reused for the next chunk.
         return bytesRead === 0 ? null : Buffer.from(buf.subarray(0, bytesRead));
       });
+    } catch (err) {
+      // Another node stored the same content at the same moment (its rows won the keys): that copy serves.
+      if (!(isDuplicateKey(err) && (await this.hasContent(temp.sha256, temp.size)))) throw err;
     } finally {
       await fh.close();
     }
@@ -75,6 +84,9 @@ export class DatabaseFileStore implements ContentStore {
     await writeChunks(this.db, sha256, 'thumbnail', async (idx) => {
       const start = idx * this.chunkBytes;
       return idx > 0 && start >= data.length ? null : data.subarray(start, start + this.chunkBytes);
+    }).catch((err: unknown) => {
+      // The same image from the same content, stored by another node at the same moment.
+      if (!isDuplicateKey(err)) throw err;
     });
   }
 
