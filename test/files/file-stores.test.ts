@@ -148,3 +148,21 @@ for (const [label, storage] of [
     });
   });
 }
+
+describe('the data directory store', () => {
+  let app: PrintersApp;
+  before(async () => {
+    app = await startPrintersApp();
+  });
+  after(() => app.close());
+
+  it('fails a job whose stored file went missing from disk with file_unreadable instead of queueing it forever', async () => {
+    const job = await createJob(app, fileOf('dir-missing'));
+    const [stored] = storedContent(app.t.deps.dataDir);
+    rmSync(path.join(app.t.deps.dataDir, 'files', stored!));
+    await app.create({ name: 'dir-store', connection_url: fastSim('files-dir-missing') });
+    const failed = await untilStatus(app, job.id, 'failed');
+    assert.equal(failed.error?.code, 'file_unreadable');
+    assert.match(failed.error?.message ?? '', /missing/);
+  });
+});
