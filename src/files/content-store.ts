@@ -38,6 +38,8 @@ export interface ContentStore {
    * index read paths). Rejects with FileContentError when the content is missing or damaged.
    */
   localCopy(file: { sha256: string; size: number }): Promise<string>;
+  /** Removes this node's local copies of content no longer stored (another node pruned it); run by each pruning pass. */
+  sweep?(): Promise<number>;
   /**
    * Runs `fn` after every exclusive section started before it on this node: the last step of an upload and a pruning
    * removal never interleave, so a file re-uploaded while being pruned ends up stored, not half removed.

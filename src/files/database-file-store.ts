@@ -1,7 +1,7 @@
 // File content and thumbnails as ~1 MB rows of file_chunks, readable by every node sharing the database; a job start
 // reads them into a per-node cache file, checked against the content hash before a printer sees it.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Db } from '../storage/db.js';
@@ -115,6 +115,21 @@ export class DatabaseFileStore implements ContentStore {
       this.filling.set(at, filling);
     }
     return filling;
+  }
+
+  async sweep(): Promise<number> {
+    const names = await readdir(this.cacheDir).catch(() => [] as string[]);
+    let removed = 0;
+    for (const name of names) {
+      // Only finished copies: a .part file may be a copy being made right now.
+      const sha256 = /^([0-9a-f]{64})\.gcode$/.exec(name)?.[1];
+      if (!sha256 || this.filling.has(this.cachePath(sha256))) continue;
+      if ((await chunkCount(this.db, sha256, 'content')).chunks > 0) continue;
+      this.verified.delete(this.cachePath(sha256));
+      await unlink(this.cachePath(sha256)).catch(() => undefined);
+      removed++;
+    }
+    return removed;
   }
 
   private cachePath(sha256: string): string {

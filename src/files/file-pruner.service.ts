@@ -96,6 +96,12 @@ export function createFilePruner(d: FilePrunerDeps): FilePruner {
       report.bytes += rowBytes(row);
       report[choice.reason]++;
     }
+    // Content another node pruned leaves this node's local copy behind until here.
+    const swept = await d.store.sweep?.().catch((err: unknown) => {
+      d.logger.error('could not remove local copies of pruned files', { error: err as Error });
+      return 0;
+    });
+    if (swept) d.logger.info('local copies of pruned files removed', { files: swept });
     if (report.files > 0) d.logger.info('file store pruned', { ...report });
     if (report.over_cap_bytes > 0) {
       d.logger.warn('the file store is over file_store_max_gb: the files left are used by queued, printing or paused jobs, or were used in the last minutes', {

@@ -2,7 +2,7 @@
 // verified local copy per node, thumbnails, removal, damage detected, and two nodes storing the same content at once.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -124,6 +124,18 @@ for (const engine of engines) {
       // A fresh node (a restart) checks the copy it finds by its hash and reads the chunks again.
       const restarted = new DatabaseFileStore(e.db, path.join(dir, 'b'), true, CHUNK);
       assert.deepEqual(readFileSync(await restarted.localCopy(good)), content(1800, 'tampered'));
+    });
+
+    it("a node's sweep drops its local copies of content another node removed, and keeps the rest", async () => {
+      const gone = await put(nodeA, content(1500, 'swept'));
+      const kept = await put(nodeA, content(1500, 'kept'));
+      const goneCopy = await nodeB.localCopy(gone);
+      const keptCopy = await nodeB.localCopy(kept);
+      await nodeA.remove(gone.sha256, null);
+      assert.ok((await nodeB.sweep()) >= 1);
+      assert.equal(existsSync(goneCopy), false);
+      assert.equal(existsSync(keptCopy), true);
+      assert.equal(await nodeB.sweep(), 0);
     });
 
     it('two nodes storing the same content at the same moment end with one whole copy', async () => {
