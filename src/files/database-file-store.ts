@@ -5,6 +5,7 @@ import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Db } from '../storage/db.js';
+import { isDuplicateKey } from '../storage/duplicate-key.js';
 import { ExclusiveSections, FileContentError, type ContentStore, type StoredTemp, type ThumbnailType } from './content-store.js';
 import { FILES_DIR, FileStore } from './file-store.js';
 import { chunkCount, deleteChunks, readChunk, writeChunks } from './file-chunks.repository.js';
@@ -13,12 +14,6 @@ import { chunkCount, deleteChunks, readChunk, writeChunks } from './file-chunks.
 export const CHUNK_BYTES = 1024 * 1024;
 /** <dataDir>/files/cache: this node's verified copies of database content (never backed up: the database has them). */
 export const CACHE_DIR = 'cache';
-
-/** A primary-key clash on either engine (SQLite's extended code, PostgreSQL's SQLSTATE 23505). */
-const isDuplicateKey = (err: unknown): boolean => {
-  const code = (err as { code?: string })?.code;
-  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
-};
 
 export class DatabaseFileStore implements ContentStore {
   readonly kind = 'database' as const;

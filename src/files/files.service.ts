@@ -5,6 +5,7 @@ import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
+import { isDuplicateKey } from '../storage/duplicate-key.js';
 import type { StorageStatus } from '../storage/storage-status.js';
 import { DEFAULT_FILE_LIMITS, type FileLimits } from './file-limits.js';
 import { rowFromInspection, toFileRecord } from './file-record.js';
@@ -79,8 +80,6 @@ export function cleanFileName(name: string, fallback = 'upload.gcode'): string {
   return clean || fallback;
 }
 
-const isUniqueViolation = (err: unknown): boolean => (err as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE';
-
 export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits = DEFAULT_FILE_LIMITS): FilesService {
   const store = deps.store ?? new FileStore(deps.dataDir);
 
@@ -151,7 +150,7 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
       await insertFile(deps.db, row);
     } catch (err) {
       // Two uploads of the same content at once: the other one's row stands.
-      if (!isUniqueViolation(err)) throw err;
+      if (!isDuplicateKey(err)) throw err;
       const winner = await findFileBySha256(deps.db, temp.sha256);
       if (!winner) throw err;
       return toFileRecord(winner);
