@@ -1,6 +1,7 @@
 // The file-content store seam: where G-code content and thumbnails live (the data directory, a shared directory, or
 // chunks in the database); uploads, job starts, thumbnails and pruning all go through one of these.
 import type { Readable } from 'node:stream';
+import type { Db } from '../storage/db.js';
 
 export type ThumbnailType = 'image/png' | 'image/jpeg';
 
@@ -38,6 +39,11 @@ export interface ContentStore {
    * index read paths). Rejects with FileContentError when the content is missing or damaged.
    */
   localCopy(file: { sha256: string; size: number }): Promise<string>;
+  /**
+   * For content kept in the database: removes it inside the transaction that marks the file pruned, so no node sees the
+   * file as stored while its content is going. remove() still follows, after the commit (local copies).
+   */
+  removeWithin?(trx: Db, sha256: string): Promise<void>;
   /** Removes this node's local copies of content no longer stored (another node pruned it); run by each pruning pass. */
   sweep?(): Promise<number>;
   /**

@@ -75,6 +75,10 @@ export class DatabaseFileStore implements ContentStore {
     await unlink(this.cachePath(sha256)).catch(() => undefined);
   }
 
+  async removeWithin(trx: Db, sha256: string): Promise<void> {
+    await deleteChunks(trx, sha256, ['content', 'thumbnail']);
+  }
+
   async writeThumbnail(sha256: string, _contentType: ThumbnailType, data: Buffer): Promise<void> {
     await writeChunks(this.db, sha256, 'thumbnail', async (idx) => {
       const start = idx * this.chunkBytes;

@@ -61,6 +61,7 @@ export function createFilePruner(d: FilePrunerDeps): FilePruner {
     return d.store.exclusive(async () => {
       const marked = await d.db.transaction().execute(async (trx) => {
         if (!(await markFilePruned(trx, row.id, row.last_used_at, isoTime(d.clock.now())))) return false;
+        await d.store.removeWithin?.(trx, row.sha256);
         await d.publish(trx, { id: row.id, original_name: row.original_name, size: row.size, reason });
         return true;
       });

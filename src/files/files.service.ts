@@ -136,11 +136,17 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
     const { thumbnail } = inspection;
     const existing = await findFileBySha256(deps.db, temp.sha256);
     if (existing) {
-      // Same content again: one stored copy (restored if it went missing from disk or was pruned), and a use.
-      if (await store.hasContent(temp.sha256, temp.size)) await store.discard(temp);
-      else await store.commit(temp);
-      if (existing.deleted_at !== null && thumbnail) await store.writeThumbnail(temp.sha256, thumbnail.contentType, thumbnail.data);
-      await markFileUsed(deps.db, existing.id, nowIso);
+      // Same content again: one stored copy, and a use. The stored copy is trusted only if the use is written while
+      // the file is still not pruned: a pruning pass on another node between the look and the write removes the
+      // content with its mark, so then (as when the content went missing or was pruned) this upload stores it again.
+      const stored = existing.deleted_at === null && (await store.hasContent(temp.sha256, temp.size));
+      if (stored && (await markFileUsed(deps.db, existing.id, nowIso, true))) {
+        await store.discard(temp);
+      } else {
+        await store.commit(temp);
+        if (thumbnail) await store.writeThumbnail(temp.sha256, thumbnail.contentType, thumbnail.data);
+        await markFileUsed(deps.db, existing.id, nowIso);
+      }
       return toFileRecord({ ...existing, last_used_at: nowIso, deleted_at: null });
     }
     await store.commit(temp);
