@@ -20,11 +20,12 @@ import type { SessionTuning } from '../printers/open-printer-link.js';
 import { PreparedGcodeCache } from '../printers/prepared-gcode-cache.js';
 import { ExtrusionIndexCache } from '../printers/extrusion-index-cache.js';
 import type { DbHandle } from '../storage/db.js';
+import { engineSql } from '../storage/engines/engine-sql.js';
 import { DurableWriter } from '../storage/durable-writer.js';
 import { StorageStatus } from '../storage/storage-status.js';
 import { findOrganization } from '../auth/organization.repository.js';
 import type { HostResolver } from '../files/url-guard.js';
-import { defaultFileStorage, openContentStore, type DatabaseEngine, type FileStorage } from '../files/content-store-choice.js';
+import { defaultFileStorage, openContentStore, type FileStorage } from '../files/content-store-choice.js';
 import { newId } from '../ids.js';
 import type { NodeIdentity } from '../nodes/node-identity.js';
 
@@ -72,18 +73,18 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const preparedFiles = new PreparedGcodeCache();
   const workers = s.workers ? linkWorkerPool(s.workers, bus, logger, s.printers?.sessionOptions) : undefined;
   const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, extrusionIndexes, preparedFiles, workers, ...s.printers });
-  const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger }, s.events);
+  const sql = engineSql(handle.engine);
+  const events = createEventsRuntime({ db: handle.db, sql, clock, logger }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);
-  const engine: DatabaseEngine = (handle as { engine?: DatabaseEngine }).engine ?? 'sqlite';
-  const contentStore = openContentStore(s.fileStorage ?? defaultFileStorage(engine, s.filesDir), { db: handle.db, dataDir: s.dataDir, engine });
+  const contentStore = openContentStore(s.fileStorage ?? defaultFileStorage(handle.engine, s.filesDir), { db: handle.db, dataDir: s.dataDir, engine: handle.engine });
   const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore });
   const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
   const node: NodeIdentity = s.node ?? { id: newId('nod'), name: 'test node', address: null };
   const deps: AppDeps = {
     node,
     db: handle.db,
-    sqlite: handle.sqlite,
+    sql,
     clock,
     env: s.env,
     bus,

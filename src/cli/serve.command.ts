@@ -1,6 +1,6 @@
 // `printfarm serve`: parses flags, starts the server, prints the first admin key once, and shuts down cleanly on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
-import { CONFIG_DEFAULTS, ConfigError, envVarFor, resolveServerConfig, type ServerConfig } from '../config.js';
+import { CONFIG_DEFAULTS, ConfigError, DATABASE_URL_VARIABLE, envVarFor, resolveServerConfig, type ServerConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startServer, StartupError, type RunningServer } from '../server.js';
 import { DEMO_MAX_PRINTERS, seedDemoFarm, startDemoStandIns } from '../demo/demo-farm.js';
@@ -13,6 +13,7 @@ const OPTIONS = {
   port: { type: 'string' },
   'data-dir': { type: 'string' },
   'files-dir': { type: 'string' },
+  database: { type: 'string' },
   env: { type: 'string' },
   workers: { type: 'string' },
   demo: { type: 'string' },
@@ -39,6 +40,8 @@ Flags (each also as an environment variable; a flag wins over the variable):
   --host HOST      address to listen on         ${envVarFor('host').padEnd(20)} default ${CONFIG_DEFAULTS.host}
   --port PORT      TCP port, 0 picks a free one ${envVarFor('port').padEnd(20)} default ${CONFIG_DEFAULTS.port}
   --data-dir DIR   database and key file        ${envVarFor('data-dir').padEnd(20)} default ${CONFIG_DEFAULTS.dataDir}
+  --database URL   postgres://user@host:port/db ${DATABASE_URL_VARIABLE.padEnd(20)} default: SQLite in the data dir
+                   several appliances share one farm through one PostgreSQL database
   --files-dir DIR  G-code files in a directory   ${envVarFor('files-dir').padEnd(20)} default: in the database on
                    every node mounts (several                            PostgreSQL, DIR/files on SQLite
                    boxes, one farm)

@@ -11,6 +11,7 @@ import type { FileStorage } from '../../src/files/content-store-choice.js';
 import { ManualClock } from '../../src/clock.js';
 import { fastSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 import { createJob, gcode, getJob, untilStatus } from '../jobs/jobs-harness.js';
+import { createPgTestDatabase, testPgUrl } from '../helpers/test-database.js';
 import { makePng, thumbnailBlock } from './gcode-fixtures.js';
 
 const CHUNK = 4096;
@@ -123,15 +124,20 @@ for (const [label, storage] of [
     let dir: string;
     let a: PrintersApp;
     let b: PrintersApp;
+    let pgDatabase: { url: string; drop(): Promise<void> } | null = null;
     before(async () => {
       dir = mkdtempSync(path.join(os.tmpdir(), 'printfarm-shared-files-'));
-      const file = path.join(dir, 'farm.db');
-      a = await startPrintersApp({ file, fileStorage: storage(path.join(dir, 'shared')) });
-      b = await startPrintersApp({ file, fileStorage: storage(path.join(dir, 'shared')) });
+      // The run's engine: one SQLite file, or one PostgreSQL database, opened by both apps.
+      const pgUrl = testPgUrl();
+      pgDatabase = pgUrl ? await createPgTestDatabase(pgUrl) : null;
+      const database = pgDatabase ? { databaseUrl: pgDatabase.url } : { file: path.join(dir, 'farm.db') };
+      a = await startPrintersApp({ ...database, fileStorage: storage(path.join(dir, 'shared')) });
+      b = await startPrintersApp({ ...database, fileStorage: storage(path.join(dir, 'shared')) });
     });
     after(async () => {
       await b?.close();
       await a?.close();
+      await pgDatabase?.drop();
       rmSync(dir, { recursive: true, force: true });
     });
 
@@ -152,7 +158,7 @@ for (const [label, storage] of [
 describe('the data directory store', () => {
   let app: PrintersApp;
   before(async () => {
-    app = await startPrintersApp();
+    app = await startPrintersApp({ fileStorage: { kind: 'data-dir' } });
   });
   after(() => app.close());
 

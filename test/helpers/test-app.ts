@@ -1,4 +1,4 @@
-// Builds the real app on a real SQLite database (in memory by default) for HTTP tests, with a manual clock.
+// Builds the real app on a real database (SQLite in memory by default, PostgreSQL in the test:postgres run) for HTTP tests, with a manual clock.
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +17,9 @@ import type { HostResolver } from '../../src/files/url-guard.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PrintersServiceDeps } from '../../src/printers/printers.service.js';
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
-import { openDatabase, type DbHandle } from '../../src/storage/db.js';
+import type { DbHandle } from '../../src/storage/db.js';
+import { openPostgres } from '../../src/storage/open-postgres.js';
+import { openTestDatabase } from './test-database.js';
 
 export interface TestApp {
   deps: AppDeps;
@@ -56,13 +58,19 @@ export async function startTestApp(
     workers?: number;
     /** Where G-code content lives (the database store on SQLite, a shared directory); the engine's default when absent. */
     fileStorage?: DepsSettings['fileStorage'];
+    /** A PostgreSQL database several test apps share (like nodes of one farm); the caller creates and drops it. */
+    databaseUrl?: string;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
   // Without a data directory given, a fresh temp one is made and removed on close.
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'printfarm-test-'));
-  const handle = openDatabase(options.file ?? ':memory:', new Date(clock.now()).toISOString());
+  // On PostgreSQL when the run sets PRINTFARM_TEST_PG_URL (a fresh database, dropped on close), unless a file is given.
+  const nowIso = new Date(clock.now()).toISOString();
+  const handle = options.databaseUrl
+    ? await openPostgres(options.databaseUrl, nowIso, { poolSize: 5 })
+    : await openTestDatabase(nowIso, options.file !== undefined ? { file: options.file } : {});
   const secrets = options.dataDir ? loadSecretBox(options.dataDir) : SecretBox.ephemeral();
   const { deps, farm } = buildAppDeps({
     handle,
@@ -80,7 +88,7 @@ export async function startTestApp(
     ...(options.fileStorage ? { fileStorage: options.fileStorage } : {}),
   });
   const { printers } = deps;
-  deps.events.start();
+  await deps.events.start();
   deps.webhooks.start();
   await farm.start();
   // As at a real start: stored printers (a file database) reconnect by themselves.
