@@ -45,23 +45,41 @@ export class DatabaseFileStore implements ContentStore {
     return this.temps.discard(temp);
   }
 
-  /** Copies the temp file into rows one chunk at a time (one transaction: readers see all of it or none). */
+  /** Copies the temp file into rows (see storeFile), then drops the temp file. */
   async commit(temp: StoredTemp): Promise<void> {
-    const fh = await open(temp.tempPath, 'r');
+    await this.storeFile(temp.tempPath, temp.sha256, temp.size);
+    await this.temps.discard(temp);
+  }
+
+  /**
+   * Copies a local file into rows one chunk at a time, in one transaction (readers see all of it or none), checking
+   * on the way that its bytes are `size` bytes hashing to `sha256`; the file itself is left as it is.
+   */
+  async storeFile(filePath: string, sha256: string, size: number): Promise<void> {
+    const fh = await open(filePath, 'r');
+    const hash = createHash('sha256');
+    let total = 0;
     try {
       const buf = Buffer.alloc(this.chunkBytes);
-      await writeChunks(this.db, temp.sha256, 'content', async (idx) => {
+      await writeChunks(this.db, sha256, 'content', async (idx) => {
         const { bytesRead } = await fh.read(buf, 0, buf.length, idx * this.chunkBytes);
+        if (bytesRead === 0) {
+          const digest = hash.digest('hex');
+          // Thrown inside the transaction: nothing of a damaged source is kept.
+          if (total !== size || digest !== sha256) throw new FileContentError(`${filePath} is ${total} bytes hashing to ${digest}, not the stored file ${sha256} of ${size} bytes`);
+          return null;
+        }
+        total += bytesRead;
+        hash.update(buf.subarray(0, bytesRead));
         // A copy: the row keeps its bytes while the buffer is reused for the next chunk.
-        return bytesRead === 0 ? null : Buffer.from(buf.subarray(0, bytesRead));
+        return Buffer.from(buf.subarray(0, bytesRead));
       });
     } catch (err) {
       // Another node stored the same content at the same moment (its rows won the keys): that copy serves.
-      if (!(isDuplicateKey(err) && (await this.hasContent(temp.sha256, temp.size)))) throw err;
+      if (!(isDuplicateKey(err) && (await this.hasContent(sha256, size)))) throw err;
     } finally {
       await fh.close();
     }
-    await this.temps.discard(temp);
   }
 
   async hasContent(sha256: string, size: number): Promise<boolean> {
