@@ -19,7 +19,7 @@ export const migration018FileChunks: Migration = {
     CREATE TABLE file_chunks (
       sha256 TEXT NOT NULL,
       part TEXT NOT NULL CHECK (part IN ('content', 'thumbnail')),
-      idx INTEGER NOT NULL CHECK (idx >= 0),
+      idx BIGINT NOT NULL CHECK (idx >= 0),
       data BYTEA NOT NULL,
       PRIMARY KEY (sha256, part, idx)
     );
