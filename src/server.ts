@@ -37,7 +37,7 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 3_000;
  * to off (`serve` sets both from its flags): a server started by a test never sends multicast unless asked. workers
  * defaults to 0 (sessions on the main thread); `serve` passes --workers.
  */
-export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> & Partial<Pick<ServerConfig, 'trustProxy' | 'mdns' | 'workers' | 'databaseUrl'>>;
+export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> & Partial<Pick<ServerConfig, 'trustProxy' | 'mdns' | 'workers' | 'databaseUrl' | 'filesDir'>>;
 
 export interface StartServerOptions {
   logger?: Logger;
@@ -163,6 +163,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       trustProxy: config.trustProxy ?? false,
       secrets: loadSecretBox(config.dataDir),
       workers: config.workers ?? 0,
+      ...(config.filesDir ? { filesDir: config.filesDir } : {}),
       ...(config.mdns ? { printers: { mdns: new NetworkDiscovery({ browser: createMdnsBrowser(options.mdnsSocket), clock }) } } : {}),
       ...(options.events ? { events: options.events } : {}),
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),
