@@ -58,13 +58,17 @@ export class EventOutbox {
     });
     const recorded: RecordedEvent = { seq, type, createdMs: nowMs, createdAt: event.created_at };
     for (const subscriber of this.subscribers) await subscriber(trx, recorded);
-    // The read this schedules queues behind the open transaction, so it announces the event only once committed.
+    // On SQLite the read this schedules queues behind the open transaction, so it announces the event only once
+    // committed; on PostgreSQL it may run before the commit and find nothing yet (a later poke or poll announces it).
     this.feed.poke();
     return event;
   }
 
   /** For events without a state change of their own (printer.online from a session): one transaction of its own. */
   async recordNow<T>(type: RecordableType, object: T): Promise<PublicEvent<T>> {
-    return this.db.transaction().execute((trx) => this.record(trx, type, object));
+    const event = await this.db.transaction().execute((trx) => this.record(trx, type, object));
+    // Committed now: on PostgreSQL the poke inside may have read before the commit (another pool connection).
+    this.feed.poke();
+    return event;
   }
 }

@@ -85,7 +85,9 @@ export async function runListQuery<DB, TB extends keyof DB, O, T extends Record<
   const total = Number(countRow?.n ?? 0);
 
   let paged = filtered;
-  for (const k of q.sort) paged = paged.orderBy(sql.ref(k.column), k.desc ? 'desc' : 'asc');
+  // NULLs spelled out: SQLite puts them first ascending, PostgreSQL last; both engines read this the same (SQLite's
+  // own default, so its indexes still serve the order).
+  for (const k of q.sort) paged = paged.orderBy(sql`${sql.ref(k.column)} ${sql.raw(k.desc ? 'desc nulls last' : 'asc nulls first')}`);
   const rows = await paged.limit(q.perPage).offset((q.page - 1) * q.perPage).execute();
 
   return {
