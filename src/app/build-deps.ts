@@ -27,6 +27,7 @@ import { findOrganization } from '../auth/organization.repository.js';
 import type { HostResolver } from '../files/url-guard.js';
 import { newId } from '../ids.js';
 import type { NodeIdentity } from '../nodes/node-identity.js';
+import type { ForwardingOptions } from '../forwarding/forwarding.middleware.js';
 
 export interface DepsSettings {
   handle: DbHandle;
@@ -50,6 +51,8 @@ export interface DepsSettings {
   workers?: number;
   /** This appliance among the nodes sharing the database; absent (tests): a fresh id, no address. */
   node?: NodeIdentity;
+  /** Timeouts of printer actions forwarded to the owning node; defaults when absent. */
+  forwarding?: ForwardingOptions;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -74,6 +77,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const node: NodeIdentity = s.node ?? { id: newId('nod'), name: 'test node', address: null };
   const deps: AppDeps = {
     node,
+    ...(s.forwarding ? { forwarding: s.forwarding } : {}),
     db: handle.db,
     sql,
     clock,

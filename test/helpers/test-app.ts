@@ -16,6 +16,8 @@ import { allRoutes, type AppRoute } from '../../src/app/routes-index.js';
 import type { HostResolver } from '../../src/files/url-guard.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PrintersServiceDeps } from '../../src/printers/printers.service.js';
+import type { NodeIdentity } from '../../src/nodes/node-identity.js';
+import type { ForwardingOptions } from '../../src/forwarding/forwarding.middleware.js';
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
 import type { DbHandle } from '../../src/storage/db.js';
 import { openTestDatabase } from './test-database.js';
@@ -55,6 +57,10 @@ export async function startTestApp(
     resolveHost?: HostResolver;
     /** Link worker threads (--workers); the sessions stay on this thread when absent. */
     workers?: number;
+    /** This app as one node of several on one database (its address is filled in once it listens); a fresh id when absent. */
+    node?: NodeIdentity;
+    /** Timeouts of actions forwarded to another node. */
+    forwarding?: ForwardingOptions;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -77,6 +83,8 @@ export async function startTestApp(
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     resolveHost: options.resolveHost,
     workers: options.workers ?? 0,
+    ...(options.node ? { node: options.node } : {}),
+    ...(options.forwarding ? { forwarding: options.forwarding } : {}),
   });
   const { printers } = deps;
   await deps.events.start();
@@ -89,6 +97,8 @@ export async function startTestApp(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
+  // Other nodes forward printer actions here, as to a server's --node-address.
+  deps.node.address ??= baseUrl;
   return {
     deps,
     handle,
