@@ -18,6 +18,8 @@ import { silentLogger } from '../../src/logger.js';
 import type { PrintersServiceDeps } from '../../src/printers/printers.service.js';
 import type { NodeIdentity } from '../../src/nodes/node-identity.js';
 import type { ForwardingOptions } from '../../src/forwarding/forwarding.middleware.js';
+import type { ClusterBus } from '../../src/cluster/cluster-bus.js';
+import type { RemotePrinterStatesOptions } from '../../src/printers/remote-printer-states.js';
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
 import type { DbHandle } from '../../src/storage/db.js';
 import { openTestDatabase } from './test-database.js';
@@ -61,6 +63,9 @@ export async function startTestApp(
     node?: NodeIdentity;
     /** Timeouts of actions forwarded to another node. */
     forwarding?: ForwardingOptions;
+    /** One bus shared by the apps acting as nodes of one farm; a bus of its own when absent. */
+    cluster?: ClusterBus;
+    remotePrinters?: RemotePrinterStatesOptions;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -85,6 +90,8 @@ export async function startTestApp(
     workers: options.workers ?? 0,
     ...(options.node ? { node: options.node } : {}),
     ...(options.forwarding ? { forwarding: options.forwarding } : {}),
+    ...(options.cluster ? { cluster: options.cluster } : {}),
+    ...(options.remotePrinters ? { remotePrinters: options.remotePrinters } : {}),
   });
   const { printers } = deps;
   await deps.events.start();
