@@ -334,14 +334,19 @@ export class PrintersService {
     }
   }
 
-  /** The live status as SQL: ids whose session has it now (offline: every printer not online, with or without a session). */
+  /**
+   * The live status as SQL: ids whose session has it now, or whose owner node last reported it (offline: every printer
+   * not online, with or without a session).
+   */
   private statusCondition(status: ApiPrinterStatus) {
-    const sessions = this.deps.sessions.list();
+    const live = new Map(this.deps.sessions.list().map((s) => [s.printerId, apiStatus(s.currentStatus)]));
+    for (const [id, remoteStatus] of this.deps.remote?.liveStatuses() ?? []) live.set(id, apiStatus(remoteStatus));
+    const entries = [...live];
     if (status === 'offline') {
-      const online = sessions.filter((s) => apiStatus(s.currentStatus) !== 'offline').map((s) => s.printerId);
+      const online = entries.filter(([, s]) => s !== 'offline').map(([id]) => id);
       return online.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`printers.id not in (${sql.join(online)})`;
     }
-    const ids = sessions.filter((s) => apiStatus(s.currentStatus) === status).map((s) => s.printerId);
+    const ids = entries.filter(([, s]) => s === status).map(([id]) => id);
     return ids.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`printers.id in (${sql.join(ids)})`;
   }
 

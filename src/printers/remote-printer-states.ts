@@ -95,6 +95,16 @@ export class RemotePrinterStates {
     return fresh ? got.snap : null;
   }
 
+  /** Printers of other nodes with a fresh state from an owner still online: their status (for the list's status filter). */
+  liveStatuses(): Array<[string, PrinterSnapshot['status']]> {
+    const out: Array<[string, PrinterSnapshot['status']]> = [];
+    for (const [id, got] of this.received) {
+      const snap = this.snapshotFor(id, got.node);
+      if (snap) out.push([id, snap.status]);
+    }
+    return out;
+  }
+
   private receive(payload: string): void {
     let msg: Message;
     try {

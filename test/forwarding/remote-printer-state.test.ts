@@ -56,6 +56,8 @@ describe('remote printer state', () => {
     const listed = list.body.data.find((p: { id: string }) => p.id === printerId);
     assert.equal(listed.status, 'idle');
     assert.equal(listed.temperatures.hotend_target, 205);
+    const idle = await a.call('GET', '/v1/printers?status=idle');
+    assert.deepEqual(idle.body.data.map((p: { id: string }) => p.id), [printerId], 'the status filter sees the remote state');
   });
 
   it('shows the printer offline with reason node_unavailable once its node is lost', async () => {
@@ -66,6 +68,8 @@ describe('remote printer state', () => {
     assert.equal(p.status, 'offline');
     assert.equal(p.temperatures.hotend, null);
     assert.match(p.error?.message ?? '', /box-b.*lost/);
+    const offline = await a.call('GET', '/v1/printers?status=offline');
+    assert.deepEqual(offline.body.data.map((x: { id: string }) => x.id), [printerId]);
     // The owner itself still shows its own printer as it is.
     assert.equal((await b.get(printerId)).status, 'idle');
   });
