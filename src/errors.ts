@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'file_deleted'
   | 'rate_limit_exceeded'
   | 'storage_full'
+  | 'node_unavailable'
   | 'internal_error';
 
 export class AppError extends Error {

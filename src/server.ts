@@ -14,7 +14,9 @@ import type { EventsOptions } from './events/events-runtime.js';
 import type { DeliveryWorkerOptions } from './webhooks/delivery-worker.js';
 import { createLogger, type Logger } from './logger.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
-import { loadSecretBox } from './printers/secret-box.js';
+import { loadNodeSecretBox, SECRET_KEY_ENV } from './printers/secret-box.js';
+import { claimDatabaseIdentity, SecretKeyMismatchError, type IdentityClaim } from './cluster/database-identity.js';
+import { loadNodeId, type NodeIdentity } from './nodes/node-identity.js';
 import { NetworkDiscovery } from './printers/network-discovery.js';
 import { createMdnsBrowser, type MdnsBrowserOptions } from './transport/mdns-browser.js';
 import { announceOverMdns, type MdnsAnnouncer } from './transport/mdns-announcer.js';
@@ -153,15 +155,21 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     throw err;
   }
   let built: ReturnType<typeof buildAppDeps>;
+  // The node's id is kept in the data directory, so a restarted node is the same node; its address is known once bound.
+  const node: NodeIdentity = { id: loadNodeId(config.dataDir), name: hostname(), address: null };
+  let secretKeyCheck: string;
   try {
+    const secrets = loadNodeSecretBox(config.dataDir);
+    secretKeyCheck = secrets.identityCheck();
     built = buildAppDeps({
+      node,
       handle,
       clock,
       logger,
       env: config.env,
       dataDir: config.dataDir,
       trustProxy: config.trustProxy ?? false,
-      secrets: loadSecretBox(config.dataDir),
+      secrets,
       workers: config.workers ?? 0,
       ...(config.filesDir ? { filesDir: config.filesDir } : {}),
       ...(config.mdns ? { printers: { mdns: new NetworkDiscovery({ browser: createMdnsBrowser(options.mdnsSocket), clock }) } } : {}),
@@ -171,9 +179,20 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   } catch (err) {
     await handle.close();
     lock.release();
-    throw new StartupError(`cannot read the secret key in ${config.dataDir}: ${(err as Error).message}`);
+    const fromEnv = (process.env[SECRET_KEY_ENV] ?? '') !== '';
+    throw new StartupError(fromEnv ? `refusing to start: ${(err as Error).message}` : `cannot read the secret key in ${config.dataDir}: ${(err as Error).message}`);
   }
   const { deps, farm } = built;
+  let identity: IdentityClaim;
+  try {
+    // Before anything is written or bound: a node with another key must not seal a single secret into the shared database.
+    identity = await claimDatabaseIdentity(deps.db, { secretKeyCheck, nodeId: node.id, nowIso: new Date(clock.now()).toISOString() });
+  } catch (err) {
+    await handle.close();
+    lock.release();
+    if (err instanceof SecretKeyMismatchError) throw new StartupError(`refusing to start: ${err.message}`);
+    throw err;
+  }
   const { events, printers } = deps;
 
   const server = http.createServer(createApp(deps).callback());
@@ -202,7 +221,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       throw listenError(err, config.host, config.port);
     });
     // Until this resolves no key exists, so a request in the meantime can only get 401.
-    initialAdminKey = await ensureInitialAdmin(deps, config.dataDir);
+    initialAdminKey = await ensureInitialAdmin(deps, config.dataDir, { initializes: identity.first || identity.createdBy === node.id });
     // Deliveries left pending by the last run (or interrupted by its shutdown) go out from here.
     await events.start();
     deps.webhooks.start();
@@ -225,6 +244,8 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   const address = server.address() as AddressInfo;
   const boundUrl = `http://${urlHost(address.address)}:${address.port}`;
   const url = `http://${urlHost(reachableHost(address.address))}:${address.port}`;
+  // Other nodes forward printer actions here (--node-address, when the nodes wiring gives one, wins).
+  node.address ??= url;
   // The same switch as discovery (--no-mdns): a machine where multicast is unwanted sends none at all.
   let announcer: MdnsAnnouncer | null = null;
   if (config.mdns) {

@@ -21,10 +21,16 @@ import type { EngineSql } from '../storage/engines/engine-sql.js';
 import type { HttpDeps } from '../http/http-deps.js';
 import type { NodeIdentity } from '../nodes/node-identity.js';
 import type { AccessControl } from '../http/middleware/access-control.js';
+import type { ForwardingOptions } from '../forwarding/forwarding.middleware.js';
+import type { ClusterBus } from '../cluster/cluster-bus.js';
 
 export interface AppDeps extends HttpDeps {
   /** This appliance among the nodes sharing the database (src/nodes/node-identity.ts). */
   node: NodeIdentity;
+  /** Timeouts of requests forwarded to the node owning a printer (tests shorten them). */
+  forwarding?: ForwardingOptions;
+  /** Signals between the nodes sharing the database (a local bus on a single box). */
+  cluster: ClusterBus;
   db: Db;
   /** The statements that differ between SQLite and PostgreSQL (storage/engines/engine-sql.ts). */
   sql: EngineSql;

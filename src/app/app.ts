@@ -13,6 +13,7 @@ import { requestTiming } from '../http/middleware/request-timing.middleware.js';
 import { serverDate } from '../http/server-date.js';
 import { allRoutes, type AppRoute } from './routes-index.js';
 import { staticWeb } from '../http/static-web.js';
+import { forwardToOwner } from '../forwarding/forwarding.middleware.js';
 
 /** `routes` defaults to every route of the API; tests may mount extra test-only routes beside them. */
 export function createApp(deps: AppDeps, routes: readonly AppRoute[] = allRoutes()): Koa {
@@ -32,6 +33,8 @@ export function createApp(deps: AppDeps, routes: readonly AppRoute[] = allRoutes
   app.use(failedAuthGuard(deps));
   app.use(authenticate(deps));
   app.use(rateLimit(deps));
+  // After authentication and limits (a caller is checked here first), before the routes: a printer of another node is acted on there.
+  app.use(forwardToOwner(deps));
   app.use(staticWeb());
 
   // Anything nobody answered is 401 (keyless, under /v1), 405 keeping the router's Allow header, or 404.

@@ -28,6 +28,9 @@ import type { HostResolver } from '../files/url-guard.js';
 import { defaultFileStorage, openContentStore, type FileStorage } from '../files/content-store-choice.js';
 import { newId } from '../ids.js';
 import type { NodeIdentity } from '../nodes/node-identity.js';
+import type { ForwardingOptions } from '../forwarding/forwarding.middleware.js';
+import { LocalClusterBus, type ClusterBus } from '../cluster/cluster-bus.js';
+import { RemotePrinterStates, type RemotePrinterStatesOptions } from '../printers/remote-printer-states.js';
 
 export interface DepsSettings {
   handle: DbHandle;
@@ -58,6 +61,12 @@ export interface DepsSettings {
   filesDir?: string;
   /** This appliance among the nodes sharing the database; absent (tests): a fresh id, no address. */
   node?: NodeIdentity;
+  /** Timeouts of printer actions forwarded to the owning node; defaults when absent. */
+  forwarding?: ForwardingOptions;
+  /** Signals between the nodes sharing the database; absent: this process only (a single box, or tests). */
+  cluster?: ClusterBus;
+  /** Publishing and staleness of printer state between nodes (tests shorten them). */
+  remotePrinters?: RemotePrinterStatesOptions;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -72,7 +81,10 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const extrusionIndexes = new ExtrusionIndexCache();
   const preparedFiles = new PreparedGcodeCache();
   const workers = s.workers ? linkWorkerPool(s.workers, bus, logger, s.printers?.sessionOptions) : undefined;
-  const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, extrusionIndexes, preparedFiles, workers, ...s.printers });
+  const node: NodeIdentity = s.node ?? { id: newId('nod'), name: 'test node', address: null };
+  const cluster = s.cluster ?? new LocalClusterBus();
+  const remote = new RemotePrinterStates({ cluster, sessions, db: handle.db, nodeId: node.id }, s.remotePrinters);
+  const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, extrusionIndexes, preparedFiles, workers, remote, ...s.printers });
   const sql = engineSql(handle.engine);
   const events = createEventsRuntime({ db: handle.db, sql, clock, logger }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
@@ -80,9 +92,10 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const contentStore = openContentStore(s.fileStorage ?? defaultFileStorage(handle.engine, s.filesDir), { db: handle.db, dataDir: s.dataDir, engine: handle.engine });
   const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore });
   const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
-  const node: NodeIdentity = s.node ?? { id: newId('nod'), name: 'test node', address: null };
   const deps: AppDeps = {
     node,
+    cluster,
+    ...(s.forwarding ? { forwarding: s.forwarding } : {}),
     db: handle.db,
     sql,
     clock,

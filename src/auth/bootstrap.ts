@@ -85,7 +85,17 @@ export function writeSecretFileAtomic(file: string, content: string): void {
  * `<dataDir>/initial-admin-key.txt` (0600) and returns it for printing once. Any later start returns null.
  * The file is written inside the transaction: if it cannot be written nothing is created, so no key is ever lost.
  */
-export async function ensureInitialAdmin(deps: BootstrapDeps, dataDir: string): Promise<string | null> {
+export async function ensureInitialAdmin(
+  deps: BootstrapDeps,
+  dataDir: string,
+  /**
+   * initializes: this node won the database identity insert (cluster/database-identity.ts). Several nodes starting at
+   * once on one new database would otherwise each create an organization and a key; only the winner does, the others
+   * find them there.
+   */
+  options: { initializes: boolean } = { initializes: true },
+): Promise<string | null> {
+  if (!options.initializes) return null;
   return deps.db.transaction().execute(async (trx) => {
     if (await findOrganization(trx)) return null;
     const ownerId = await ensureOrganizationAndOwner(trx, deps.clock);

@@ -8,7 +8,9 @@ export type ClusterChannel =
   /** Webhook deliveries became due: any node may claim them. */
   | 'deliveries'
   /** The node list changed (a node joined, stopped or was marked lost). */
-  | 'nodes';
+  | 'nodes'
+  /** A printer's live state on the node owning it (payload: the snapshot as JSON, throttled to ~1 per second per printer). */
+  | 'printers';
 
 export type ClusterListener = (payload: string) => void;
 

@@ -57,6 +57,7 @@ const errorSchema: JsonSchema = {
             'file_invalid',
             'rate_limit_exceeded',
             'storage_full',
+            'node_unavailable',
             'internal_error',
           ],
         },

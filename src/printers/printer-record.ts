@@ -18,7 +18,7 @@ const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 const nullableNumber = (description: string) => nullable(Type.Number({ description }));
 const nullableString = (description: string) => nullable(Type.String({ description }));
 
-export const OFFLINE_REASONS = ['unreachable', 'auth_failed', 'firmware_error', 'printer_disconnected', 'tls_error', 'host_error'] as const;
+export const OFFLINE_REASONS = ['unreachable', 'auth_failed', 'firmware_error', 'printer_disconnected', 'tls_error', 'host_error', 'node_unavailable'] as const;
 export const PRINTER_KINDS = ['serial', 'moonraker', 'octoprint', 'prusalink'] as const;
 
 export const PrinterRecordSchema = Type.Object({
@@ -65,7 +65,7 @@ export const PrinterRecordSchema = Type.Object({
       type: 'string',
       enum: [...OFFLINE_REASONS],
       description:
-        'Extension: why an offline (or error) printer is not usable: unreachable (nothing answers), auth_failed (the api_key was refused), firmware_error (the firmware stopped; its message is in error), printer_disconnected (OctoPrint or Moonraker is up but its printer is not), tls_error, host_error (the worker thread hosting its link crashed; it restarts and the printer reconnects). Null while online or connecting.',
+        'Extension: why an offline (or error) printer is not usable: unreachable (nothing answers), auth_failed (the api_key was refused), firmware_error (the firmware stopped; its message is in error), printer_disconnected (OctoPrint or Moonraker is up but its printer is not), tls_error, host_error (the worker thread hosting its link crashed; it restarts and the printer reconnects), node_unavailable (the printer belongs to another node sharing the database, and that node is lost, stopped or silent: its state is unknown here). Null while online or connecting.',
     }),
   ),
   external_job: nullable(

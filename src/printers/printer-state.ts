@@ -82,7 +82,9 @@ export type OfflineReason =
   /** TLS failed: an untrusted or mismatched certificate, or a pinned fingerprint that does not match. */
   | 'tls_error'
   /** The worker thread that hosted the link crashed: the pool restarts it and the printer reconnects by itself. */
-  | 'host_error';
+  | 'host_error'
+  /** The printer belongs to another node sharing the database, and that node is lost, stopped or silent. */
+  | 'node_unavailable';
 
 /** A print started on the printer itself (its screen, Mainsail, OctoPrint's page): not ours, but it occupies the printer. */
 export interface ExternalJob {

@@ -1,4 +1,5 @@
 // Printers: stored settings (CRUD, list), one live session per printer opened and closed with it, the persisted `ready` flag.
+import type { RemotePrinterStates } from './remote-printer-states.js';
 import { sql, type SqlBool, type Updateable } from 'kysely';
 import { isoTime, type Clock } from '../clock.js';
 import { AppError, notFound } from '../errors.js';
@@ -54,6 +55,8 @@ export interface PrintersServiceDeps {
   commandTimeoutMs?: number;
   /** The worker threads serial sessions run in (--workers N > 0); absent: every session on this thread. */
   workers?: LinkWorkerPool;
+  /** Live state of printers other nodes own (several nodes on one database); absent: every printer is this node's. */
+  remote?: RemotePrinterStates;
 }
 
 /** Fields that change which jobs a printer can take: a PATCH of one of them wakes the scheduler up. */
@@ -103,6 +106,8 @@ export class PrintersService {
 
   /** Opens a session for every stored printer (at start); connecting goes on in the background with retries. */
   async openAllSessions(): Promise<void> {
+    // From now on this node's printers' state reaches the other nodes, and theirs reaches this one.
+    await this.deps.remote?.start();
     const rows = await allPrinters(this.deps.db);
     // A shutdown that began while the rows were read must not be followed by sessions nobody closes.
     if (this.closing) return;
@@ -122,6 +127,7 @@ export class PrintersService {
    */
   async close(): Promise<void> {
     this.closing = true;
+    this.deps.remote?.stop();
     // A browse in flight ends now (its sockets would keep the process alive for up to its length).
     this.deps.mdns?.close();
     const open = this.deps.sessions.list();
@@ -163,7 +169,16 @@ export class PrintersService {
   }
 
   async get(id: string): Promise<PrinterRecord> {
-    return this.record(await this.requireRow(id));
+    return this.view(await this.requireRow(id));
+  }
+
+  /**
+   * A printer as the API shows it: the owner node's published state when another node owns it. The scheduler keeps
+   * record() (this node's own links only), so it never plans on a printer it cannot drive.
+   */
+  view(row: PrinterRow): PrinterRecord {
+    const remote = this.deps.remote?.snapshotFor(row.id, row.node_id);
+    return remote === undefined ? this.record(row) : toPrinterRecord(row, remote);
   }
 
   /** Every printer with its live state, oldest first (for the scheduler). */
@@ -175,7 +190,7 @@ export class PrintersService {
     const where: ListCondition[] = q.where.map((c) =>
       c.param === 'status' ? customCondition(c, (v) => this.statusCondition(v as ApiPrinterStatus)) : c,
     );
-    return runListQuery(selectPrinters(this.deps.db), { ...q, where }, (row) => this.record(row));
+    return runListQuery(selectPrinters(this.deps.db), { ...q, where }, (row) => this.view(row));
   }
 
   async create(input: PrinterCreateInput): Promise<PrinterRecord> {
@@ -321,14 +336,19 @@ export class PrintersService {
     }
   }
 
-  /** The live status as SQL: ids whose session has it now (offline: every printer not online, with or without a session). */
+  /**
+   * The live status as SQL: ids whose session has it now, or whose owner node last reported it (offline: every printer
+   * not online, with or without a session).
+   */
   private statusCondition(status: ApiPrinterStatus) {
-    const sessions = this.deps.sessions.list();
+    const live = new Map(this.deps.sessions.list().map((s) => [s.printerId, apiStatus(s.currentStatus)]));
+    for (const [id, remoteStatus] of this.deps.remote?.liveStatuses() ?? []) live.set(id, apiStatus(remoteStatus));
+    const entries = [...live];
     if (status === 'offline') {
-      const online = sessions.filter((s) => apiStatus(s.currentStatus) !== 'offline').map((s) => s.printerId);
+      const online = entries.filter(([, s]) => s !== 'offline').map(([id]) => id);
       return online.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`printers.id not in (${sql.join(online)})`;
     }
-    const ids = sessions.filter((s) => apiStatus(s.currentStatus) === status).map((s) => s.printerId);
+    const ids = entries.filter(([, s]) => s === status).map(([id]) => id);
     return ids.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`printers.id in (${sql.join(ids)})`;
   }
 

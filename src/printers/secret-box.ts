@@ -1,6 +1,6 @@
 // Encrypts stored secrets (printer api_key) with AES-256-GCM under a key kept in the data directory (0600), never in the database.
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 /** The key file beside the database: a copy of the database alone does not reveal the secrets. */
@@ -17,6 +17,14 @@ export class SecretBox {
   constructor(key: Buffer) {
     if (key.length !== KEY_BYTES) throw new Error(`a secret key must be ${KEY_BYTES} bytes, got ${key.length}`);
     this.key = Buffer.from(key);
+  }
+
+  /**
+   * A fingerprint of the key that reveals nothing of it: nodes sharing a database compare it to find out whether they
+   * were started with the same key (database_identity.secret_key_check).
+   */
+  identityCheck(): string {
+    return createHmac('sha256', this.key).update('printfarm database identity').digest('hex');
   }
 
   /** A key that lives only in this process (tests on an in-memory database). */
@@ -46,6 +54,25 @@ export class SecretBox {
     decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
     return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   }
+}
+
+/** The environment variable that gives every node sharing a database the same key (it replaces the key file). */
+export const SECRET_KEY_ENV = 'PRINTFARM_SECRET_KEY';
+
+/** PRINTFARM_SECRET_KEY as a key: base64 of exactly 32 bytes, or an error saying how to make one. */
+export function secretBoxFromEnv(value: string): SecretBox {
+  const text = value.trim();
+  const key = Buffer.from(text, 'base64');
+  // Buffer.from skips characters that are not base64, so a round trip tells a real base64 text from noise.
+  if (key.length !== KEY_BYTES || key.toString('base64') !== text) {
+    throw new Error(`${SECRET_KEY_ENV} must be the base64 of ${KEY_BYTES} bytes (make one with: openssl rand -base64 ${KEY_BYTES}), got ${key.length} bytes`);
+  }
+  return new SecretBox(key);
+}
+
+/** The key of this node: PRINTFARM_SECRET_KEY when set (several nodes share it), else the data directory's key file. */
+export function loadNodeSecretBox(dataDir: string, envValue: string | undefined = process.env[SECRET_KEY_ENV]): SecretBox {
+  return envValue !== undefined && envValue !== '' ? secretBoxFromEnv(envValue) : loadSecretBox(dataDir);
 }
 
 /**

@@ -16,6 +16,10 @@ import { allRoutes, type AppRoute } from '../../src/app/routes-index.js';
 import type { HostResolver } from '../../src/files/url-guard.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PrintersServiceDeps } from '../../src/printers/printers.service.js';
+import type { NodeIdentity } from '../../src/nodes/node-identity.js';
+import type { ForwardingOptions } from '../../src/forwarding/forwarding.middleware.js';
+import type { ClusterBus } from '../../src/cluster/cluster-bus.js';
+import type { RemotePrinterStatesOptions } from '../../src/printers/remote-printer-states.js';
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
 import type { DbHandle } from '../../src/storage/db.js';
 import { openPostgres } from '../../src/storage/open-postgres.js';
@@ -60,6 +64,13 @@ export async function startTestApp(
     fileStorage?: DepsSettings['fileStorage'];
     /** A PostgreSQL database several test apps share (like nodes of one farm); the caller creates and drops it. */
     databaseUrl?: string;
+    /** This app as one node of several on one database (its address is filled in once it listens); a fresh id when absent. */
+    node?: NodeIdentity;
+    /** Timeouts of actions forwarded to another node. */
+    forwarding?: ForwardingOptions;
+    /** One bus shared by the apps acting as nodes of one farm; a bus of its own when absent. */
+    cluster?: ClusterBus;
+    remotePrinters?: RemotePrinterStatesOptions;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -86,6 +97,10 @@ export async function startTestApp(
     resolveHost: options.resolveHost,
     workers: options.workers ?? 0,
     ...(options.fileStorage ? { fileStorage: options.fileStorage } : {}),
+    ...(options.node ? { node: options.node } : {}),
+    ...(options.forwarding ? { forwarding: options.forwarding } : {}),
+    ...(options.cluster ? { cluster: options.cluster } : {}),
+    ...(options.remotePrinters ? { remotePrinters: options.remotePrinters } : {}),
   });
   const { printers } = deps;
   await deps.events.start();
@@ -98,6 +113,8 @@ export async function startTestApp(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
+  // Other nodes forward printer actions here, as to a server's --node-address.
+  deps.node.address ??= baseUrl;
   return {
     deps,
     handle,

@@ -134,6 +134,8 @@ export function offlineWords(p: Pick<PrinterRecord, 'kind' | 'offline_reason' | 
       return 'TLS: the certificate is not trusted (pin its fingerprint)';
     case 'host_error':
       return 'The server thread driving it crashed — it restarts and reconnects by itself';
+    case 'node_unavailable':
+      return `Its node is unavailable: ${p.error?.message ?? 'no state from it'}`;
   }
 }
 
