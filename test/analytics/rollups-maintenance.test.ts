@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import { fleetMetrics } from '../../src/analytics/fleet-metrics.service.js';
 import { jobReport, materialReport } from '../../src/analytics/reports.service.js';
 import { main } from '../../src/cli/run-cli.js';
@@ -13,6 +14,7 @@ import { CliUsageError } from '../../src/cli/command.js';
 import { ManualClock } from '../../src/clock.js';
 import { upsertUsage } from '../../src/materials/materials.repository.js';
 import { DATABASE_FILE, openDatabase, type Db } from '../../src/storage/db.js';
+import type { Database } from '../../src/storage/schema.js';
 import { migrate } from '../../src/storage/migrate.js';
 import { migrations } from '../../src/storage/migrations/index.js';
 import { ANALYTICS_ROLLUP_TABLES } from '../../src/storage/migrations/013-analytics-rollups.js';
@@ -122,8 +124,9 @@ describe('migration 013 and printfarm analytics rebuild', () => {
     const file = path.join(dir, DATABASE_FILE);
     const raw = new BetterSqlite3(file);
     migrate(raw, migrations.slice(0, 9), new Date(NOW).toISOString());
-    seedHistory(raw, { jobs: 2000, seed: 7, nowMs: NOW });
-    raw.close();
+    const early = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+    await seedHistory(early, { jobs: 2000, seed: 7, nowMs: NOW });
+    await early.destroy(); // closes raw
     const h = openDatabase(file, new Date(NOW).toISOString());
     try {
       assert.deepEqual(h.migrated, migrations.slice(9).map((m) => m.version));

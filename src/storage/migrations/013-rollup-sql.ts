@@ -23,8 +23,8 @@ export const jobRows = (row: 'NEW' | 'OLD' | null): string =>
 
 export type Sign = '1' | '-1';
 
-/** `col = col + excluded.col` for each column. */
-const addUp = (cols: string[]): string => cols.map((c) => `${c} = ${c} + excluded.${c}`).join(', ');
+/** `col = table.col + excluded.col` for each column (qualified: PostgreSQL finds a bare name ambiguous here). */
+const addUp = (table: string, cols: string[]): string => cols.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ');
 
 /** The printer's own key and the farm's ('*'): each row is written twice, so a farm-wide question reads one row a day or hour. */
 const BOTH_KEYS = `(SELECT 0 AS farm UNION ALL SELECT 1)`;
@@ -86,8 +86,8 @@ export function rollupSql(d: SqlText): RollupSql {
   const WAIT = d.greatest('0', `(${ms('j.started_at')} - ${ms('j.created_at')}) / 1000.0`);
   const changed = (cols: string): string => cols.split(', ').map((c) => d.distinct(`OLD.${c}`, `NEW.${c}`)).join(' OR ');
   /** The smaller / larger of a stored and an added value, either possibly NULL. */
-  const keepMin = (c: string): string => `${c} = COALESCE(${d.least(c, `excluded.${c}`)}, ${c}, excluded.${c})`;
-  const keepMax = (c: string): string => `${c} = COALESCE(${d.greatest(c, `excluded.${c}`)}, ${c}, excluded.${c})`;
+  const keepMin = (c: string): string => `${c} = COALESCE(${d.least(`analytics_day.${c}`, `excluded.${c}`)}, analytics_day.${c}, excluded.${c})`;
+  const keepMax = (c: string): string => `${c} = COALESCE(${d.greatest(`analytics_day.${c}`, `excluded.${c}`)}, analytics_day.${c}, excluded.${c})`;
   const count = (s: Sign, status: string): string => `SUM(${s} * ${d.int(`j.status = '${status}'`)})`;
 
   /** Per start day: the ended jobs' printing, grams and filament cost (interior sums), and every started job's queue wait. */
@@ -100,14 +100,14 @@ export function rollupSql(d: SqlText): RollupSql {
     SUM(CASE WHEN j.completed_at IS NULL THEN 0 ELSE ${s} * COALESCE(j.usage_cost, j.cost, 0) END),
     SUM(${s}), SUM(${s} * ${WAIT}), MAX(${WAIT})
   FROM ${src} j, ${BOTH_KEYS} k WHERE j.started_at IS NOT NULL GROUP BY 1, 2
-  ON CONFLICT (day, printer_id) DO UPDATE SET ${addUp(['ended_seconds', 'ended_watt_seconds', 'ended_grams', 'ended_cost', 'started_n', 'wait_sum'])}
+  ON CONFLICT (day, printer_id) DO UPDATE SET ${addUp('analytics_day', ['ended_seconds', 'ended_watt_seconds', 'ended_grams', 'ended_cost', 'started_n', 'wait_sum'])}
     ${s === '1' ? `, ${keepMax('wait_max')}` : ''};`;
 
   /** Per creation day: jobs created. */
   const createdDay = (src: string, s: Sign): string => `
   INSERT INTO analytics_day (day, printer_id, created_n)
   SELECT substr(j.created_at, 1, 10), ${keyOf('j.printer_id')}, SUM(${s}) FROM ${src} j, ${BOTH_KEYS} k WHERE true GROUP BY 1, 2
-  ON CONFLICT (day, printer_id) DO UPDATE SET ${addUp(['created_n'])};`;
+  ON CONFLICT (day, printer_id) DO UPDATE SET ${addUp('analytics_day', ['created_n'])};`;
 
   /** Per completion day: final states, and the completed jobs' printing (sum, min, max) and filament cost. */
   const finishedDay = (src: string, s: Sign): string => `
@@ -119,7 +119,7 @@ export function rollupSql(d: SqlText): RollupSql {
     SUM(CASE WHEN ${isCompleted} THEN ${s} * COALESCE(j.usage_cost, j.cost, 0) ELSE 0 END),
     MIN(CASE WHEN ${isCompleted} THEN j.elapsed_time END), MAX(CASE WHEN ${isCompleted} THEN j.elapsed_time END)
   FROM ${src} j, ${BOTH_KEYS} k WHERE j.completed_at IS NOT NULL AND j.status IN ${FINAL} GROUP BY 1, 2
-  ON CONFLICT (day, printer_id) DO UPDATE SET ${addUp(['completed_n', 'failed_n', 'cancelled_n', 'completed_seconds', 'completed_watt_seconds', 'completed_cost'])}
+  ON CONFLICT (day, printer_id) DO UPDATE SET ${addUp('analytics_day', ['completed_n', 'failed_n', 'cancelled_n', 'completed_seconds', 'completed_watt_seconds', 'completed_cost'])}
     ${s === '1' ? `, ${keepMin('completed_min')}, ${keepMax('completed_max')}` : ''};`;
 
   /** Per completion day: failed jobs by error code. */
@@ -127,7 +127,7 @@ export function rollupSql(d: SqlText): RollupSql {
   INSERT INTO analytics_day_failure (day, printer_id, code, n)
   SELECT substr(j.completed_at, 1, 10), ${keyOf('j.printer_id')}, COALESCE(j.error_code, 'unknown'), SUM(${s})
   FROM ${src} j, ${BOTH_KEYS} k WHERE j.completed_at IS NOT NULL AND j.status = 'failed' GROUP BY 1, 2, 3
-  ON CONFLICT (day, printer_id, code) DO UPDATE SET ${addUp(['n'])};`;
+  ON CONFLICT (day, printer_id, code) DO UPDATE SET ${addUp('analytics_day_failure', ['n'])};`;
 
   // A minimum or maximum cannot be taken back by subtraction: when a job leaves a day, the day's value is read again
   // from the jobs (one day: an index range), and only when the job's part in it changed.
@@ -167,14 +167,14 @@ export function rollupSql(d: SqlText): RollupSql {
   const printingHour = (src: string, s: Sign): string => `
   INSERT INTO analytics_hour (hour, printer_id, print_seconds)
   SELECT ${hourOf}, ${keyOf('x.printer_id')}, SUM(${s} * (${printing})) FROM ${hourSlices(src)} WHERE true GROUP BY 1, 2
-  ON CONFLICT (hour, printer_id) DO UPDATE SET ${addUp(['print_seconds'])};`;
+  ON CONFLICT (hour, printer_id) DO UPDATE SET ${addUp('analytics_hour', ['print_seconds'])};`;
 
   /** Per completion hour: final states. */
   const finishedHour = (src: string, s: Sign): string => `
   INSERT INTO analytics_hour (hour, printer_id, completed_n, failed_n, cancelled_n)
   SELECT substr(j.completed_at, 1, 13), ${keyOf('j.printer_id')}, ${count(s, 'completed')}, ${count(s, 'failed')}, ${count(s, 'cancelled')}
   FROM ${src} j, ${BOTH_KEYS} k WHERE j.completed_at IS NOT NULL AND j.status IN ${FINAL} GROUP BY 1, 2
-  ON CONFLICT (hour, printer_id) DO UPDATE SET ${addUp(['completed_n', 'failed_n', 'cancelled_n'])};`;
+  ON CONFLICT (hour, printer_id) DO UPDATE SET ${addUp('analytics_hour', ['completed_n', 'failed_n', 'cancelled_n'])};`;
 
   const jobPartList = [startedDay, createdDay, finishedDay, failureDay, printingHour, finishedHour];
   const jobParts = (src: string, s: Sign): string => jobPartList.map((part) => part(src, s)).join('\n');
@@ -185,14 +185,14 @@ export function rollupSql(d: SqlText): RollupSql {
   SELECT substr(l.started_at, 1, 10), ${keyOf('l.printer_id')}, ${d.jsonQuote('l.type')}, ${d.jsonQuote('l.color')}, ${d.jsonQuote('l.material_id')},
     SUM(${s}), SUM(${s} * l.grams), SUM(${s} * l.cost)
   FROM ${lines} l, ${BOTH_KEYS} k WHERE l.started_at IS NOT NULL AND l.completed_at IS NOT NULL GROUP BY 1, 2, 3, 4, 5
-  ON CONFLICT (day, printer_id, type, color, material_id) DO UPDATE SET ${addUp(['lines', 'grams', 'cost'])};`;
+  ON CONFLICT (day, printer_id, type, color, material_id) DO UPDATE SET ${addUp('analytics_day_material', ['lines', 'grams', 'cost'])};`;
 
   /** Per hour: filament of ended jobs by printer and type, cut to the hour. */
   const materialHour = (lines: string, s: Sign): string => `
   INSERT INTO analytics_hour_material (hour, printer_id, type, grams, cost)
   SELECT ${hourOf}, ${keyOf('x.printer_id')}, ${d.jsonQuote('x.type')}, SUM(${s} * x.grams * (${share})), SUM(${s} * x.cost * (${share}))
   FROM ${hourSlices(lines)} WHERE true GROUP BY 1, 2, 3
-  ON CONFLICT (hour, printer_id, type) DO UPDATE SET ${addUp(['grams', 'cost'])};`;
+  ON CONFLICT (hour, printer_id, type) DO UPDATE SET ${addUp('analytics_hour_material', ['grams', 'cost'])};`;
 
   const lineParts = (lines: string, s: Sign): string => materialDay(lines, s) + materialHour(lines, s);
 
