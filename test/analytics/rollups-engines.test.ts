@@ -76,7 +76,8 @@ describe('roll-ups on PostgreSQL against SQLite', { skip: pgSkipReason() }, () =
 
   it('the triggers keep every roll-up row the same as on SQLite (and the jobs\' usage totals too)', async () => {
     await assertSameRollups(sqlite, pg);
-    const totals = (h: DbHandle) => h.db.selectFrom('jobs').select(['id', 'usage_grams', 'usage_cost']).orderBy('id').execute();
+    const totals = async (h: DbHandle) =>
+      (await sql<{ id: string; usage_grams: number | null; usage_cost: number | null }>`SELECT id, usage_grams, usage_cost FROM jobs ORDER BY id`.execute(h.db)).rows;
     const [a, b] = [await totals(sqlite), await totals(pg)];
     assert.equal(b.length, a.length);
     a.forEach((row, i) => {
