@@ -1,4 +1,5 @@
 // Users of the organization: reading and inviting (the invite token is returned once and stored only as a hash).
+import { isUniqueViolation } from '../storage/engines/unique-violation.js';
 import { createHash } from 'node:crypto';
 import { isoTime, type Clock } from '../clock.js';
 import { AppError, notFound } from '../errors.js';
@@ -78,7 +79,7 @@ export async function inviteUser(
     await insertUser(deps.db, row);
   } catch (err) {
     // Two invites racing for one address: the UNIQUE index decides, the loser gets the same 409.
-    if (/UNIQUE constraint failed: users\.email/.test((err as Error).message)) {
+    if (isUniqueViolation(err, 'users', 'email')) {
       throw new AppError(409, 'invalid_request', `a user with email ${email} already exists`);
     }
     throw err;

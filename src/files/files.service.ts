@@ -1,4 +1,5 @@
 // The files service: ingests G-code from a stream or a URL (validated, metadata read, stored once by hash) and serves records and thumbnails.
+import { isUniqueViolation } from '../storage/engines/unique-violation.js';
 import type { Readable } from 'node:stream';
 import { isoTime, type Clock } from '../clock.js';
 import { AppError, notFound } from '../errors.js';
@@ -72,8 +73,6 @@ export function cleanFileName(name: string, fallback = 'upload.gcode'): string {
   return clean || fallback;
 }
 
-const isUniqueViolation = (err: unknown): boolean => (err as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE';
-
 export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits = DEFAULT_FILE_LIMITS): FilesService {
   const store = deps.store ?? new FileStore(deps.dataDir);
 
@@ -143,7 +142,7 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
       await insertFile(deps.db, row);
     } catch (err) {
       // Two uploads of the same content at once: the other one's row stands.
-      if (!isUniqueViolation(err)) throw err;
+      if (!isUniqueViolation(err, 'files', 'sha256')) throw err;
       const winner = await findFileBySha256(deps.db, temp.sha256);
       if (!winner) throw err;
       return toFileRecord(winner);

@@ -1,4 +1,5 @@
 // Rows of the jobs table: function-style queries taking a kysely handle (the database or a transaction). Portable SQL only.
+import { isUniqueViolation } from '../storage/engines/unique-violation.js';
 import type { Kysely, Selectable, SqlBool, Updateable } from 'kysely';
 import type { Database, JobTable } from '../storage/schema.js';
 import type { JobStatus } from './job-state.js';
@@ -70,7 +71,7 @@ export async function claimJob(db: Q, id: string, printerId: string, startedAt: 
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   } catch (err) {
-    if (/UNIQUE constraint failed/i.test((err as Error).message)) return false;
+    if (isUniqueViolation(err, 'jobs')) return false;
     throw err;
   }
 }

@@ -1,11 +1,13 @@
 // Printers: stored settings (CRUD, list), one live session per printer opened and closed with it, the persisted `ready` flag.
+import { engineSqlOf } from '../storage/engines/engine-sql.js';
+import { isUniqueViolation } from '../storage/engines/unique-violation.js';
 import { sql, type SqlBool, type Updateable } from 'kysely';
 import { isoTime, type Clock } from '../clock.js';
 import { AppError, notFound } from '../errors.js';
 import { findOrganization } from '../auth/organization.repository.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { ListSpec } from '../http/list-query.js';
-import { customCondition, runListQuery, type ListCondition, type ListPage, type ListQuery } from '../storage/list-page.js';
+import { customCondition, runListQuery, withCustomCondition, type ListCondition, type ListPage, type ListQuery } from '../storage/list-page.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
@@ -72,7 +74,8 @@ export const PRINTER_LIST_SPEC: ListSpec = {
     tag: {
       type: 'string',
       description: 'Only printers carrying this tag.',
-      where: (v) => sql<SqlBool>`exists (select 1 from json_each(printers.tags) where json_each.value = ${v})`,
+      // The JSON test differs per engine: list() puts in the engine's (storage/engines), this stand-in is never run.
+      where: () => sql<SqlBool>`1 = 0`,
     },
     model: { column: 'model', type: 'string', description: 'Only printers of this model (exact name).' },
   },
@@ -173,7 +176,8 @@ export class PrintersService {
     const where: ListCondition[] = q.where.map((c) =>
       c.param === 'status' ? customCondition(c, (v) => this.statusCondition(v as ApiPrinterStatus)) : c,
     );
-    return runListQuery(selectPrinters(this.deps.db), { ...q, where }, (row) => this.record(row));
+    const tagged = withCustomCondition({ ...q, where }, 'tag', (v) => engineSqlOf(this.deps.db).jsonArrayHas(sql.ref('printers.tags'), String(v)));
+    return runListQuery(selectPrinters(this.deps.db), tagged, (row) => this.record(row));
   }
 
   async create(input: PrinterCreateInput): Promise<PrinterRecord> {
@@ -314,7 +318,7 @@ export class PrintersService {
     try {
       await write;
     } catch (err) {
-      if (/UNIQUE constraint failed: printers\.connection_url/.test((err as Error).message)) throw linkTaken(`another printer already uses ${url}`);
+      if (isUniqueViolation(err, 'printers', 'connection_url')) throw linkTaken(`another printer already uses ${url}`);
       throw err;
     }
   }
