@@ -205,7 +205,7 @@ export async function interiorUsage(db: Q, f: AnalyticsFilter & { type?: string 
 }
 
 /** Filament lines of the jobs straddling the period's edges (few), with their timing so the caller can cut them. */
-export function boundaryUsage(db: Q, f: AnalyticsFilter & { type?: string }): AsyncIterable<BoundaryUsageLine> {
+export function boundaryUsage(db: Q, f: AnalyticsFilter & { type?: string }): Promise<BoundaryUsageLine[]> {
   const q = unionOfTerms(boundaryTerms(f), (term) =>
     usageLines(db, f)
       .where(term)
@@ -222,7 +222,7 @@ export function boundaryUsage(db: Q, f: AnalyticsFilter & { type?: string }): As
         'j.elapsed_time',
       ]),
   );
-  return q.stream(200) as AsyncIterable<BoundaryUsageLine>;
+  return q.execute() as Promise<BoundaryUsageLine[]>;
 }
 
 export interface SeriesLine {
