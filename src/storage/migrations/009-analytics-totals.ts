@@ -8,10 +8,10 @@ const refresh = (jobIdExpr: string): string => `
       usage_cost = (SELECT SUM(u.cost) FROM job_material_usage u WHERE u.job_id = jobs.id)
     WHERE jobs.id IN (${jobIdExpr});`;
 
-/** A PostgreSQL row trigger running `body` in a PL/pgSQL function of the same name. */
-const pgTrigger = (name: string, event: string, body: string): string => `
+/** A PostgreSQL trigger (per row or per statement) running `body` in a PL/pgSQL function of the same name. */
+const pgTrigger = (name: string, event: string, body: string, level: 'ROW' | 'STATEMENT' = 'ROW'): string => `
     CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN ${body} RETURN NULL; END $fn$;
-    CREATE TRIGGER ${name} ${event} FOR EACH ROW EXECUTE FUNCTION ${name}();`;
+    CREATE TRIGGER ${name} ${event} FOR EACH ${level} EXECUTE FUNCTION ${name}();`;
 
 export const migration009AnalyticsTotals: Migration = {
   version: 9,
@@ -49,12 +49,13 @@ export const migration009AnalyticsTotals: Migration = {
     ALTER TABLE jobs ADD COLUMN usage_grams DOUBLE PRECISION;
     ALTER TABLE jobs ADD COLUMN usage_cost DOUBLE PRECISION;
     ${refresh('SELECT job_id FROM job_material_usage')}
-    -- The same four triggers as PL/pgSQL functions. A trigger's WHEN may hold no subquery here: the job trigger tests
-    -- for usage rows in its body.
+    -- The same four triggers as PL/pgSQL functions. The job trigger is one per statement (its inserted rows as a
+    -- transition table), firing after migration 013's analytics_job_insert as the SQLite one does after the roll-ups
+    -- saw the job: a bulk insert then refreshes its jobs in one update.
     ${pgTrigger('job_usage_totals_insert', 'AFTER INSERT ON job_material_usage', refresh('NEW.job_id'))}
     ${pgTrigger('job_usage_totals_update', 'AFTER UPDATE OF job_id, grams, cost ON job_material_usage', refresh('OLD.job_id, NEW.job_id'))}
     ${pgTrigger('job_usage_totals_delete', 'AFTER DELETE ON job_material_usage', refresh('OLD.job_id'))}
-    ${pgTrigger('job_usage_totals_job', 'AFTER INSERT ON jobs', `IF EXISTS (SELECT 1 FROM job_material_usage u WHERE u.job_id = NEW.id) THEN ${refresh('NEW.id')} END IF;`)}
+    ${pgTrigger('job_usage_totals_job', 'AFTER INSERT ON jobs REFERENCING NEW TABLE AS new_jobs', refresh('SELECT n.id FROM new_jobs n JOIN job_material_usage u ON u.job_id = n.id'), 'STATEMENT')}
     DROP INDEX jobs_started;
     DROP INDEX jobs_completed;
     CREATE INDEX jobs_started_cover ON jobs (started_at, completed_at, printer_id, status, elapsed_time, created_at);

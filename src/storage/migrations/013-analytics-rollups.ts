@@ -25,13 +25,22 @@ interface TriggerSpec {
   event: string;
   when?: string;
   body: string;
+  /**
+   * PostgreSQL instead: a statement-level trigger over the statement's transition table. Each write to a roll-up row
+   * leaves a new row version that later writes in the same transaction walk past, so thousands of single-row updates
+   * of one day row in one transaction (a bulk import) grow quadratic; one set-based update per statement does not.
+   */
+  pg?: { event: string; body: string };
 }
+
+const insertedJobs = (r: RollupSql, src: string): string => r.jobParts(src, '1') + r.lineParts(linesOfJobs(src), '1') + r.oddJobs(src);
 
 const triggers = (r: RollupSql): TriggerSpec[] => [
   {
     name: 'analytics_job_insert',
     event: 'AFTER INSERT ON jobs',
-    body: r.jobParts(jobRows('NEW'), '1') + r.lineParts(linesOfJobs(jobRows('NEW')), '1') + r.oddJobs(jobRows('NEW')),
+    body: insertedJobs(r, jobRows('NEW')),
+    pg: { event: 'AFTER INSERT ON jobs REFERENCING NEW TABLE AS new_jobs', body: insertedJobs(r, 'new_jobs') },
   },
   {
     name: 'analytics_job_delete',
@@ -92,14 +101,19 @@ const triggers = (r: RollupSql): TriggerSpec[] => [
 export const sqliteTriggers = (specs: TriggerSpec[]): string =>
   specs.map((t) => `CREATE TRIGGER ${t.name} ${t.event}${t.when ? ` WHEN ${t.when}` : ''} BEGIN ${t.body} END;`).join('\n');
 
-/** PostgreSQL: a trigger function of the same name holding the statements, and a row trigger calling it. */
+/**
+ * PostgreSQL: a trigger function of the same name holding the statements, and a row trigger calling it (or a
+ * statement trigger, see TriggerSpec.pg). Triggers of one event fire in name order (analytics_* before migration
+ * 009's job_usage_totals_*), and statement triggers after the row triggers of their statement.
+ */
 export const postgresTriggers = (specs: TriggerSpec[]): string =>
   specs
-    .map(
-      (t) => `CREATE FUNCTION ${t.name}() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN ${t.body}
+    .map((t) => {
+      const level = t.pg ? `${t.pg.event} FOR EACH STATEMENT` : `${t.event} FOR EACH ROW${t.when ? ` WHEN (${t.when})` : ''}`;
+      return `CREATE FUNCTION ${t.name}() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN ${t.pg?.body ?? t.body}
   RETURN NULL; END $fn$;
-CREATE TRIGGER ${t.name} ${t.event} FOR EACH ROW${t.when ? ` WHEN (${t.when})` : ''} EXECUTE FUNCTION ${t.name}();`,
-    )
+CREATE TRIGGER ${t.name} ${level} EXECUTE FUNCTION ${t.name}();`;
+    })
     .join('\n');
 
 const SQLITE = rollupSql(sqliteText);
