@@ -229,22 +229,18 @@ export interface BoundaryJob {
   filament_cost: number;
 }
 
-// About .stream() here and in reports.repository: kysely holds the one SQLite connection for the whole iteration, and
-// better-sqlite3 refuses other statements while a cursor is open. That is safe only because every consumer of these
-// streams folds rows into sums without awaiting anything else (the iteration finishes within one macrotask, so no other
-// request or raw deps.sqlite call runs in between). Anything that waits on a client while reading (the export) pages
-// with short keyset queries instead (export.repository.ts). On PostgreSQL, .stream() needs the dialect's `cursor`.
-// Streams are kept for the few rows at the period's edges: kysely's stream costs about a microsecond a row, so the
-// many rows of a whole period are read in pages (period-pages.ts).
+// The rows at the period's edges are few by nature (a handful a printer), so they are read with one execute(): no
+// cursor stays open on the connection (better-sqlite3 refuses other statements while one is; PostgreSQL would need
+// pg-cursor). The many rows of a whole period are read in pages (period-pages.ts), the export in keyset pages.
 
 /** The jobs straddling the period's edges or still running, with their printer, timing, power and filament. */
-export function boundaryJobs(db: Q, f: AnalyticsFilter): AsyncIterable<BoundaryJob> {
+export function boundaryJobs(db: Q, f: AnalyticsFilter): Promise<BoundaryJob[]> {
   const q = unionOfTerms(boundaryTerms(f), (term) =>
     jobsScope(db, f)
       .where(term)
       .select(['j.id', 'j.printer_id', 'j.status', 'j.started_at', 'j.completed_at', 'j.elapsed_time', 'p.power_watts', gramsOf.as('grams'), filamentCostOf.as('filament_cost')]),
   );
-  return q.stream(200) as AsyncIterable<BoundaryJob>;
+  return q.execute() as Promise<BoundaryJob[]>;
 }
 
 /** Printer ids (deleted printers included unless a group narrows) with a job that started inside the period: one probe each. */

@@ -54,7 +54,7 @@ export async function printingTotals(db: Db, f: AnalyticsFilter, nowMs: number, 
   const whole = sums.split.whole;
   const fromMs = Date.parse(f.from);
   const toMs = Date.parse(f.to);
-  for await (const job of boundaryJobs(db, f)) {
+  for (const job of await boundaryJobs(db, f)) {
     if (printerIds && job.printer_id !== null) printerIds.add(job.printer_id);
     if (whole && job.completed_at !== null && job.completed_at > f.to && job.started_at >= whole.from && job.started_at < whole.to) {
       // In the roll-up of its start day as a job wholly inside: taken out whole, then added cut.

@@ -1,6 +1,7 @@
 // SQL of the job, printer and material reports: counts, durations, failure reasons and filament breakdowns per period.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import { engineSqlOf } from '../storage/engines/engine-sql.js';
 import {
   boundaryTerms,
   filamentCostOf,
@@ -204,7 +205,7 @@ export async function interiorUsage(db: Q, f: AnalyticsFilter & { type?: string 
 }
 
 /** Filament lines of the jobs straddling the period's edges (few), with their timing so the caller can cut them. */
-export function boundaryUsage(db: Q, f: AnalyticsFilter & { type?: string }): AsyncIterable<BoundaryUsageLine> {
+export function boundaryUsage(db: Q, f: AnalyticsFilter & { type?: string }): Promise<BoundaryUsageLine[]> {
   const q = unionOfTerms(boundaryTerms(f), (term) =>
     usageLines(db, f)
       .where(term)
@@ -221,7 +222,7 @@ export function boundaryUsage(db: Q, f: AnalyticsFilter & { type?: string }): As
         'j.elapsed_time',
       ]),
   );
-  return q.stream(200) as AsyncIterable<BoundaryUsageLine>;
+  return q.execute() as Promise<BoundaryUsageLine[]>;
 }
 
 export interface SeriesLine {
@@ -272,8 +273,10 @@ export function crossingUsagePages(db: Q, f: AnalyticsFilter & { type?: string }
 }
 
 /** Seconds a job waited in the queue (started minus created, never negative), in SQL as the roll-ups count it. */
-const msOf = (col: 'started_at' | 'created_at') => sql`ROUND((julianday(${sql.ref(`j.${col}`)}) - 2440587.5) * 86400000)`;
-const waitOf = sql<number>`MAX(0, (${msOf('started_at')} - ${msOf('created_at')}) / 1000.0)`;
+function waitOfIn(db: Q) {
+  const e = engineSqlOf(db);
+  return e.greatest(sql`0`, sql`(${e.epochMs(sql.ref('j.started_at'))} - ${e.epochMs(sql.ref('j.created_at'))}) / 1000.0`);
+}
 
 export interface WaitSums {
   n: number;
@@ -283,6 +286,7 @@ export interface WaitSums {
 
 /** Queue waits of the jobs that started in the window [from, to). */
 export async function waitsIn(db: Q, f: AnalyticsFilter, w: Window): Promise<WaitSums> {
+  const waitOf = waitOfIn(db);
   const r = await jobsOf(db, f)
     .where('j.started_at', '>=', w.from)
     .where('j.started_at', '<', w.to)

@@ -238,7 +238,7 @@ async function periodLines(ctx: ReportContext & { type?: string }): Promise<(Usa
   const whole = split.whole;
   const fromMs = Date.parse(f.from);
   const toMs = Date.parse(f.to);
-  for await (const l of boundaryUsage(ctx.db, f)) {
+  for (const l of await boundaryUsage(ctx.db, f)) {
     const line = { ...l, grams: Number(l.grams), cost: Number(l.cost) };
     if (whole && l.completed_at !== null && l.completed_at > f.to && l.started_at >= whole.from && l.started_at < whole.to) lines.push({ ...line, share: -1 });
     lines.push({ ...line, share: jobOverlap(spanOf(l), fromMs, toMs, ctx.nowMs).share });

@@ -1,6 +1,8 @@
 // Rebuilds the analytics roll-ups from the jobs in one transaction (after a restore, a hand edit with triggers off, or a doubt).
-import type BetterSqlite3 from 'better-sqlite3';
-import { ANALYTICS_ROLLUP_TABLES, FILL_ANALYTICS_ROLLUPS } from '../storage/migrations/013-analytics-rollups.js';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { engineSqlOf } from '../storage/engines/engine-sql.js';
+import { ANALYTICS_ROLLUP_TABLES, fillAnalyticsRollups } from '../storage/migrations/013-rollup-sql.js';
 
 export interface RebuildResult {
   jobs: number;
@@ -9,15 +11,13 @@ export interface RebuildResult {
 }
 
 /** Empties the roll-up tables and fills them again from every job (the migration's backfill); readers see old or new, never half. */
-export function rebuildAnalyticsRollups(sqlite: BetterSqlite3.Database): RebuildResult {
-  return sqlite.transaction(() => {
-    for (const table of ANALYTICS_ROLLUP_TABLES) sqlite.exec(`DELETE FROM ${table}`);
-    sqlite.exec(FILL_ANALYTICS_ROLLUPS);
-    const count = (sql: string): number => (sqlite.prepare(sql).get() as { n: number }).n;
-    return {
-      jobs: count('SELECT COUNT(*) AS n FROM jobs'),
-      dayRows: count('SELECT COUNT(*) AS n FROM analytics_day'),
-      hourRows: count('SELECT COUNT(*) AS n FROM analytics_hour'),
-    };
-  })();
+export async function rebuildAnalyticsRollups(db: Kysely<Database>): Promise<RebuildResult> {
+  const fill = fillAnalyticsRollups(engineSqlOf(db).engine);
+  return db.transaction().execute(async (trx) => {
+    for (const table of ANALYTICS_ROLLUP_TABLES) await trx.deleteFrom(table).execute();
+    for (const statement of fill) await sql.raw(statement).execute(trx);
+    const count = async (table: 'jobs' | 'analytics_day' | 'analytics_hour'): Promise<number> =>
+      Number((await trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    return { jobs: await count('jobs'), dayRows: await count('analytics_day'), hourRows: await count('analytics_hour') };
+  });
 }

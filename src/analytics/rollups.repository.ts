@@ -77,7 +77,8 @@ export async function dayMaterials(db: Q, f: AnalyticsFilter & { type?: string }
     .select(['r.type', 'r.color', 'r.material_id', sql<number>`SUM(r.grams)`.as('grams'), sql<number>`SUM(r.cost)`.as('cost')])
     .groupBy(['r.type', 'r.color', 'r.material_id'])
     .having(sql`SUM(r.lines)`, '>', 0);
-  if (f.type !== undefined) q = q.where('r.type', '=', sql<string>`json_quote(${f.type})`);
+  // The key as the triggers wrote it: a JSON string (JSON.stringify quotes as json_quote and to_json do).
+  if (f.type !== undefined) q = q.where('r.type', '=', JSON.stringify(f.type));
   const rows = await scoped(db, q, f).execute();
   const decoded = rows.map((r) => ({
     type: JSON.parse(r.type) as string | null,
@@ -122,6 +123,6 @@ export async function hourMaterials(db: Q, f: AnalyticsFilter & { type?: string 
     .where('r.hour', '<', to)
     .select(['r.hour', sql<number>`SUM(r.grams)`.as('grams'), sql<number>`SUM(r.cost)`.as('cost')])
     .groupBy('r.hour');
-  if (f.type !== undefined) q = q.where('r.type', '=', sql<string>`json_quote(${f.type})`);
+  if (f.type !== undefined) q = q.where('r.type', '=', JSON.stringify(f.type));
   return scoped(db, q, f).execute();
 }

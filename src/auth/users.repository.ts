@@ -1,5 +1,6 @@
 // Rows of the users table.
-import type { Kysely, Selectable } from 'kysely';
+import { engineSqlOf } from '../storage/engines/engine-sql.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, UserTable } from '../storage/schema.js';
 
 export type UserRow = Selectable<UserTable>;
@@ -13,14 +14,9 @@ export async function findUserById(db: Q, id: string): Promise<UserRow | undefin
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Email comparison is case-insensitive (the column is COLLATE NOCASE). */
+/** Email comparison is case-insensitive (SQLite: the column is COLLATE NOCASE; PostgreSQL: lower() on both sides). */
 export async function findUserByEmail(db: Q, email: string): Promise<UserRow | undefined> {
-  // Case-insensitive on both engines: SQLite's column is COLLATE NOCASE, PostgreSQL's unique index is on lower(email).
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', eb.fn('lower', [eb.val(email)])))
-    .executeTakeFirst();
+  return db.selectFrom('users').selectAll().where(engineSqlOf(db).equalsIgnoringCase(sql.ref('email'), email)).executeTakeFirst();
 }
 
 export async function findOwner(db: Q): Promise<UserRow | undefined> {

@@ -1,4 +1,5 @@
 // Users of the organization: reading and inviting (the invite token is returned once and stored only as a hash).
+import { isUniqueViolation } from '../storage/engines/unique-violation.js';
 import { createHash } from 'node:crypto';
 import { isoTime, type Clock } from '../clock.js';
 import { AppError, notFound } from '../errors.js';
@@ -7,7 +8,6 @@ import type { Db } from '../storage/db.js';
 import type { UserTable } from '../storage/schema.js';
 import { runListQuery, type ListPage, type ListQuery } from '../storage/list-page.js';
 import { findUserByEmail, findUserById, insertUser, selectUsers, type UserRow } from './users.repository.js';
-import { isUniqueViolation } from '../storage/unique-violation.js';
 
 export type Role = UserTable['role'];
 export const ROLES: readonly Role[] = ['owner', 'admin', 'operator', 'viewer'];
@@ -79,7 +79,7 @@ export async function inviteUser(
     await insertUser(deps.db, row);
   } catch (err) {
     // Two invites racing for one address: the UNIQUE index decides, the loser gets the same 409.
-    if (isUniqueViolation(err, { index: 'users_email_nocase', sqliteColumns: 'users.email' })) {
+    if (isUniqueViolation(err, 'users', 'email')) {
       throw new AppError(409, 'invalid_request', `a user with email ${email} already exists`);
     }
     throw err;

@@ -33,7 +33,7 @@ export function parseAnalyticsArgs(args: string[], environment: NodeJS.ProcessEn
 
 /** Rebuilds; refuses a data directory without a database (almost always a mistyped --data-dir). */
 export function runAnalyticsRebuild(dataDir: string): Promise<RebuildResult> {
-  return withExistingDatabase(dataDir, new Date().toISOString(), (handle) => rebuildAnalyticsRollups(handle.sqlite));
+  return withExistingDatabase(dataDir, new Date().toISOString(), (handle) => rebuildAnalyticsRollups(handle.db));
 }
 
 export const analyticsCommand: CliCommand = {

@@ -1,11 +1,11 @@
 // File content and thumbnails as ~1 MB rows of file_chunks, readable by every node sharing the database; a job start
 // reads them into a per-node cache file, checked against the content hash before a printer sees it.
+import { isUniqueViolation } from '../storage/engines/unique-violation.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Db } from '../storage/db.js';
-import { isDuplicateKey } from '../storage/duplicate-key.js';
 import { ExclusiveSections, FileContentError, type ContentStore, type StoredTemp, type ThumbnailType } from './content-store.js';
 import { FILES_DIR, FileStore } from './file-store.js';
 import { chunkCount, deleteChunks, readChunk, writeChunks } from './file-chunks.repository.js';
@@ -76,7 +76,7 @@ export class DatabaseFileStore implements ContentStore {
       });
     } catch (err) {
       // Another node stored the same content at the same moment (its rows won the keys): that copy serves.
-      if (!(isDuplicateKey(err) && (await this.hasContent(sha256, size)))) throw err;
+      if (!(isUniqueViolation(err, 'file_chunks') && (await this.hasContent(sha256, size)))) throw err;
     } finally {
       await fh.close();
     }
@@ -103,7 +103,7 @@ export class DatabaseFileStore implements ContentStore {
       return idx > 0 && start >= data.length ? null : data.subarray(start, start + this.chunkBytes);
     }).catch((err: unknown) => {
       // The same image from the same content, stored by another node at the same moment.
-      if (!isDuplicateKey(err)) throw err;
+      if (!isUniqueViolation(err, 'file_chunks')) throw err;
     });
   }
 

@@ -1,11 +1,11 @@
 // The files service: ingests G-code from a stream or a URL (validated, metadata read, stored once by hash) and serves records and thumbnails.
+import { isUniqueViolation } from '../storage/engines/unique-violation.js';
 import type { Readable } from 'node:stream';
 import { isoTime, type Clock } from '../clock.js';
 import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
-import { isDuplicateKey } from '../storage/duplicate-key.js';
 import type { StorageStatus } from '../storage/storage-status.js';
 import { DEFAULT_FILE_LIMITS, type FileLimits } from './file-limits.js';
 import { rowFromInspection, toFileRecord } from './file-record.js';
@@ -17,7 +17,6 @@ import { BGCODE_MAGIC, inspectBgcode, startsAsBgcode } from './bgcode-inspection
 import { GcodeInspector, type FileInvalid, type Inspection } from './gcode-inspector.js';
 import { openDownload, tooLarge } from './url-download.js';
 import { systemResolver, type HostResolver } from './url-guard.js';
-import { isUniqueViolation } from '../storage/unique-violation.js';
 
 export interface FilesServiceDeps {
   db: Db;
@@ -80,7 +79,6 @@ export function cleanFileName(name: string, fallback = 'upload.gcode'): string {
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, MAX_NAME_CHARS);
   return clean || fallback;
 }
-
 
 export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits = DEFAULT_FILE_LIMITS): FilesService {
   const store = deps.store ?? new FileStore(deps.dataDir);
@@ -158,7 +156,7 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
       await insertFile(deps.db, row);
     } catch (err) {
       // Two uploads of the same content at once: the other one's row stands.
-      if (!isDuplicateKey(err)) throw err;
+      if (!isUniqueViolation(err, 'files', 'sha256')) throw err;
       const winner = await findFileBySha256(deps.db, temp.sha256);
       if (!winner) throw err;
       return toFileRecord(winner);

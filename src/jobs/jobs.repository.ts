@@ -1,8 +1,8 @@
 // Rows of the jobs table: function-style queries taking a kysely handle (the database or a transaction). Portable SQL only.
+import { isUniqueViolation } from '../storage/engines/unique-violation.js';
 import type { Kysely, Selectable, SqlBool, Updateable } from 'kysely';
 import type { Database, JobTable } from '../storage/schema.js';
 import type { JobStatus } from './job-state.js';
-import { isUniqueViolation } from '../storage/unique-violation.js';
 
 export type JobRow = Selectable<JobTable>;
 /**
@@ -71,8 +71,7 @@ export async function claimJob(db: Q, id: string, printerId: string, startedAt: 
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   } catch (err) {
-    // Another job already runs on this printer (jobs_one_active_per_printer): the claim is lost, not an error.
-    if (isUniqueViolation(err)) return false;
+    if (isUniqueViolation(err, 'jobs')) return false;
     throw err;
   }
 }

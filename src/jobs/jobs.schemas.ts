@@ -4,7 +4,6 @@ import { sql, type SqlBool } from 'kysely';
 import type { ListSpec } from '../http/list-query.js';
 import type { JsonSchema } from '../http/validation.js';
 import { JOB_STATUSES } from './job-state.js';
-import { jsonArrayContains } from '../storage/json-array-contains.js';
 
 export const JOB_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export type JobPriority = (typeof JOB_PRIORITIES)[number];
@@ -195,7 +194,8 @@ export const JOBS_LIST_SPEC: ListSpec = {
     priority: { column: 'priority', type: 'enum', values: JOB_PRIORITIES },
     batch_id: { column: 'batch_id', type: 'string' },
     group: { column: 'group_name', type: 'string' },
-    tag: { type: 'string', description: 'Only jobs carrying this tag', where: (v) => jsonArrayContains('tags', String(v)) },
+    // The JSON test differs per engine: list() puts in the engine's (storage/engines), this stand-in is never run.
+    tag: { type: 'string', description: 'Only jobs carrying this tag', where: () => sql<SqlBool>`1 = 0` },
   },
   dateRange: { column: 'created_at' },
 };

@@ -1,10 +1,11 @@
 // The jobs feature's rules: create (files, copies, batches), read with live counters, update while queued, cancel,
 // and the one path every status change takes (applyTrigger → transition → conditional write + event, one transaction).
-import type { Kysely, Updateable } from 'kysely';
+import { engineSqlOf } from '../storage/engines/engine-sql.js';
+import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import { AppError, notFound } from '../errors.js';
-import { runListQuery, type ListQuery } from '../storage/list-page.js';
+import { runListQuery, withCustomCondition, type ListQuery } from '../storage/list-page.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
@@ -116,7 +117,8 @@ export class JobsService {
   }
 
   async list(q: ListQuery) {
-    return runListQuery(selectJobs(this.d.db), q, (row: JobReadRow) => this.record(row));
+    const tagged = withCustomCondition(q, 'tag', (v) => engineSqlOf(this.d.db).jsonArrayHas(sql.ref('tags'), String(v)));
+    return runListQuery(selectJobs(this.d.db), tagged, (row: JobReadRow) => this.record(row));
   }
 
   async create(fields: NewJobFields, file: JobFileInfo, fileUrl: string | null, keyId: string | null): Promise<{ first: JobRecord; jobIds: string[] }> {

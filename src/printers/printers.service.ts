@@ -1,12 +1,14 @@
 // Printers: stored settings (CRUD, list), one live session per printer opened and closed with it, the persisted `ready` flag.
 import type { RemotePrinterStates } from './remote-printer-states.js';
+import { engineSqlOf } from '../storage/engines/engine-sql.js';
+import { isUniqueViolation } from '../storage/engines/unique-violation.js';
 import { sql, type SqlBool, type Updateable } from 'kysely';
 import { isoTime, type Clock } from '../clock.js';
 import { AppError, notFound } from '../errors.js';
 import { findOrganization } from '../auth/organization.repository.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { ListSpec } from '../http/list-query.js';
-import { customCondition, runListQuery, type ListCondition, type ListPage, type ListQuery } from '../storage/list-page.js';
+import { customCondition, runListQuery, withCustomCondition, type ListCondition, type ListPage, type ListQuery } from '../storage/list-page.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
@@ -28,8 +30,6 @@ import type { SecretBox } from './secret-box.js';
 import { serialStatsOf } from './serial-stats.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { LinkWorkerPool } from './workers/link-worker-pool.js';
-import { isUniqueViolation } from '../storage/unique-violation.js';
-import { jsonArrayContains } from '../storage/json-array-contains.js';
 
 
 export interface PrintersServiceDeps {
@@ -77,7 +77,8 @@ export const PRINTER_LIST_SPEC: ListSpec = {
     tag: {
       type: 'string',
       description: 'Only printers carrying this tag.',
-      where: (v) => jsonArrayContains('printers.tags', String(v)),
+      // The JSON test differs per engine: list() puts in the engine's (storage/engines), this stand-in is never run.
+      where: () => sql<SqlBool>`1 = 0`,
     },
     model: { column: 'model', type: 'string', description: 'Only printers of this model (exact name).' },
   },
@@ -190,7 +191,8 @@ export class PrintersService {
     const where: ListCondition[] = q.where.map((c) =>
       c.param === 'status' ? customCondition(c, (v) => this.statusCondition(v as ApiPrinterStatus)) : c,
     );
-    return runListQuery(selectPrinters(this.deps.db), { ...q, where }, (row) => this.view(row));
+    const tagged = withCustomCondition({ ...q, where }, 'tag', (v) => engineSqlOf(this.deps.db).jsonArrayHas(sql.ref('printers.tags'), String(v)));
+    return runListQuery(selectPrinters(this.deps.db), tagged, (row) => this.view(row));
   }
 
   async create(input: PrinterCreateInput): Promise<PrinterRecord> {
@@ -331,7 +333,7 @@ export class PrintersService {
     try {
       await write;
     } catch (err) {
-      if (isUniqueViolation(err, { index: 'printers_connection_url', sqliteColumns: 'printers.connection_url' })) throw linkTaken(`another printer already uses ${url}`);
+      if (isUniqueViolation(err, 'printers', 'connection_url')) throw linkTaken(`another printer already uses ${url}`);
       throw err;
     }
   }

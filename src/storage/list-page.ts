@@ -53,6 +53,11 @@ export function customCondition(c: ListCondition, where: (value: string | number
   };
 }
 
+/** The query with every condition on `param` answered by `where` (SQL that depends on the engine or on live state). */
+export function withCustomCondition(q: ListQuery, param: string, where: (value: string | number) => Expression<SqlBool>): ListQuery {
+  return { ...q, where: q.where.map((c) => (c.param === param ? customCondition(c, where) : c)) };
+}
+
 function conditionSql(c: ListCondition): Expression<SqlBool> {
   if ('custom' in c) return c.custom(c.value);
   if (c.op === 'in') return sql<SqlBool>`${sql.ref(c.column)} in (${sql.join(c.values.map((v) => sql`${v}`))})`;

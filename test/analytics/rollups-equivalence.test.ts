@@ -45,7 +45,7 @@ describe('analytics roll-ups against the direct computation', () => {
 
   before(async () => {
     h = openDatabase(':memory:', new Date(NOW).toISOString());
-    seedHistory(h.sqlite, { jobs: 10_000, seed: 20260210, nowMs: NOW });
+    await seedHistory(h.db, { jobs: 10_000, seed: 20260210, nowMs: NOW });
   });
   after(() => h.close());
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, sql, SqliteDialect, type RawBuilder } from 'kysely';
 import { fleetMetrics } from '../../src/analytics/fleet-metrics.service.js';
 import { jobReport, materialReport } from '../../src/analytics/reports.service.js';
 import { main } from '../../src/cli/run-cli.js';
@@ -13,6 +14,7 @@ import { CliUsageError } from '../../src/cli/command.js';
 import { ManualClock } from '../../src/clock.js';
 import { upsertUsage } from '../../src/materials/materials.repository.js';
 import { DATABASE_FILE, openDatabase, type Db } from '../../src/storage/db.js';
+import type { Database } from '../../src/storage/schema.js';
 import { migrate } from '../../src/storage/migrate.js';
 import { migrations } from '../../src/storage/migrations/index.js';
 import { ANALYTICS_ROLLUP_TABLES } from '../../src/storage/migrations/013-analytics-rollups.js';
@@ -21,7 +23,6 @@ import { seedJob, seedPrinter, usage } from './analytics-fixtures.js';
 import { seedHistory } from './random-history.js';
 import * as reference from './reference/reports.service.js';
 import { fleetMetrics as referenceFleet } from './reference/fleet-metrics.service.js';
-import { sqliteOf } from '../helpers/test-database.js';
 
 const NOW = Date.parse('2026-02-10T12:00:00.000Z');
 const RATES = { hourly_rate: 2, energy_cost_per_kwh: 0.3 };
@@ -49,8 +50,9 @@ function rollupRows(sqlite: BetterSqlite3.Database): Record<string, unknown[]> {
 
 describe('analytics roll-ups follow the jobs', () => {
   let t: TestApp;
-  const day = (db: TestApp, d: string) =>
-    sqliteOf(db.handle).prepare(`SELECT completed_n, completed_seconds, ended_seconds FROM analytics_day WHERE day = ? AND printer_id = 'prt_1'`).get(d);
+  const day = async (db: TestApp, d: string) =>
+    (await sql`SELECT completed_n, completed_seconds, ended_seconds FROM analytics_day WHERE day = ${d} AND printer_id = 'prt_1'`.execute(db.deps.db)).rows[0];
+  const all = async (db: TestApp, query: RawBuilder<unknown>) => (await query.execute(db.deps.db)).rows;
 
   before(async () => {
     t = await startTestApp({ clock: new ManualClock(NOW) });
@@ -62,7 +64,7 @@ describe('analytics roll-ups follow the jobs', () => {
   it('in the transaction that ends a job, and not at all when that transaction rolls back', async () => {
     const db = t.deps.db;
     await seedJob(db, { id: 'job_r', status: 'printing', printer_id: 'prt_1', started_at: '2026-02-09T22:30:00.000Z', elapsed_time: 5400 });
-    assert.equal(day(t, '2026-02-10'), undefined);
+    assert.equal(await day(t, '2026-02-10'), undefined);
     // A transaction that ends the job but fails: nothing of it stays, in the job or the roll-ups.
     await assert.rejects(
       db.transaction().execute(async (trx) => {
@@ -71,19 +73,19 @@ describe('analytics roll-ups follow the jobs', () => {
       }),
       /rolled back/,
     );
-    assert.equal(day(t, '2026-02-10'), undefined);
+    assert.equal(await day(t, '2026-02-10'), undefined);
     // The state machine's own path (one transaction: the conditional write and the event).
     t.clock.set(Date.parse('2026-02-10T00:30:00.000Z'));
     await t.deps.jobs.applyTrigger('job_r', { type: 'complete' }, { counters: { progress: 100, elapsedSeconds: 5400 } });
     t.clock.set(NOW);
-    assert.deepEqual(day(t, '2026-02-10'), { completed_n: 1, completed_seconds: 5400, ended_seconds: 0 });
+    assert.deepEqual(await day(t, '2026-02-10'), { completed_n: 1, completed_seconds: 5400, ended_seconds: 0 });
     assert.deepEqual(
-      sqliteOf(t.handle).prepare(`SELECT day, ended_seconds FROM analytics_day WHERE printer_id = 'prt_1' AND ended_seconds > 0`).all(),
+      await all(t, sql`SELECT day, ended_seconds FROM analytics_day WHERE printer_id = 'prt_1' AND ended_seconds > 0`),
       [{ day: '2026-02-09', ended_seconds: 5400 }],
     );
     // Cut into its hours: 22:30-00:30, 2 h wall, 5400 s printed: 1350 s, 2700 s, 1350 s.
     assert.deepEqual(
-      sqliteOf(t.handle).prepare(`SELECT hour, print_seconds FROM analytics_hour WHERE printer_id = 'prt_1' ORDER BY hour`).all(),
+      await all(t, sql`SELECT hour, print_seconds FROM analytics_hour WHERE printer_id = 'prt_1' ORDER BY hour`),
       [
         { hour: '2026-02-09T22', print_seconds: 1350 },
         { hour: '2026-02-09T23', print_seconds: 2700 },
@@ -106,7 +108,7 @@ describe('analytics roll-ups follow the jobs', () => {
     await db.deleteFrom('jobs').where('id', 'in', ['job_u', 'job_r']).execute();
     [ours, direct] = await bothWays(db);
     assert.deepStrictEqual(ours, direct);
-    const sums = sqliteOf(t.handle).prepare('SELECT SUM(ABS(ended_seconds)) + SUM(ABS(completed_n)) + SUM(ABS(ended_grams)) AS n FROM analytics_day').get();
+    const [sums] = await all(t, sql`SELECT SUM(ABS(ended_seconds)) + SUM(ABS(completed_n)) + SUM(ABS(ended_grams)) AS n FROM analytics_day`);
     assert.deepEqual(sums, { n: 0 });
   });
 });
@@ -122,8 +124,9 @@ describe('migration 013 and printfarm analytics rebuild', () => {
     const file = path.join(dir, DATABASE_FILE);
     const raw = new BetterSqlite3(file);
     migrate(raw, migrations.slice(0, 9), new Date(NOW).toISOString());
-    seedHistory(raw, { jobs: 2000, seed: 7, nowMs: NOW });
-    raw.close();
+    const early = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+    await seedHistory(early, { jobs: 2000, seed: 7, nowMs: NOW });
+    await early.destroy(); // closes raw
     const h = openDatabase(file, new Date(NOW).toISOString());
     try {
       assert.deepEqual(h.migrated, migrations.slice(9).map((m) => m.version));

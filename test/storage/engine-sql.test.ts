@@ -1,12 +1,11 @@
 // The engine-specific statements (storage/engines/): one table of cases run on SQLite and on PostgreSQL, with the same
 // answers; and on PostgreSQL, event-writing transactions commit in seq order.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
 import { engineSqlOf } from '../../src/storage/engines/engine-sql.js';
-import { openPostgres } from '../../src/storage/open-postgres.js';
-import { pgForTests, pgSkipReason, type PgForTests } from '../helpers/pg-for-tests.js';
+import { describeOnPostgres } from '../helpers/pg-suite.js';
 
 const NOW = '2026-11-26T12:00:00.000Z';
 
@@ -64,6 +63,49 @@ function engineCases(name: string, open: () => Promise<{ handle: DbHandle; done(
       assert.equal(none.rows[0]!.v, '[]');
     });
 
+    it('epochMs is Date.parse of an ISO text, greatest the larger value', async () => {
+      const s = engineSqlOf(handle.db);
+      for (const iso of ['2026-11-26T12:00:00.000Z', '1999-12-31T23:59:59.999Z', '2026-03-29T01:30:00.001Z', '1970-01-01T00:00:00.000Z']) {
+        const r = await sql<{ v: number }>`SELECT ${s.epochMs(sql`${iso}`)} AS v`.execute(handle.db);
+        assert.equal(Number(r.rows[0]?.v), Date.parse(iso), iso);
+      }
+      // Typed numbers (PostgreSQL would compare untyped parameters as text).
+      const real = (x: number) => sql`CAST(${x} AS REAL)`;
+      for (const [a, b, expected] of [[1, 2, 2], [-3.5, -4, -3.5], [0, 0, 0]] as const) {
+        const r = await sql<{ v: number }>`SELECT ${s.greatest(real(a), real(b))} AS v`.execute(handle.db);
+        assert.equal(Number(r.rows[0]?.v), expected, `greatest(${a}, ${b})`);
+      }
+    });
+
+    it('jsonArrayHas matches a whole element, exactly (case, quotes and wildcards are plain text)', async () => {
+      const s = engineSqlOf(handle.db);
+      const cases: Array<[string[], string, boolean]> = [
+        [['red', 'blue'], 'red', true],
+        [['red', 'blue'], 'Red', false],
+        [['red', 'blue'], 're', false],
+        [['x"a'], 'a', false],
+        [['50%_off'], '50%_off', true],
+        [['50%_off'], '50%', false],
+        [[], 'red', false],
+      ];
+      for (const [array, value, expected] of cases) {
+        const r = await sql<{ v: number | boolean }>`SELECT CASE WHEN ${s.jsonArrayHas(sql`${JSON.stringify(array)}`, value)} THEN 1 ELSE 0 END AS v`.execute(handle.db);
+        assert.equal(Number(r.rows[0]?.v), expected ? 1 : 0, `${JSON.stringify(array)} has ${value}`);
+      }
+    });
+
+    it('equalsIgnoringCase finds a user whatever the case of the address', async () => {
+      const s = engineSqlOf(handle.db);
+      await handle.db
+        .insertInto('users')
+        .values({ id: `usr_${name}`, email: 'Ada@Example.org', name: 'Ada', role: 'admin', status: 'active', created_at: NOW, updated_at: NOW })
+        .execute();
+      for (const [email, found] of [['ada@example.org', true], ['ADA@EXAMPLE.ORG', true], ['ada@example.com', false]] as const) {
+        const r = await handle.db.selectFrom('users').select('id').where(s.equalsIgnoringCase(sql.ref('email'), email)).execute();
+        assert.equal(r.length, found ? 1 : 0, email);
+      }
+    });
+
     it('lockEventOrder can be taken in a transaction that records events', async () => {
       const s = engineSqlOf(handle.db);
       assert.equal(s.engine, handle.engine);
@@ -81,26 +123,15 @@ engineCases('SQLite', async () => {
   return { handle, done: () => handle.close() };
 });
 
-describe('on PostgreSQL', { skip: pgSkipReason() }, () => {
-  let cluster: PgForTests;
-  let db: { url: string; drop(): Promise<void> };
-  before(async () => {
-    cluster = await pgForTests();
-    db = await cluster.createDatabase();
-  });
-  after(async () => {
-    await db?.drop();
-    await cluster?.stop();
-  });
-
+describeOnPostgres('on PostgreSQL', NOW, (open) => {
   engineCases('PostgreSQL', async () => {
     // Temporary tables live in one connection: a pool of one keeps the seeded table visible to every statement.
-    const handle = await openPostgres(db.url, NOW, { poolSize: 1 });
+    const handle = await open({ poolSize: 1 });
     return { handle, done: () => handle.close() };
   });
 
   it('event-writing transactions commit in seq order: a later seq waits for an earlier one to commit', async () => {
-    const handle = await openPostgres(db.url, NOW, { poolSize: 4 });
+    const handle = await open({ poolSize: 4 });
     try {
       const s = engineSqlOf(handle.db);
       const order: string[] = [];

@@ -1,6 +1,6 @@
 // The few statements that differ between the two engines, behind one interface picked from the handle's engine; feature
 // code asks this module instead of testing the engine itself.
-import { PostgresAdapter, type Kysely, type RawBuilder } from 'kysely';
+import { PostgresAdapter, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../schema.js';
 import type { DbEngine } from '../db.js';
 import { sqliteSql } from './sqlite-sql.js';
@@ -25,6 +25,17 @@ export interface EngineSql {
     alias: string,
     orderBy: RawBuilder<unknown>,
   ): RawBuilder<string>;
+  /** Milliseconds since the epoch of an ISO text with its zone, as Date.parse gives them (an integer). */
+  epochMs(iso: Expression<unknown>): RawBuilder<number>;
+  /** The larger of two non-NULL values (SQLite's scalar max, PostgreSQL's GREATEST). */
+  greatest(a: Expression<unknown>, b: Expression<unknown>): RawBuilder<number>;
+  /** The JSON array text `array` (of strings) holds `value`. */
+  jsonArrayHas(array: Expression<unknown>, value: string): RawBuilder<SqlBool>;
+  /**
+   * `column` equals `value` ignoring case: the column is COLLATE NOCASE on SQLite and has a unique index on lower()
+   * on PostgreSQL, and each form uses it.
+   */
+  equalsIgnoringCase(column: Expression<unknown>, value: string): RawBuilder<SqlBool>;
 }
 
 export function engineSql(engine: DbEngine): EngineSql {

@@ -1,5 +1,5 @@
 // PostgreSQL's side of engine-sql.ts: what a pool of connections and several nodes writing at once need.
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { EngineSql } from './engine-sql.js';
 
 /** Any fixed 64-bit number: the transaction lock around inserting events (different from the migration lock). */
@@ -19,4 +19,9 @@ export const postgresSql: EngineSql = {
     const object = sql.join(pairs.map(([key, value]) => sql`${sql.lit(key)}::text, ${value}`));
     return sql<string>`(select coalesce(json_agg(json_build_object(${object}) order by ${orderBy})::text, '[]') from (${rows}) as ${sql.id(alias)})`;
   },
+  // EXTRACT gives NUMERIC seconds with the microseconds: times 1000 and rounded, Date.parse's integer.
+  epochMs: (iso) => sql<number>`CAST(ROUND(EXTRACT(EPOCH FROM CAST(${iso} AS timestamptz)) * 1000) AS BIGINT)`,
+  greatest: (a, b) => sql<number>`GREATEST(${a}, ${b})`,
+  jsonArrayHas: (array, value) => sql<SqlBool>`EXISTS (SELECT 1 FROM json_array_elements_text(CAST(${array} AS json)) AS e(value) WHERE e.value = ${value})`,
+  equalsIgnoringCase: (column, value) => sql<SqlBool>`lower(${column}) = lower(${value})`,
 };

@@ -1,5 +1,5 @@
 // SQLite's side of engine-sql.ts: one connection, one writer at a time, so most of it is nothing to do.
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { EngineSql } from './engine-sql.js';
 
 export const sqliteSql: EngineSql = {
@@ -13,4 +13,8 @@ export const sqliteSql: EngineSql = {
     // json_group_array keeps the order its rows arrive in: the subquery sorts them.
     return sql<string>`(select json_group_array(json_object(${object})) from (select * from (${rows}) as ${as} order by ${orderBy}) as ${as})`;
   },
+  epochMs: (iso) => sql<number>`CAST(ROUND((julianday(${iso}) - 2440587.5) * 86400000) AS INTEGER)`,
+  greatest: (a, b) => sql<number>`MAX(${a}, ${b})`,
+  jsonArrayHas: (array, value) => sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${array}) WHERE json_each.value = ${value})`,
+  equalsIgnoringCase: (column, value) => sql<SqlBool>`${column} = ${value}`,
 };

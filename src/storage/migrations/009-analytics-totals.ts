@@ -8,6 +8,11 @@ const refresh = (jobIdExpr: string): string => `
       usage_cost = (SELECT SUM(u.cost) FROM job_material_usage u WHERE u.job_id = jobs.id)
     WHERE jobs.id IN (${jobIdExpr});`;
 
+/** A PostgreSQL trigger (per row or per statement) running `body` in a PL/pgSQL function of the same name. */
+const pgTrigger = (name: string, event: string, body: string, level: 'ROW' | 'STATEMENT' = 'ROW'): string => `
+    CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN ${body} RETURN NULL; END $fn$;
+    CREATE TRIGGER ${name} ${event} FOR EACH ${level} EXECUTE FUNCTION ${name}();`;
+
 export const migration009AnalyticsTotals: Migration = {
   version: 9,
   name: 'analytics-totals',
@@ -41,10 +46,16 @@ export const migration009AnalyticsTotals: Migration = {
       (printer_id, started_at, completed_at, elapsed_time, usage_grams, material_used_g, usage_cost, cost);
   `,
   pg: `
-    -- The tables and indexes only: the triggers that keep usage_grams/usage_cost right come from the analytics port
-    -- (PostgreSQL trigger functions, branch i20-sql).
     ALTER TABLE jobs ADD COLUMN usage_grams DOUBLE PRECISION;
     ALTER TABLE jobs ADD COLUMN usage_cost DOUBLE PRECISION;
+    ${refresh('SELECT job_id FROM job_material_usage')}
+    -- The same four triggers as PL/pgSQL functions. The job trigger is one per statement (its inserted rows as a
+    -- transition table), firing after migration 013's analytics_job_insert as the SQLite one does after the roll-ups
+    -- saw the job: a bulk insert then refreshes its jobs in one update.
+    ${pgTrigger('job_usage_totals_insert', 'AFTER INSERT ON job_material_usage', refresh('NEW.job_id'))}
+    ${pgTrigger('job_usage_totals_update', 'AFTER UPDATE OF job_id, grams, cost ON job_material_usage', refresh('OLD.job_id, NEW.job_id'))}
+    ${pgTrigger('job_usage_totals_delete', 'AFTER DELETE ON job_material_usage', refresh('OLD.job_id'))}
+    ${pgTrigger('job_usage_totals_job', 'AFTER INSERT ON jobs REFERENCING NEW TABLE AS new_jobs', refresh('SELECT n.id FROM new_jobs n JOIN job_material_usage u ON u.job_id = n.id'), 'STATEMENT')}
     DROP INDEX jobs_started;
     DROP INDEX jobs_completed;
     CREATE INDEX jobs_started_cover ON jobs (started_at, completed_at, printer_id, status, elapsed_time, created_at);

@@ -199,7 +199,10 @@ export function boundaryJobs(db: Q, f: AnalyticsFilter): AsyncIterable<BoundaryJ
       .where(term)
       .select(['j.printer_id', 'j.status', 'j.started_at', 'j.completed_at', 'j.elapsed_time', 'p.power_watts', gramsOf.as('grams'), filamentCostOf.as('filament_cost')]),
   );
-  return q.stream(200) as AsyncIterable<BoundaryJob>;
+  // One execute (no cursor: PostgreSQL has none without pg-cursor), handed out row by row as before.
+  return (async function* () {
+    yield* (await q.execute()) as BoundaryJob[];
+  })();
 }
 
 /** Printer ids (deleted printers included unless a group narrows) with a job that started inside the period: one probe each. */

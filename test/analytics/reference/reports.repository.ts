@@ -218,7 +218,10 @@ export function boundaryUsage(db: Q, f: AnalyticsFilter & { type?: string }): As
         'j.elapsed_time',
       ]),
   );
-  return q.stream(200) as AsyncIterable<BoundaryUsageLine>;
+  // One execute (no cursor: PostgreSQL has none without pg-cursor), handed out row by row as before.
+  return (async function* () {
+    yield* (await q.execute()) as BoundaryUsageLine[];
+  })();
 }
 
 export interface SeriesLine {
