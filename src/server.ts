@@ -24,6 +24,7 @@ import { DATABASE_FILE, type DbHandle } from './storage/db.js';
 import { DataDirDatabaseError, openDataDirDatabase } from './app/open-data-dir.js';
 import { createNightlyBackup } from './app/nightly-backup-wiring.js';
 import { SchemaTooNewError } from './storage/migrate.js';
+import { defaultNodeAddress, defaultNodeName, loadNodeId, type NodeIdentity } from './nodes/node-identity.js';
 
 /**
  * How long a shutdown waits for requests in flight before it cuts the remaining connections. Kept well under the
@@ -36,7 +37,8 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 3_000;
  * to off (`serve` sets both from its flags): a server started by a test never sends multicast unless asked. workers
  * defaults to 0 (sessions on the main thread); `serve` passes --workers.
  */
-export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> & Partial<Pick<ServerConfig, 'trustProxy' | 'mdns' | 'workers'>>;
+export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> &
+  Partial<Pick<ServerConfig, 'trustProxy' | 'mdns' | 'workers' | 'nodeName' | 'nodeAddress'>>;
 
 export interface StartServerOptions {
   logger?: Logger;
@@ -137,8 +139,12 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     throw err;
   }
   let built: ReturnType<typeof buildAppDeps>;
+  // The address defaults to the bound port, known once listening (--port 0): filled in before the node registers.
+  const node: NodeIdentity = { id: '', name: config.nodeName ?? defaultNodeName(), address: config.nodeAddress ?? null };
   try {
+    node.id = loadNodeId(config.dataDir);
     built = buildAppDeps({
+      node,
       handle,
       clock,
       logger,
@@ -154,7 +160,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   } catch (err) {
     await handle.close();
     lock.release();
-    throw new StartupError(`cannot read the secret key in ${config.dataDir}: ${(err as Error).message}`);
+    throw new StartupError(`cannot read the node id or the secret key in ${config.dataDir}: ${(err as Error).message}`);
   }
   const { deps, farm } = built;
   const { events, printers } = deps;
@@ -196,6 +202,9 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     throw err;
   }
 
+  node.address ??= defaultNodeAddress((server.address() as AddressInfo).port);
+  // Registered before the farm starts: printers no node owns yet become this node's, and only its own are opened.
+  await deps.nodes.start();
   // Jobs cut off by the last stop fail (host_restart) before any printer can report; queued ones stay queued.
   await farm.start();
   // Checks at once (a night missed while stopped is caught up), then every minute.
@@ -247,6 +256,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       await farm.stop();
       await printers.close();
       await farm.settled();
+      await deps.nodes.stop();
       try {
         await deps.auth.flush();
       } catch (err) {

@@ -21,10 +21,16 @@ import type { Db } from '../storage/db.js';
 import type { HttpDeps } from '../http/http-deps.js';
 import type { NodeIdentity } from '../nodes/node-identity.js';
 import type { AccessControl } from '../http/middleware/access-control.js';
+import type { ClusterBus } from '../cluster/cluster-bus.js';
+import type { NodeRuntime } from '../nodes/node-runtime.js';
 
 export interface AppDeps extends HttpDeps {
   /** This appliance among the nodes sharing the database (src/nodes/node-identity.ts). */
   node: NodeIdentity;
+  /** Signals between the nodes sharing the database ('jobs', 'events', 'deliveries', 'nodes'). */
+  cluster: ClusterBus;
+  /** This node's registration, heartbeat and liveness watch: started before the farm, stopped after it. */
+  nodes: NodeRuntime;
   db: Db;
   sqlite: BetterSqlite3.Database;
   clock: Clock;

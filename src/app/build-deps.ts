@@ -26,6 +26,11 @@ import { findOrganization } from '../auth/organization.repository.js';
 import type { HostResolver } from '../files/url-guard.js';
 import { newId } from '../ids.js';
 import type { NodeIdentity } from '../nodes/node-identity.js';
+import { LocalClusterBus, type ClusterBus } from '../cluster/cluster-bus.js';
+import { NodeRuntime, type NodeTuning } from '../nodes/node-runtime.js';
+import { handleNodeLost } from '../nodes/node-lost.service.js';
+import { findNode, setPinnedWaitingReason } from '../nodes/nodes.repository.js';
+import { VERSION } from '../version.js';
 
 export interface DepsSettings {
   handle: DbHandle;
@@ -49,6 +54,10 @@ export interface DepsSettings {
   workers?: number;
   /** This appliance among the nodes sharing the database; absent (tests): a fresh id, no address. */
   node?: NodeIdentity;
+  /** Signals between the nodes sharing the database; absent: this process alone (LocalClusterBus). */
+  cluster?: ClusterBus;
+  /** Heartbeat and liveness tuning (tests shorten them). */
+  nodes?: NodeTuning;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -63,15 +72,33 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const extrusionIndexes = new ExtrusionIndexCache();
   const preparedFiles = new PreparedGcodeCache();
   const workers = s.workers ? linkWorkerPool(s.workers, bus, logger, s.printers?.sessionOptions) : undefined;
-  const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, extrusionIndexes, preparedFiles, workers, ...s.printers });
+  const node: NodeIdentity = s.node ?? { id: newId('nod'), name: 'test node', address: null };
+  const cluster = s.cluster ?? new LocalClusterBus();
+  const printers = new PrintersService({
+    db: handle.db,
+    bus,
+    clock,
+    logger,
+    sessions,
+    secrets: s.secrets,
+    extrusionIndexes,
+    preparedFiles,
+    workers,
+    nodeId: node.id,
+    nodeExists: async (id) => (await findNode(handle.db, id)) !== undefined,
+    announceOwnership: () => cluster.publish('nodes', node.id),
+    ...s.printers,
+  });
   const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);
-  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage });
+  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, nodeId: node.id, cluster });
+  const nodes = nodeRuntime(s, node, cluster, printers, farm);
   const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
-  const node: NodeIdentity = s.node ?? { id: newId('nod'), name: 'test node', address: null };
   const deps: AppDeps = {
     node,
+    cluster,
+    nodes,
     db: handle.db,
     sqlite: handle.sqlite,
     clock,
@@ -97,6 +124,47 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     observeRequest: metrics.observeRequest,
   };
   return { deps, farm };
+}
+
+/** This node's registration, heartbeat and watch over the others, wired to what a lost node means for the farm. */
+function nodeRuntime(s: DepsSettings, node: NodeIdentity, cluster: ClusterBus, printers: PrintersService, farm: Farm): NodeRuntime {
+  const { db } = s.handle;
+  return new NodeRuntime({
+    db,
+    clock: s.clock,
+    logger: s.logger,
+    node,
+    version: VERSION,
+    cluster,
+    ...s.nodes,
+    onNodeLost: async (lostId) => {
+      await handleNodeLost(
+        {
+          db,
+          logger: s.logger,
+          selfId: node.id,
+          failJob: (jobId, error, counters) => farm.jobs.applyTrigger(jobId, { type: 'fail', error }, { quietIfFinal: true, counters }),
+          takeOver: async (printerId, job) => {
+            await printers.openAllSessions();
+            if (job) void farm.runner.followTakenOver([job]);
+          },
+        },
+        lostId,
+      );
+      // Jobs that waited on the lost node's network printers may start here now.
+      await cluster.publish('jobs');
+    },
+    onSelfBack: async () => {
+      await setPinnedWaitingReason(db, node.id, null);
+      await printers.openAllSessions();
+      farm.scheduler.forgetReasons();
+      farm.scheduler.wake();
+    },
+    onNodesChanged: async () => {
+      await printers.openAllSessions();
+      farm.scheduler.wake();
+    },
+  });
 }
 
 /** The pool of link workers; session tuning crosses to the threads as data, so a function in it is a wiring mistake. */

@@ -31,6 +31,8 @@ export interface JobRunnerDeps {
   filePath(fileId: string): Promise<string>;
   /** Whether the printer prints its own copy of a file (a network printer): its job outlives our restart. */
   keepsPrinting(printerId: string): Promise<boolean>;
+  /** Whether this node drives the printer: jobs on other nodes' printers are theirs to settle. Absent: every printer. */
+  ownsPrinter?(printerId: string): Promise<boolean>;
   /** Live-only job.progress with the job as the API shows it (never stored nor sent to webhooks). */
   publishProgress(job: JobRecord): void;
   /** A job ended on this printer (the scheduler looks again; the printer may need its bed cleared). */
@@ -99,6 +101,8 @@ export class JobRunner {
   async failInterrupted(): Promise<number> {
     const stale: Awaited<ReturnType<typeof activeJobs>> = [];
     for (const row of await activeJobs(this.d.jobs.db)) {
+      // Another node's printer keeps printing under that node: not ours to call cut off.
+      if (row.printer_id !== null && this.d.ownsPrinter && !(await this.d.ownsPrinter(row.printer_id))) continue;
       if (row.printer_id !== null && (await this.d.keepsPrinting(row.printer_id))) this.adoptable.push(row);
       else stale.push(row);
     }
@@ -121,6 +125,14 @@ export class JobRunner {
    */
   adoptInterrupted(waitMs = ADOPT_WAIT_MS, pollMs = 500): Promise<void> {
     const rows = this.adoptable.splice(0);
+    return Promise.all(rows.map((row) => this.adopt(row, waitMs, pollMs))).then(() => undefined);
+  }
+
+  /**
+   * Follows jobs another node was running on network printers this node just took over (that node was lost), the way
+   * a restart follows its own: found running on the printer by name, else failed with link_lost.
+   */
+  followTakenOver(rows: Array<Awaited<ReturnType<typeof activeJobs>>[number]>, waitMs = ADOPT_WAIT_MS, pollMs = 500): Promise<void> {
     return Promise.all(rows.map((row) => this.adopt(row, waitMs, pollMs))).then(() => undefined);
   }
 

@@ -52,6 +52,12 @@ export interface PrintersServiceDeps {
   commandTimeoutMs?: number;
   /** The worker threads serial sessions run in (--workers N > 0); absent: every session on this thread. */
   workers?: LinkWorkerPool;
+  /** This node: only the node a printer belongs to opens its connection. */
+  nodeId: string;
+  /** Whether a node with this id is registered (POST /v1/printers with node_id). */
+  nodeExists(id: string): Promise<boolean>;
+  /** A printer was created for another node: tells the nodes (signal 'nodes') so the owner opens it. */
+  announceOwnership(): Promise<void>;
 }
 
 /** Fields that change which jobs a printer can take: a PATCH of one of them wakes the scheduler up. */
@@ -99,13 +105,20 @@ export class PrintersService {
     );
   }
 
-  /** Opens a session for every stored printer (at start); connecting goes on in the background with retries. */
+  /**
+   * Opens a session for every stored printer of this node not open yet (at start, and when ownership changes);
+   * connecting goes on in the background with retries. A session of a printer that moved to another node is closed.
+   */
   async openAllSessions(): Promise<void> {
     const rows = await allPrinters(this.deps.db);
     // A shutdown that began while the rows were read must not be followed by sessions nobody closes.
     if (this.closing) return;
+    const own = new Set(rows.filter((r) => r.node_id === this.deps.nodeId).map((r) => r.id));
+    for (const s of this.deps.sessions.list()) {
+      if (!own.has(s.printerId)) await this.deps.sessions.remove(s.printerId);
+    }
     for (const row of rows) {
-      if (this.deps.sessions.has(row.id)) continue;
+      if (!own.has(row.id) || this.deps.sessions.has(row.id)) continue;
       try {
         this.openSession(row);
       } catch (err) {
@@ -164,9 +177,14 @@ export class PrintersService {
     return this.record(await this.requireRow(id));
   }
 
-  /** Every printer with its live state, oldest first (for the scheduler). */
+  /** Every printer with its live state, oldest first. */
   async listAll(): Promise<PrinterRecord[]> {
     return (await allPrinters(this.deps.db)).map((row) => this.record(row));
+  }
+
+  /** This node's printers with their live state, oldest first (for its scheduler). */
+  async listOwn(): Promise<PrinterRecord[]> {
+    return (await allPrinters(this.deps.db)).filter((row) => row.node_id === this.deps.nodeId).map((row) => this.record(row));
   }
 
   async list(q: ListQuery): Promise<ListPage<Partial<PrinterRecord>>> {
@@ -178,6 +196,10 @@ export class PrintersService {
 
   async create(input: PrinterCreateInput): Promise<PrinterRecord> {
     const { url, parsed } = checkConnectionUrl(input.connection_url);
+    const nodeId = input.node_id ?? this.deps.nodeId;
+    if (!(await this.deps.nodeExists(nodeId))) {
+      throw new AppError(422, 'invalid_request', `node_id: no node ${nodeId} is registered`, 'list the nodes with GET /v1/nodes');
+    }
     await this.ensureLinkFree(url, parsed, null);
     const id = newId('prt');
     const now = isoTime(this.deps.clock.now());
@@ -198,14 +220,16 @@ export class PrintersService {
       power_watts: input.power_watts ?? null,
       clear_bed_gcode: cleanClearBedGcode(input.clear_bed_gcode ?? null),
       clear_bed_temperature: input.clear_bed_temperature ?? null,
-      node_id: null,
+      node_id: nodeId,
       created_at: now,
       updated_at: now,
     };
     const apiKey = cleanOptionalText('api_key', input.api_key ?? null);
     if (apiKey !== null) row.api_key_sealed = this.deps.secrets.seal(apiKey, id);
     await this.unlessTaken(url, insertPrinter(this.deps.db, row));
-    this.openSession(row);
+    // Only the owner connects: another node opens it when the signal reaches it (or at its next start).
+    if (nodeId === this.deps.nodeId) this.openSession(row);
+    else await this.deps.announceOwnership();
     this.deps.bus.emit('printer.updated', { printer_id: id, reason: 'created' });
     return this.record(row);
   }
@@ -246,7 +270,7 @@ export class PrintersService {
     patch.updated_at = isoTime(this.deps.clock.now());
     await this.unlessTaken(patch.connection_url ?? row.connection_url, updatePrinter(this.deps.db, id, patch));
     const updated: PrinterRow = { ...row, ...patch } as PrinterRow;
-    if (reconnect) {
+    if (reconnect && updated.node_id === this.deps.nodeId) {
       await this.deps.sessions.remove(id);
       this.openSession(updated);
     }

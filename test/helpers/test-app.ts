@@ -18,6 +18,10 @@ import { silentLogger } from '../../src/logger.js';
 import type { PrintersServiceDeps } from '../../src/printers/printers.service.js';
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
+import type { NodeIdentity } from '../../src/nodes/node-identity.js';
+import type { ClusterBus } from '../../src/cluster/cluster-bus.js';
+import type { NodeTuning } from '../../src/nodes/node-runtime.js';
+import { newId } from '../../src/ids.js';
 
 export interface TestApp {
   deps: AppDeps;
@@ -54,6 +58,12 @@ export async function startTestApp(
     resolveHost?: HostResolver;
     /** Link worker threads (--workers); the sessions stay on this thread when absent. */
     workers?: number;
+    /** This app as a node (several test apps on one database file are several nodes); a fresh one when absent. */
+    node?: Omit<NodeIdentity, 'address'>;
+    /** Signals shared by the apps that are nodes of one farm; each app has its own when absent. */
+    cluster?: ClusterBus;
+    /** Heartbeat and liveness tuning of the node. */
+    nodes?: NodeTuning;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -75,18 +85,24 @@ export async function startTestApp(
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     resolveHost: options.resolveHost,
     workers: options.workers ?? 0,
+    // The address is known once listening: filled in before the node registers.
+    node: { id: options.node?.id ?? newId('nod'), name: options.node?.name ?? 'test node', address: null },
+    ...(options.cluster ? { cluster: options.cluster } : {}),
+    ...(options.nodes ? { nodes: options.nodes } : {}),
   });
   const { printers } = deps;
-  deps.events.start();
-  deps.webhooks.start();
-  await farm.start();
-  // As at a real start: stored printers (a file database) reconnect by themselves.
-  await printers.openAllSessions();
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
+  deps.node.address = baseUrl;
+  deps.events.start();
+  deps.webhooks.start();
+  await deps.nodes.start();
+  await farm.start();
+  // As at a real start: stored printers (a file database) reconnect by themselves.
+  await printers.openAllSessions();
   return {
     deps,
     handle,
@@ -101,6 +117,7 @@ export async function startTestApp(
       await farm.stop();
       await printers.close();
       await farm.settled();
+      await deps.nodes.stop();
       await handle.close();
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
