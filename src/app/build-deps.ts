@@ -86,7 +86,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     workers,
     nodeId: node.id,
     nodeExists: async (id) => (await findNode(handle.db, id)) !== undefined,
-    announceOwnership: () => cluster.publish('nodes', node.id),
+    signalNodes: () => cluster.publish('nodes', node.id),
     ...s.printers,
   });
   const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger }, s.events);

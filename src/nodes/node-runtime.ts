@@ -7,7 +7,7 @@ import type { ClusterBus } from '../cluster/cluster-bus.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
 import type { NodeIdentity } from './node-identity.js';
-import { adoptUnownedPrinters, beat, listNodes, markLostIf, setNodeState, upsertNode } from './nodes.repository.js';
+import { adoptUnownedPrinters, beat, listNodes, markLostIf, setNodeState, setPinnedWaitingReason, upsertNode } from './nodes.repository.js';
 import { NodeWatch } from './node-watch.js';
 
 export const DEFAULT_HEARTBEAT_MS = 5_000;
@@ -56,6 +56,8 @@ export class NodeRuntime {
   async start(): Promise<void> {
     const now = isoTime(this.d.clock.now());
     await upsertNode(this.d.db, { id: this.d.node.id, name: this.d.node.name, address: this.d.node.address, version: this.d.version, now });
+    // Started again after being lost: the jobs waiting for it wait no more (its scheduler gives them their reasons).
+    await setPinnedWaitingReason(this.d.db, this.d.node.id, null);
     const adopted = await adoptUnownedPrinters(this.d.db, this.d.node.id);
     if (adopted > 0) this.d.logger.info('printers without a node now belong to this node', { printers: adopted });
     this.offSignal = this.d.cluster.subscribe('nodes', () => this.guard(this.d.onNodesChanged(), 'could not follow a change of nodes'));

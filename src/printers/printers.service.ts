@@ -22,7 +22,7 @@ import { openPrinterLink, type LinkDeps, type SessionTuning } from './open-print
 import type { PrinterLink } from './printer-link.js';
 import { printerBusy } from './printer-state.js';
 import type { PrinterCreateInput, PrinterUpdateInput } from './printers.schemas.js';
-import { allPrinters, deletePrinter, findPrinterById, insertPrinter, selectPrinters, updatePrinter } from './printers.repository.js';
+import { activeJobStatus, allPrinters, deletePrinter, findPrinterById, insertPrinter, selectPrinters, updatePrinter } from './printers.repository.js';
 import type { SecretBox } from './secret-box.js';
 import { serialStatsOf } from './serial-stats.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -56,8 +56,8 @@ export interface PrintersServiceDeps {
   nodeId: string;
   /** Whether a node with this id is registered (POST /v1/printers with node_id). */
   nodeExists(id: string): Promise<boolean>;
-  /** A printer was created for another node: tells the nodes (signal 'nodes') so the owner opens it. */
-  announceOwnership(): Promise<void>;
+  /** A printer of another node was created, changed or removed here: tells the nodes (signal 'nodes'), so its owner follows. */
+  signalNodes(): Promise<void>;
 }
 
 /** Fields that change which jobs a printer can take: a PATCH of one of them wakes the scheduler up. */
@@ -84,11 +84,17 @@ export const PRINTER_LIST_SPEC: ListSpec = {
   },
 };
 
+/** What a session's link is opened from: when it differs from the stored row, the session must be opened again. */
+const linkKey = (row: PrinterRow): string => `${row.connection_url}\n${row.api_key_sealed ?? ''}`;
+const busy = (status: string | undefined): boolean => status === 'printing' || status === 'paused';
+
 const linkTaken = (why: string): AppError =>
   new AppError(409, 'invalid_request', `connection_url: ${why}`, 'two sessions on one link would fight over it');
 
 export class PrintersService {
   private readonly pendingWrites = new Set<Promise<unknown>>();
+  /** The link each open session was opened with: a change made on another node shows as a difference here. */
+  private readonly openedWith = new Map<string, string>();
   private readonly unsubscribe: Array<() => void> = [];
   private closing = false;
 
@@ -113,12 +119,18 @@ export class PrintersService {
     const rows = await allPrinters(this.deps.db);
     // A shutdown that began while the rows were read must not be followed by sessions nobody closes.
     if (this.closing) return;
-    const own = new Set(rows.filter((r) => r.node_id === this.deps.nodeId).map((r) => r.id));
+    const own = new Map(rows.filter((r) => r.node_id === this.deps.nodeId).map((r) => [r.id, r]));
     for (const s of this.deps.sessions.list()) {
-      if (!own.has(s.printerId)) await this.deps.sessions.remove(s.printerId);
+      const row = own.get(s.printerId);
+      // Moved to another node or deleted there; or its link changed there (a busy printer keeps its link until it is idle).
+      const relink = row !== undefined && this.openedWith.get(row.id) !== linkKey(row) && !busy(s.currentStatus);
+      if (row === undefined || relink) {
+        await this.deps.sessions.remove(s.printerId);
+        this.openedWith.delete(s.printerId);
+      }
     }
-    for (const row of rows) {
-      if (!own.has(row.id) || this.deps.sessions.has(row.id)) continue;
+    for (const row of own.values()) {
+      if (this.deps.sessions.has(row.id)) continue;
       try {
         this.openSession(row);
       } catch (err) {
@@ -152,6 +164,7 @@ export class PrintersService {
       coolOnPause: async () => (await findOrganization(this.deps.db))?.cool_on_pause === 1,
     });
     this.deps.sessions.add(session);
+    this.openedWith.set(row.id, linkKey(row));
     session.connect().catch((err: Error) => {
       this.deps.logger.info('printer not connected yet; retrying in the background', { printer_id: row.id, reason: err.message });
     });
@@ -229,7 +242,7 @@ export class PrintersService {
     await this.unlessTaken(url, insertPrinter(this.deps.db, row));
     // Only the owner connects: another node opens it when the signal reaches it (or at its next start).
     if (nodeId === this.deps.nodeId) this.openSession(row);
-    else await this.deps.announceOwnership();
+    else await this.deps.signalNodes();
     this.deps.bus.emit('printer.updated', { printer_id: id, reason: 'created' });
     return this.record(row);
   }
@@ -242,7 +255,7 @@ export class PrintersService {
     if (input.connection_url !== undefined) {
       const { url, parsed } = checkConnectionUrl(input.connection_url);
       if (url !== row.connection_url) {
-        this.refuseWhileBusy(id, 'change connection_url');
+        await this.refuseWhileBusy(row, 'change connection_url');
         await this.ensureLinkFree(url, parsed, id);
         patch.connection_url = url;
         reconnect = true;
@@ -253,7 +266,7 @@ export class PrintersService {
       patch.api_key_sealed = key === null ? null : this.deps.secrets.seal(key, id);
       // A network printer's driver holds the credential: a new one takes effect on a new link (a refused key is fixed this way).
       if (printerKindOf(row.connection_url) !== 'serial' && patch.api_key_sealed !== row.api_key_sealed) {
-        this.refuseWhileBusy(id, 'change api_key');
+        await this.refuseWhileBusy(row, 'change api_key');
         reconnect = true;
       }
     }
@@ -273,6 +286,11 @@ export class PrintersService {
     if (reconnect && updated.node_id === this.deps.nodeId) {
       await this.deps.sessions.remove(id);
       this.openSession(updated);
+    } else if (reconnect) {
+      await this.deps.signalNodes();
+    } else if (this.openedWith.has(id)) {
+      // A key a serial link does not use changed: its session stays as it is.
+      this.openedWith.set(id, linkKey(updated));
     }
     const changed = Object.keys(input);
     this.deps.bus.emit('printer.updated', {
@@ -284,10 +302,12 @@ export class PrintersService {
 
   /** Removes the printer and closes its session; refused while it prints (cancel the job first). */
   async remove(id: string): Promise<void> {
-    await this.requireRow(id);
-    this.refuseWhileBusy(id, 'delete the printer');
+    const row = await this.requireRow(id);
+    await this.refuseWhileBusy(row, 'delete the printer');
     await this.deps.sessions.remove(id);
+    this.openedWith.delete(id);
     await deletePrinter(this.deps.db, id);
+    if (row.node_id !== this.deps.nodeId) await this.deps.signalNodes();
     this.deps.bus.emit('printer.removed', { printer_id: id });
   }
 
@@ -315,9 +335,10 @@ export class PrintersService {
 
   // ------------------------------------------------------------------------------------------------ internals
 
-  /** printer_busy while a job is printing or paused on it. */
-  private refuseWhileBusy(id: string, what: string): void {
-    const status = this.session(id)?.currentStatus;
+  /** printer_busy while a job is printing or paused on it (another node's printer: as its jobs' rows say). */
+  private async refuseWhileBusy(row: PrinterRow, what: string): Promise<void> {
+    const id = row.id;
+    const status = row.node_id === this.deps.nodeId ? this.session(id)?.currentStatus : await activeJobStatus(this.deps.db, id);
     if (status === 'printing' || status === 'paused') {
       const err = printerBusy(id, status);
       throw new AppError(err.status, err.code, `cannot ${what}: ${err.message}`, err.details);
