@@ -199,7 +199,10 @@ export function createFarm(base: FarmBase): Farm {
       stopExternal = recordExternalJobs({ bus: base.bus, jobs, logger: base.logger, meter, onEnded: (printerId) => storeReady(printerId) });
       temperatures.start();
       filePruner.start();
-      stopSignals = base.cluster.subscribe('jobs', () => loop.wake());
+      stopSignals = base.cluster.subscribe('jobs', () => {
+        loop.wake();
+        runner.stopJobsEndedElsewhere().catch((err: Error) => base.logger.error('could not stop a job ended by another node', { error: err }));
+      });
       loop.wake();
     },
     async stop() {

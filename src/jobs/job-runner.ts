@@ -11,7 +11,8 @@ import type { SessionRegistry } from '../printers/session-registry.js';
 import type { DurableWriter } from '../storage/durable-writer.js';
 import type { JobRecord } from './job-record.js';
 import type { JobTrigger } from './job-state.js';
-import { activeJobs, updateJobProgress } from './jobs.repository.js';
+import { activeJobs, jobStatuses, updateJobProgress } from './jobs.repository.js';
+import { FINAL_STATUSES } from './job-state.js';
 import type { JobsService } from './jobs.service.js';
 import { PendingWrites } from './pending-writes.js';
 
@@ -205,6 +206,20 @@ export class JobRunner {
     this.d.meter?.begin(jobId, printerId);
     void handle.finished.then((outcome) => this.ended(jobId, printerId, handle, outcome));
     return true;
+  }
+
+  /**
+   * A job this node runs that another node ended in the rows (cancelled through its API, or failed node_lost while this
+   * node was cut off) stops on its printer too: the print must not go on for a job that is over.
+   */
+  async stopJobsEndedElsewhere(): Promise<void> {
+    for (const row of await jobStatuses(this.d.jobs.db, [...this.running.keys()])) {
+      if (!FINAL_STATUSES.includes(row.status) || row.printer_id === null) continue;
+      const session = this.d.sessions.get(row.printer_id);
+      if (session?.snapshot().job?.id !== row.id) continue;
+      this.d.logger.info('job ended by another node: stopping it on its printer', { job_id: row.id, printer_id: row.printer_id, status: row.status });
+      await session.cancel();
+    }
   }
 
   /** Waits until every session report seen so far has been written. */
