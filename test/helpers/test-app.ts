@@ -18,7 +18,7 @@ import { silentLogger } from '../../src/logger.js';
 import type { PrintersServiceDeps } from '../../src/printers/printers.service.js';
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
-import type { NodeIdentity } from '../../src/nodes/node-identity.js';
+import { loadNodeId, type NodeIdentity } from '../../src/nodes/node-identity.js';
 import type { ClusterBus } from '../../src/cluster/cluster-bus.js';
 import type { NodeTuning } from '../../src/nodes/node-runtime.js';
 import { newId } from '../../src/ids.js';
@@ -86,7 +86,8 @@ export async function startTestApp(
     resolveHost: options.resolveHost,
     workers: options.workers ?? 0,
     // The address is known once listening: filled in before the node registers.
-    node: { id: options.node?.id ?? newId('nod'), name: options.node?.name ?? 'test node', address: null },
+    // With a data directory its node id is kept there, as the server does: an app started again on it is the same node.
+    node: { id: options.node?.id ?? (options.dataDir ? loadNodeId(options.dataDir) : newId('nod')), name: options.node?.name ?? 'test node', address: null },
     ...(options.cluster ? { cluster: options.cluster } : {}),
     ...(options.nodes ? { nodes: options.nodes } : {}),
   });
