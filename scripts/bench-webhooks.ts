@@ -12,6 +12,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { systemClock } from '../src/clock.js';
 import { createEventsRuntime } from '../src/events/events-runtime.js';
+import { engineSql } from '../src/storage/engines/engine-sql.js';
 import { createWebhooksRuntime } from '../src/webhooks/webhooks-runtime.js';
 import { silentLogger } from '../src/logger.js';
 import { openDatabase } from '../src/storage/db.js';
@@ -123,7 +124,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-webhooks-'));
   const handle = openDatabase(path.join(dir, 'bench.sqlite'));
   const base = { db: handle.db, clock: systemClock, logger: silentLogger };
-  const events = createEventsRuntime({ ...base, sqlite: handle.sqlite });
+  const events = createEventsRuntime({ ...base, sql: engineSql(handle.engine) });
   const webhooks = createWebhooksRuntime({ ...base, events }, { retryDelayScale: BACKOFF_SCALE });
   const receivers = [
     await startReceiver('fast (answers at once)', 0, () => 204),
@@ -137,7 +138,7 @@ async function main(): Promise<void> {
   try {
     const deps = { db: handle.db, clock: systemClock, events, webhooks };
     for (const r of receivers) await createWebhook(deps, { url: r.url, events: ['job.*'], secret: SECRET });
-    events.start();
+    await events.start();
     webhooks.start();
 
     progress(`burst: ${EVENTS} events to ${receivers.length} receivers`);

@@ -9,6 +9,11 @@ export interface ServerConfig {
   host: string;
   port: number;
   dataDir: string;
+  /**
+   * A postgres:// URL (--database / PRINTFARM_DATABASE_URL): several appliances share that PostgreSQL database. Null:
+   * the embedded SQLite file in the data directory.
+   */
+  databaseUrl: string | null;
   env: RunEnvironment;
   /** PRINTFARM_LOG_LEVEL (no flag). */
   logLevel: LogLevel;
@@ -37,6 +42,7 @@ export const CONFIG_DEFAULTS: ServerConfig = {
   host: '0.0.0.0',
   port: 8080,
   dataDir: './data',
+  databaseUrl: null,
   env: 'live',
   logLevel: 'info',
   trustProxy: false,
@@ -57,7 +63,10 @@ const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'sile
 /** The environment variable that stands for a flag: --data-dir → PRINTFARM_DATA_DIR. */
 export const envVarFor = (flag: string): string => `PRINTFARM_${flag.replace(/-/g, '_').toUpperCase()}`;
 
-type Flag = 'host' | 'port' | 'data-dir' | 'env' | 'workers' | 'node-name' | 'node-address';
+type Flag = 'host' | 'port' | 'data-dir' | 'env' | 'workers' | 'database' | 'node-name' | 'node-address';
+
+/** The variable of --database says what it holds (a URL), unlike the other flags' PRINTFARM_<FLAG>. */
+export const DATABASE_URL_VARIABLE = 'PRINTFARM_DATABASE_URL';
 /** The valued flags as typed, and the switch --no-mdns (true when given). */
 export type ConfigFlags = Partial<Record<Flag, string>> & { 'no-mdns'?: boolean };
 
@@ -71,7 +80,7 @@ interface Typed {
 function typed(name: string, flags: ConfigFlags, environment: NodeJS.ProcessEnv): Typed | undefined {
   const fromFlag = flags[name as Flag] as string | undefined;
   if (fromFlag !== undefined) return { text: fromFlag, origin: `--${name}` };
-  const variable = envVarFor(name);
+  const variable = name === 'database' ? DATABASE_URL_VARIABLE : envVarFor(name);
   const fromEnv = environment[variable];
   return fromEnv === undefined || fromEnv === '' ? undefined : { text: fromEnv, origin: variable };
 }
@@ -87,13 +96,17 @@ function oneOf<T extends string>(t: Typed | undefined, allowed: readonly T[], fa
 
 /** The settings `printfarm keys create` shares with the server: where the database is and which keys it mints. */
 export function resolveStorageConfig(
-  flags: Pick<ConfigFlags, 'data-dir' | 'env'>,
+  flags: Pick<ConfigFlags, 'data-dir' | 'env' | 'database'>,
   environment: NodeJS.ProcessEnv = process.env,
-): Pick<ServerConfig, 'dataDir' | 'env'> {
+): Pick<ServerConfig, 'dataDir' | 'env' | 'databaseUrl'> {
   const dataDir = typed('data-dir', flags, environment);
   if (dataDir !== undefined && dataDir.text.trim() === '') throw invalid(dataDir, 'must not be empty');
   const env = oneOf(typed('env', flags, environment), ENVIRONMENTS, CONFIG_DEFAULTS.env);
-  return { dataDir: path.resolve(dataDir?.text ?? CONFIG_DEFAULTS.dataDir), env };
+  const database = typed('database', flags, environment);
+  if (database !== undefined && !/^postgres(ql)?:\/\/\S+$/i.test(database.text)) {
+    throw invalid(database, 'expected a PostgreSQL URL postgres://user@host:port/database (leave it out for the SQLite file in the data directory)');
+  }
+  return { dataDir: path.resolve(dataDir?.text ?? CONFIG_DEFAULTS.dataDir), databaseUrl: database?.text ?? null, env };
 }
 
 /**

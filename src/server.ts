@@ -23,7 +23,8 @@ import { VERSION } from './version.js';
 import { DATABASE_FILE, type DbHandle } from './storage/db.js';
 import { DataDirDatabaseError, openDataDirDatabase } from './app/open-data-dir.js';
 import { createNightlyBackup } from './app/nightly-backup-wiring.js';
-import { SchemaTooNewError } from './storage/migrate.js';
+import { MigrationFailedError, SchemaTooNewError } from './storage/migrate.js';
+import { openPostgres, redactPostgresUrl } from './storage/open-postgres.js';
 import { defaultNodeAddress, defaultNodeName, loadNodeId, type NodeIdentity } from './nodes/node-identity.js';
 
 /**
@@ -38,7 +39,7 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 3_000;
  * defaults to 0 (sessions on the main thread); `serve` passes --workers.
  */
 export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> &
-  Partial<Pick<ServerConfig, 'trustProxy' | 'mdns' | 'workers' | 'nodeName' | 'nodeAddress'>>;
+  Partial<Pick<ServerConfig, 'trustProxy' | 'mdns' | 'workers' | 'databaseUrl' | 'nodeName' | 'nodeAddress'>>;
 
 export interface StartServerOptions {
   logger?: Logger;
@@ -108,7 +109,8 @@ function lockDir(dataDir: string): DataDirLock {
   }
 }
 
-async function openDb(dataDir: string, clock: Clock, logger: Logger, uncleanStop: boolean): Promise<DbHandle> {
+async function openDb(dataDir: string, databaseUrl: string | null, clock: Clock, logger: Logger, uncleanStop: boolean): Promise<DbHandle> {
+  if (databaseUrl !== null) return openSharedDb(databaseUrl, clock, logger);
   try {
     return await openDataDirDatabase({ dataDir, nowMs: clock.now(), logger, uncleanStop });
   } catch (err) {
@@ -116,6 +118,20 @@ async function openDb(dataDir: string, clock: Clock, logger: Logger, uncleanStop
     if (err instanceof SchemaTooNewError) throw new StartupError(`refusing to open ${file}: ${err.message}`);
     if (err instanceof DataDirDatabaseError) throw new StartupError(`refusing to start: ${err.message}`);
     throw new StartupError(`cannot open the database ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** PostgreSQL: no file to check or copy (quick_check, backups before migrating are SQLite's); pg_dump backs it up. */
+async function openSharedDb(url: string, clock: Clock, logger: Logger): Promise<DbHandle> {
+  const where = redactPostgresUrl(url);
+  try {
+    const handle = await openPostgres(url, new Date(clock.now()).toISOString());
+    if (handle.migrated.length > 0) logger.info('migrated the PostgreSQL database', { database: where, versions: handle.migrated });
+    return handle;
+  } catch (err) {
+    if (err instanceof SchemaTooNewError) throw new StartupError(`refusing to open ${where}: ${err.message}`);
+    if (err instanceof MigrationFailedError) throw new StartupError(`refusing to start: ${err.message}; back up with pg_dump before upgrading`);
+    throw new StartupError(`cannot open the PostgreSQL database ${where}: ${(err as Error).message}`);
   }
 }
 
@@ -133,7 +149,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   const databaseFile = path.join(config.dataDir, DATABASE_FILE);
   let handle: DbHandle;
   try {
-    handle = await openDb(config.dataDir, clock, logger, lock.uncleanStop);
+    handle = await openDb(config.dataDir, config.databaseUrl ?? null, clock, logger, lock.uncleanStop);
   } catch (err) {
     lock.release({ keepUncleanMark: lock.uncleanStop });
     throw err;
@@ -193,7 +209,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     // Until this resolves no key exists, so a request in the meantime can only get 401.
     initialAdminKey = await ensureInitialAdmin(deps, config.dataDir);
     // Deliveries left pending by the last run (or interrupted by its shutdown) go out from here.
-    events.start();
+    await events.start();
     deps.webhooks.start();
   } catch (err) {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
@@ -208,8 +224,9 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   // Jobs cut off by the last stop fail (host_restart) before any printer can report; queued ones stay queued.
   await farm.start();
   // Checks at once (a night missed while stopped is caught up), then every minute.
-  const nightly = createNightlyBackup({ handle, dataDir: config.dataDir, clock, logger });
-  nightly.start();
+  const nightly = handle.engine === 'sqlite' ? createNightlyBackup({ handle, dataDir: config.dataDir, clock, logger }) : null;
+  if (nightly) nightly.start();
+  else logger.info('nightly backups are off on PostgreSQL: back the database up with pg_dump');
   // Printers known before the stop reconnect by themselves; the start does not wait for them.
   printers.openAllSessions().catch((err: Error) => logger.error('could not open the printer sessions', { error: err }));
 
@@ -251,7 +268,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
         await stopped;
       }
       await eventsStopped;
-      await nightly.stop();
+      await nightly?.stop();
       await announcer?.stop();
       await farm.stop();
       await printers.close();

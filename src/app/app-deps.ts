@@ -1,6 +1,5 @@
 // The one deps object of a running program, built by app/build-deps.ts: everything the HTTP layer and each feature's
 // routes need (the compiler checks it against each feature's declared route deps in routes-index.ts).
-import type BetterSqlite3 from 'better-sqlite3';
 import type { PasswordCheckGate } from '../auth/password-check-gate.js';
 import type { Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
@@ -18,6 +17,7 @@ import type { TemperatureHistory } from '../printers/temperature-history.js';
 import type { SchedulerLoop } from '../scheduler/scheduler-loop.js';
 import type { WebhooksRuntime } from '../webhooks/webhooks-runtime.js';
 import type { Db } from '../storage/db.js';
+import type { EngineSql } from '../storage/engines/engine-sql.js';
 import type { HttpDeps } from '../http/http-deps.js';
 import type { NodeIdentity } from '../nodes/node-identity.js';
 import type { AccessControl } from '../http/middleware/access-control.js';
@@ -32,7 +32,8 @@ export interface AppDeps extends HttpDeps {
   /** This node's registration, heartbeat and liveness watch: started before the farm, stopped after it. */
   nodes: NodeRuntime;
   db: Db;
-  sqlite: BetterSqlite3.Database;
+  /** The statements that differ between SQLite and PostgreSQL (storage/engines/engine-sql.ts). */
+  sql: EngineSql;
   clock: Clock;
   /** The environment this server runs in: it mints and accepts only keys of it. */
   env: RunEnvironment;

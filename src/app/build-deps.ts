@@ -20,6 +20,7 @@ import type { SessionTuning } from '../printers/open-printer-link.js';
 import { PreparedGcodeCache } from '../printers/prepared-gcode-cache.js';
 import { ExtrusionIndexCache } from '../printers/extrusion-index-cache.js';
 import type { DbHandle } from '../storage/db.js';
+import { engineSql } from '../storage/engines/engine-sql.js';
 import { DurableWriter } from '../storage/durable-writer.js';
 import { StorageStatus } from '../storage/storage-status.js';
 import { findOrganization } from '../auth/organization.repository.js';
@@ -89,7 +90,8 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     signalNodes: () => cluster.publish('nodes', node.id),
     ...s.printers,
   });
-  const events = createEventsRuntime({ db: handle.db, sqlite: handle.sqlite, clock, logger }, s.events);
+  const sql = engineSql(handle.engine);
+  const events = createEventsRuntime({ db: handle.db, sql, clock, logger }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);
   const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, nodeId: node.id, cluster });
@@ -100,7 +102,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     cluster,
     nodes,
     db: handle.db,
-    sqlite: handle.sqlite,
+    sql,
     clock,
     env: s.env,
     bus,

@@ -4,7 +4,7 @@ import { wallClock } from '../analytics/time-buckets.js';
 import { NightlyBackup, type LocalTime } from '../backup/nightly-backup.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import type { DbHandle } from '../storage/db.js';
+import type { SqliteHandle } from '../storage/db.js';
 import { backupContents } from './backup-contents.js';
 
 const pad = (n: number): string => String(n).padStart(2, '0');
@@ -15,7 +15,8 @@ export function localTimeIn(ms: number, timezone: string): LocalTime {
   return { day: `${w.y}-${pad(w.mo)}-${pad(w.d)}`, minutes: w.h * 60 + w.mi };
 }
 
-export function createNightlyBackup(s: { handle: DbHandle; dataDir: string; clock: Clock; logger: Logger }): NightlyBackup {
+/** SQLite only: on PostgreSQL the database is backed up with pg_dump, not by copying a file. */
+export function createNightlyBackup(s: { handle: SqliteHandle; dataDir: string; clock: Clock; logger: Logger }): NightlyBackup {
   return new NightlyBackup({
     sqlite: s.handle.sqlite,
     contents: backupContents(s.dataDir),

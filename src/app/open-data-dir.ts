@@ -4,7 +4,7 @@ import path from 'node:path';
 import { latestGoodBackup, quickCheck } from '../backup/database-health.js';
 import { backupBeforeMigration } from '../backup/pre-migration-backup.js';
 import type { Logger } from '../logger.js';
-import { DATABASE_FILE, openDatabase, type DbHandle } from '../storage/db.js';
+import { DATABASE_FILE, openDatabase, type SqliteHandle } from '../storage/db.js';
 import { MigrationFailedError } from '../storage/migrate.js';
 import type { Migration } from '../storage/migrations/migration.js';
 import { migrations as allMigrations } from '../storage/migrations/index.js';
@@ -30,7 +30,7 @@ export interface OpenDataDirOptions {
 
 const restoreCommand = (backup: string, dataDir: string): string => `printfarm restore ${backup} --data-dir ${dataDir} --force`;
 
-export async function openDataDirDatabase(o: OpenDataDirOptions): Promise<DbHandle> {
+export async function openDataDirDatabase(o: OpenDataDirOptions): Promise<SqliteHandle> {
   const file = path.join(o.dataDir, DATABASE_FILE);
   const migrations = o.migrations ?? allMigrations;
   if (o.uncleanStop && existsSync(file)) {

@@ -9,6 +9,7 @@ import { ConfigError, envVarFor, resolveStorageConfig } from '../config.js';
 import { betterSqliteNativeBinding } from '../native-addons.js';
 import { DATABASE_FILE } from '../storage/db.js';
 import { CliUsageError, type CliCommand } from './command.js';
+import { refuseOnPostgres } from './sqlite-file-only.js';
 
 const USAGE = `Usage: printfarm backup --to FILE [--data-dir DIR] [--with-files]
 
@@ -44,7 +45,8 @@ export function parseBackupArgs(args: string[], environment: NodeJS.ProcessEnv =
   }
   if (!values.to?.trim()) throw new CliUsageError('--to FILE is required (the archive to write)');
   try {
-    const { dataDir } = resolveStorageConfig({ 'data-dir': values['data-dir'], env: undefined }, environment);
+    const { dataDir, databaseUrl } = resolveStorageConfig({ 'data-dir': values['data-dir'], env: undefined }, environment);
+    refuseOnPostgres('backup', databaseUrl);
     return { to: path.resolve(values.to), dataDir, withFiles: values['with-files'] === true };
   } catch (err) {
     if (err instanceof ConfigError) throw new CliUsageError(err.message);

@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { openDataDirDatabase } from '../app/open-data-dir.js';
 import { createLogger } from '../logger.js';
-import { DATABASE_FILE, type DbHandle } from '../storage/db.js';
+import { DATABASE_FILE, type SqliteHandle } from '../storage/db.js';
 
 /** Runs `work` on the data directory's database and closes it; no database there is an error, never a new empty one. */
-export async function withExistingDatabase<T>(dataDir: string, nowIso: string, work: (handle: DbHandle) => Promise<T> | T): Promise<T> {
+export async function withExistingDatabase<T>(dataDir: string, nowIso: string, work: (handle: SqliteHandle) => Promise<T> | T): Promise<T> {
   const file = path.join(dataDir, DATABASE_FILE);
   if (!existsSync(file)) {
     throw new Error(`no database at ${file}: check --data-dir, or start \`printfarm serve --data-dir ${dataDir}\` once first`);

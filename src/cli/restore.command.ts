@@ -5,6 +5,7 @@ import { BACKUP_KEY_FILES, KNOWN_SCHEMA_VERSION } from '../app/backup-contents.j
 import { restoreBackup, type RestoreResult } from '../backup/restore-backup.js';
 import { ConfigError, envVarFor, resolveStorageConfig } from '../config.js';
 import { CliUsageError, type CliCommand } from './command.js';
+import { refuseOnPostgres } from './sqlite-file-only.js';
 
 const USAGE = `Usage: printfarm restore FILE [--data-dir DIR] [--force]
 
@@ -36,7 +37,8 @@ export function parseRestoreArgs(args: string[], environment: NodeJS.ProcessEnv 
   if (!file) throw new CliUsageError('which backup? printfarm restore FILE --data-dir DIR');
   if (extra.length > 0) throw new CliUsageError(`unexpected argument ${extra[0]} (restore takes one FILE)`);
   try {
-    const { dataDir } = resolveStorageConfig({ 'data-dir': parsed.values['data-dir'], env: undefined }, environment);
+    const { dataDir, databaseUrl } = resolveStorageConfig({ 'data-dir': parsed.values['data-dir'], env: undefined }, environment);
+    refuseOnPostgres('restore', databaseUrl);
     return { file: path.resolve(file), dataDir, force: parsed.values.force === true };
   } catch (err) {
     if (err instanceof ConfigError) throw new CliUsageError(err.message);

@@ -1,6 +1,6 @@
 // `printfarm serve`: parses flags, starts the server, prints the first admin key once, and shuts down cleanly on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
-import { CONFIG_DEFAULTS, ConfigError, envVarFor, resolveServerConfig, type ServerConfig } from '../config.js';
+import { CONFIG_DEFAULTS, ConfigError, DATABASE_URL_VARIABLE, envVarFor, resolveServerConfig, type ServerConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startServer, StartupError, type RunningServer } from '../server.js';
 import { DEMO_MAX_PRINTERS, seedDemoFarm, startDemoStandIns } from '../demo/demo-farm.js';
@@ -12,6 +12,7 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   'data-dir': { type: 'string' },
+  database: { type: 'string' },
   env: { type: 'string' },
   workers: { type: 'string' },
   'node-name': { type: 'string' },
@@ -40,6 +41,8 @@ Flags (each also as an environment variable; a flag wins over the variable):
   --host HOST      address to listen on         ${envVarFor('host').padEnd(20)} default ${CONFIG_DEFAULTS.host}
   --port PORT      TCP port, 0 picks a free one ${envVarFor('port').padEnd(20)} default ${CONFIG_DEFAULTS.port}
   --data-dir DIR   database and key file        ${envVarFor('data-dir').padEnd(20)} default ${CONFIG_DEFAULTS.dataDir}
+  --database URL   postgres://user@host:port/db ${DATABASE_URL_VARIABLE.padEnd(20)} default: SQLite in the data dir
+                   several appliances share one farm through one PostgreSQL database
   --env ENV        live, test or dev            ${envVarFor('env').padEnd(20)} default ${CONFIG_DEFAULTS.env}
   --workers N      threads the printer sessions ${envVarFor('workers').padEnd(20)} default ${CONFIG_DEFAULTS.workers} (cores - 1)
                    are spread over; 0 keeps them on the main thread

@@ -1,8 +1,7 @@
 // Tells subscribers about events once they are committed: a poke after record() reads the log past the last seen seq.
-import type BetterSqlite3 from 'better-sqlite3';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
-import { eventsAfter, type EventRow } from './event-log.repository.js';
+import { eventsAfter, latestEventSeq, type EventRow } from './event-log.repository.js';
 
 const BATCH = 500;
 
@@ -12,9 +11,13 @@ export type FeedListener = (rows: readonly EventRow[]) => void;
  * Why reading the log works as a commit signal: kysely's SQLite driver has one connection behind a mutex, so the read a
  * poke schedules waits until the recording transaction has committed or rolled back, and then sees only committed rows.
  * A rolled-back event is never announced; a committed one is announced once, in seq (commit) order.
+ * On PostgreSQL a poke may read before the commit (a pool has several connections): the event is then announced by the
+ * next poke or the safety poll, and it is never skipped, because event-writing transactions commit in seq order
+ * (EngineSql.lockEventOrder).
  */
 export class CommittedFeed {
-  private lastSeq: number;
+  /** Null until prime(): nothing is announced before the starting point is known. */
+  private lastSeq: number | null = null;
   private readonly listeners = new Set<FeedListener>();
   private draining = false;
   private again = false;
@@ -22,17 +25,17 @@ export class CommittedFeed {
 
   constructor(
     private readonly db: Db,
-    sqlite: BetterSqlite3.Database,
     private readonly logger: Logger,
-  ) {
-    // Synchronous, so an event recorded right after construction is never mistaken for an old one.
-    const row = sqlite.prepare('SELECT max(seq) AS seq FROM events').get() as { seq: number | null };
-    this.lastSeq = row.seq ?? 0;
+  ) {}
+
+  /** Reads where the log ends now: events already there are old, the ones after are announced. Call before serving. */
+  async prime(): Promise<void> {
+    if (this.lastSeq === null) this.lastSeq = await latestEventSeq(this.db);
   }
 
-  /** The newest seq already announced. */
+  /** The newest seq already announced (0 before prime()). */
   get announcedSeq(): number {
-    return this.lastSeq;
+    return this.lastSeq ?? 0;
   }
 
   subscribe(listener: FeedListener): () => void {
@@ -42,7 +45,7 @@ export class CommittedFeed {
 
   /** Cheap and coalesced: call after any commit that may have added events (record() does it for you). */
   poke(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.lastSeq === null) return;
     if (this.draining) {
       this.again = true;
       return;
@@ -59,7 +62,7 @@ export class CommittedFeed {
     try {
       for (;;) {
         this.again = false;
-        const rows = await eventsAfter(this.db, this.lastSeq, BATCH);
+        const rows = await eventsAfter(this.db, this.lastSeq ?? 0, BATCH);
         if (rows.length > 0) {
           this.lastSeq = (rows[rows.length - 1] as EventRow).seq;
           for (const l of this.listeners) {

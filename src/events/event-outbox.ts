@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db } from '../storage/db.js';
+import type { EngineSql } from '../storage/engines/engine-sql.js';
 import type { Database } from '../storage/schema.js';
 import type { CommittedFeed } from './committed-feed.js';
 import { insertEvent } from './event-log.repository.js';
@@ -31,6 +32,7 @@ export class EventOutbox {
 
   constructor(
     private readonly db: Db,
+    private readonly sql: EngineSql,
     private readonly clock: Clock,
     private readonly feed: CommittedFeed,
   ) {}
@@ -46,6 +48,7 @@ export class EventOutbox {
   async record<T>(trx: Executor, type: RecordableType, object: T): Promise<PublicEvent<T>> {
     const nowMs = this.clock.now();
     const event = makeEvent(type, object, nowMs);
+    await this.sql.lockEventOrder(trx);
     const seq = await insertEvent(trx, {
       id: event.id,
       type,

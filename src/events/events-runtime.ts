@@ -1,9 +1,9 @@
 // Builds the event machinery once per server (outbox, commit feed, live stream, telemetry, pruning) for deps.events.
 // How feature code publishes events (record inside the caller's transaction, recordNow, telemetry): docs/events-integration.md.
-import type BetterSqlite3 from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
+import type { EngineSql } from '../storage/engines/engine-sql.js';
 import { CommittedFeed } from './committed-feed.js';
 import { pruneEvents } from './event-log.repository.js';
 import { TELEMETRY_EVENT_TYPE, type LiveType, type RecordableType } from './event-names.js';
@@ -50,16 +50,16 @@ export interface EventsRuntime {
   readonly sse: SseOptions;
   /** Deletes events past retention now (also runs in the background once started). */
   prune(): Promise<number>;
-  /** Starts the background jobs (the commit feed's safety poll, pruning). */
-  start(): void;
+  /** Reads where the event log ends, then starts the background jobs (the commit feed's safety poll, pruning). */
+  start(): Promise<void>;
   /** Ends live streams and stops the background jobs. */
   stop(): Promise<void>;
 }
 
-export function createEventsRuntime(base: { db: Db; sqlite: BetterSqlite3.Database; clock: Clock; logger: Logger }, options: EventsOptions = {}): EventsRuntime {
+export function createEventsRuntime(base: { db: Db; sql: EngineSql; clock: Clock; logger: Logger }, options: EventsOptions = {}): EventsRuntime {
   const { db, clock, logger } = base;
-  const feed = new CommittedFeed(db, base.sqlite, logger);
-  const outbox = new EventOutbox(db, clock, feed);
+  const feed = new CommittedFeed(db, logger);
+  const outbox = new EventOutbox(db, base.sql, clock, feed);
   const stream = new LiveStreamHub();
   const throttle = new TelemetryThrottle();
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
@@ -88,7 +88,8 @@ export function createEventsRuntime(base: { db: Db; sqlite: BetterSqlite3.Databa
     feed,
     sse,
     prune,
-    start() {
+    async start() {
+      await feed.prime();
       timers.push(setInterval(() => feed.poke(), options.feedPollMs ?? 1000).unref());
       const pruneEvery = options.pruneEveryMs ?? 60 * 60 * 1000;
       timers.push(

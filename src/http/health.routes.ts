@@ -1,5 +1,6 @@
 // GET /healthz: liveness for supervisors and load balancers, no authentication; says whether the database answers and
 // whether the disk has room (storage: ok, low below the reserve, full when writes fail for lack of room).
+import { sql } from 'kysely';
 import { VERSION } from '../version.js';
 import { defineRoute } from './route.js';
 
@@ -29,7 +30,7 @@ export const healthRoutes = [
       },
     },
     async handle(ctx, _input, deps) {
-      deps.sqlite.prepare('SELECT 1').get();
+      await sql`SELECT 1`.execute(deps.db);
       ctx.body = { status: 'ok', version: VERSION, uptime_s: Math.round(process.uptime()), storage: await deps.storage.state() };
     },
   }),

@@ -127,7 +127,7 @@ async function withIdempotency(ctx: Koa.Context, deps: HttpDeps, busy: Set<strin
   const key = readKey(ctx);
   if (key === undefined) return run();
 
-  const sqlite = deps.sqlite;
+  const db = deps.db;
   // Per API key or session; requests without one (a route open to all) share the client address's namespace.
   const owner = getAuth(ctx)?.callerId ?? `ip:${ctx.ip}`;
   const fingerprint = requestFingerprint(ctx);
@@ -135,24 +135,44 @@ async function withIdempotency(ctx: Koa.Context, deps: HttpDeps, busy: Set<strin
   const now = deps.clock.now();
   const slot = `${owner}\u0000${key}`;
 
-  // Synchronous (better-sqlite3) so no other request can slip in between the look-up and the claim.
-  const claim = sqlite.transaction((): Row | undefined => {
-    sqlite.prepare('DELETE FROM idempotency_keys WHERE created_ms <= ?').run(now - IDEMPOTENCY_TTL_MS);
-    const row = sqlite
-      .prepare('SELECT fingerprint, status, response FROM idempotency_keys WHERE api_key_id = ? AND idem_key = ?')
-      .get(owner, key) as Row | undefined;
-    if (row && (row.status !== null || busy.has(slot))) return row;
-    sqlite
-      .prepare(
-        `INSERT INTO idempotency_keys (api_key_id, idem_key, fingerprint, status, response, created_ms) VALUES (?, ?, ?, NULL, NULL, ?)
-         ON CONFLICT (api_key_id, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint, status = NULL, response = NULL,
-           created_ms = excluded.created_ms`,
-      )
-      .run(owner, key, fingerprint, now);
-    busy.add(slot);
-    return undefined;
-  });
-  const existing = claim();
+  const where = { api_key_id: owner, idem_key: key };
+  // One transaction around look-up and claim. The claim is an INSERT … ON CONFLICT DO NOTHING: of two requests racing
+  // with one key (two pool connections on PostgreSQL), the second's insert waits for the first's commit and then
+  // inserts nothing, so it reads the first's row (in progress) instead of claiming the key a second time.
+  const existing = await db
+    .transaction()
+    .execute(async (trx): Promise<Row | undefined> => {
+      await trx.deleteFrom('idempotency_keys').where('created_ms', '<=', now - IDEMPOTENCY_TTL_MS).execute();
+      const claimed = await trx
+        .insertInto('idempotency_keys')
+        .values({ ...where, fingerprint, status: null, response: null, created_ms: now })
+        .onConflict((oc) => oc.columns(['api_key_id', 'idem_key']).doNothing())
+        .returning('idem_key')
+        .executeTakeFirst();
+      if (claimed) {
+        busy.add(slot);
+        return undefined;
+      }
+      const row = await trx.selectFrom('idempotency_keys').select(['fingerprint', 'status', 'response', 'created_ms']).where('api_key_id', '=', owner).where('idem_key', '=', key).executeTakeFirst();
+      if (!row || row.status !== null || busy.has(slot)) return row ?? { fingerprint, status: null, response: null };
+      // Left in progress by a process that died mid-request: taken over, by one request only (the row must be unchanged).
+      const taken = await trx
+        .updateTable('idempotency_keys')
+        .set({ fingerprint, status: null, response: null, created_ms: now })
+        .where('api_key_id', '=', owner)
+        .where('idem_key', '=', key)
+        .where('status', 'is', null)
+        .where('created_ms', '=', row.created_ms)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 0) return row;
+      busy.add(slot);
+      return undefined;
+    })
+    .catch((err: unknown) => {
+      // The claim did not commit: the slot is not ours.
+      busy.delete(slot);
+      throw err;
+    });
 
   if (existing) {
     if (existing.fingerprint !== fingerprint) {
@@ -174,25 +194,28 @@ async function withIdempotency(ctx: Koa.Context, deps: HttpDeps, busy: Set<strin
     return;
   }
 
-  const release = (): void => {
-    sqlite.prepare('DELETE FROM idempotency_keys WHERE api_key_id = ? AND idem_key = ?').run(owner, key);
+  const release = async (): Promise<void> => {
+    await db.deleteFrom('idempotency_keys').where('api_key_id', '=', owner).where('idem_key', '=', key).execute();
   };
-  const store = (status: number, stored: StoredResponse): void => {
-    sqlite
-      .prepare('UPDATE idempotency_keys SET status = ?, response = ? WHERE api_key_id = ? AND idem_key = ?')
-      .run(status, seal(JSON.stringify(stored), sealWith), owner, key);
+  const store = async (status: number, stored: StoredResponse): Promise<void> => {
+    await db
+      .updateTable('idempotency_keys')
+      .set({ status, response: seal(JSON.stringify(stored), sealWith) })
+      .where('api_key_id', '=', owner)
+      .where('idem_key', '=', key)
+      .execute();
   };
 
   try {
     await run();
     // A server failure is not the answer to keep: the client may retry with the same key.
-    if (ctx.status >= 500 || !replayable(ctx.body)) release();
-    else store(ctx.status, { body: ctx.body ?? null, headers: storedHeaders(ctx) });
+    if (ctx.status >= 500 || !replayable(ctx.body)) await release();
+    else await store(ctx.status, { body: ctx.body ?? null, headers: storedHeaders(ctx) });
   } catch (err) {
     if (err instanceof AppError && err.status < 500) {
-      store(err.status, { body: errorResponseBody(err), headers: storedHeaders(ctx, err.headers) });
+      await store(err.status, { body: errorResponseBody(err), headers: storedHeaders(ctx, err.headers) });
     } else {
-      release();
+      await release();
     }
     throw err;
   } finally {

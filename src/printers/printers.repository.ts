@@ -1,25 +1,35 @@
 // Rows of the printers table.
 import { sql, type Kysely, type Updateable } from 'kysely';
+import { engineSqlOf } from '../storage/engines/engine-sql.js';
 import type { Database, PrinterTable } from '../storage/schema.js';
 import type { PrinterRow } from './printer-record.js';
 
 type Q = Kysely<Database>;
 
 /** The spools loaded on the printer's tools (the materials table), as a JSON array ordered by tool, for the record. */
-const loadedSpools = sql<string>`(select json_group_array(json_object('id', m.id, 'tool', m.tool, 'type', m.type, 'color', m.color, 'remaining_weight', round(m.remaining_weight, 2))) from (select * from materials where materials.printer_id = printers.id order by tool) m)`.as(
-  'loaded_spools',
-);
+const loadedSpools = (db: Q) => {
+  const s = engineSqlOf(db);
+  const pairs = (['id', 'tool', 'type', 'color'] as const).map((c) => [c, sql.ref(`m.${c}`)] as const);
+  return s
+    .jsonArrayOfObjects(
+      [...pairs, ['remaining_weight', s.roundTo(sql.ref('m.remaining_weight'), 2)]],
+      sql`select * from materials where materials.printer_id = printers.id`,
+      'm',
+      sql.ref('m.tool'),
+    )
+    .as('loaded_spools');
+};
 
 export async function insertPrinter(db: Q, row: PrinterRow): Promise<void> {
   await db.insertInto('printers').values(row).execute();
 }
 
 export async function findPrinterById(db: Q, id: string): Promise<PrinterRow | undefined> {
-  return db.selectFrom('printers').selectAll().select(loadedSpools).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('printers').selectAll().select(loadedSpools(db)).where('id', '=', id).executeTakeFirst();
 }
 
 export async function allPrinters(db: Q): Promise<PrinterRow[]> {
-  return db.selectFrom('printers').selectAll().select(loadedSpools).orderBy('created_at').orderBy('id').execute();
+  return db.selectFrom('printers').selectAll().select(loadedSpools(db)).orderBy('created_at').orderBy('id').execute();
 }
 
 export async function updatePrinter(db: Q, id: string, patch: Updateable<PrinterTable>): Promise<void> {
@@ -34,7 +44,7 @@ export async function deletePrinter(db: Q, id: string): Promise<boolean> {
 }
 
 /** The base select for lists: the list-query helper adds filters, order and paging. */
-export const selectPrinters = (db: Q) => db.selectFrom('printers').selectAll().select(loadedSpools);
+export const selectPrinters = (db: Q) => db.selectFrom('printers').selectAll().select(loadedSpools(db));
 
 /** The status of the job printing or paused on the printer (the rows' word, for a printer whose session is elsewhere). */
 export async function activeJobStatus(db: Q, printerId: string): Promise<'printing' | 'paused' | undefined> {

@@ -49,7 +49,7 @@ export interface SchedulerLoopDeps {
    * Several nodes share the queue: printers of other nodes (jobs pinned to them are theirs alone), and whether this node
    * writes the waiting reasons of unpinned jobs (one node does, so two views of the farm never flap them). Absent: one node.
    */
-  nodeView?(): Promise<{ foreignPrinters: ReadonlySet<string>; writesSharedReasons: boolean }>;
+  nodeView?(): Promise<{ foreignPrinters: ReadonlySet<string>; writesSharedReasons: boolean; lost: boolean }>;
 }
 
 /** How long after a start a printer counts as heating when the firmware has not reported targets yet. */
@@ -135,13 +135,14 @@ export class SchedulerLoop {
   }
 
   /** The input decide() would see now (also the forecast's). */
-  async input(): Promise<{ input: SchedulerInput; rows: JobRow[]; writesSharedReasons: boolean }> {
+  async input(): Promise<{ input: SchedulerInput; rows: JobRow[]; writesSharedReasons: boolean; lost: boolean }> {
     const [all, printers, org, view] = await Promise.all([queuedJobs(this.d.db), this.d.printers(), this.d.org(), this.d.nodeView?.()]);
     const rows = view ? all.filter((r) => !(r.pinned && r.printer_id !== null && view.foreignPrinters.has(r.printer_id))) : all;
     return {
       input: { jobs: rows.map(toSchedulerJob), printers: printers.map((p) => this.toSchedulerPrinter(p)), org },
       rows,
       writesSharedReasons: view?.writesSharedReasons ?? true,
+      lost: view?.lost ?? false,
     };
   }
 
@@ -182,8 +183,10 @@ export class SchedulerLoop {
   }
 
   private async pass(): Promise<Decisions> {
-    const { input, rows, writesSharedReasons } = await this.input();
+    const { input, rows, writesSharedReasons, lost } = await this.input();
     const decisions = decide(input);
+    // Marked lost by the other nodes: nothing starts here (nor is a reason written) until this node beats again.
+    if (lost) return decisions;
     const fileOf = new Map(rows.map((r) => [r.id, r.file_id]));
     const pinned = new Set(rows.filter((r) => r.pinned).map((r) => r.id));
     const org = input.org;

@@ -1,4 +1,4 @@
-// Opens the one SQLite file (WAL, foreign keys, busy timeout), migrates it, and wraps it in kysely for typed queries.
+// The database handle of either engine (SQLite embedded, PostgreSQL shared by several nodes); opens the one SQLite file (WAL, foreign keys, busy timeout), migrates it, and wraps it in kysely for typed queries.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -12,14 +12,28 @@ import { SafeRollbackDialect } from './safe-rollback-dialect.js';
 
 export type Db = Kysely<Database>;
 
-export interface DbHandle {
+/** What both engines offer: feature code uses `db` (kysely) only, so the same repositories serve both. */
+interface HandleBase {
   db: Db;
-  /** The raw connection, for the few places that need synchronous transactions. */
-  sqlite: BetterSqlite3.Database;
   /** Versions migrated at this open (empty when already current). */
   migrated: number[];
   close(): Promise<void>;
 }
+
+export interface SqliteHandle extends HandleBase {
+  engine: 'sqlite';
+  /** The raw connection, for the storage, backup and SQLite CLI code only (file backups, PRAGMAs). */
+  sqlite: BetterSqlite3.Database;
+}
+
+export interface PostgresHandle extends HandleBase {
+  engine: 'postgres';
+  /** The connection URL with any password removed, for log lines and messages. */
+  location: string;
+}
+
+export type DbHandle = SqliteHandle | PostgresHandle;
+export type DbEngine = DbHandle['engine'];
 
 export const DATABASE_FILE = 'printfarm.sqlite';
 
@@ -29,7 +43,7 @@ export interface OpenOptions {
 }
 
 /** `file` is a path or ':memory:'. The directory is created if missing. */
-export function openDatabase(file: string, nowIso: string = new Date().toISOString(), options: OpenOptions = {}): DbHandle {
+export function openDatabase(file: string, nowIso: string = new Date().toISOString(), options: OpenOptions = {}): SqliteHandle {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const nativeBinding = betterSqliteNativeBinding();
   const sqlite = new BetterSqlite3(file, nativeBinding ? { nativeBinding } : {});
@@ -42,6 +56,7 @@ export function openDatabase(file: string, nowIso: string = new Date().toISOStri
     const db = new Kysely<Database>({ dialect: new SafeRollbackDialect(sqlite) });
     let closed = false;
     return {
+      engine: 'sqlite',
       db,
       sqlite,
       migrated,

@@ -7,6 +7,7 @@ import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test
 import { ManualClock } from '../../src/clock.js';
 import { exportRows } from '../../src/analytics/export.service.js';
 import { seedFarm, seedJob } from './analytics-fixtures.js';
+import { sqliteOf } from '../helpers/test-database.js';
 
 /** A strict RFC 4180 reader for the test: quoted fields may hold commas, quotes (doubled) and line breaks. */
 function parseCsv(text: string): string[][] {
@@ -119,12 +120,12 @@ describe('GET /v1/analytics/export', () => {
   });
 
   it('a stalled export client holds no database connection: other requests answer while it is half read', async () => {
-    const insert = t.handle.sqlite.prepare(
+    const insert = sqliteOf(t.handle).prepare(
       `INSERT INTO jobs (id, name, status, priority, priority_rank, file_id, created_at, updated_at, elapsed_time)
        VALUES (?, ?, 'cancelled', 'normal', 1, 'file_x', ?, ?, 0)`,
     );
     const N = 60_000; // about 9 MB of CSV: more than the socket buffers hold, so the server has to wait for the client
-    t.handle.sqlite.transaction(() => {
+    sqliteOf(t.handle).transaction(() => {
       for (let i = 0; i < N; i++) insert.run(`job_bulk${String(i).padStart(5, '0')}`, `bulk ${i}`, '2026-04-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z');
     })();
     const url = new URL(`${t.baseUrl}/v1/analytics/export?dataset=jobs&from=2026-04-01&to=2026-04-01`);
@@ -136,7 +137,7 @@ describe('GET /v1/analytics/export', () => {
     // The client stopped reading. Queries through the shared connection (a report) and a write still go through.
     const fleet = await t.request('/v1/analytics/fleet', { headers: bearer(key), signal: AbortSignal.timeout(10_000) });
     assert.equal(fleet.status, 200);
-    t.handle.sqlite.prepare("UPDATE organization SET name = 'still writable'").run();
+    sqliteOf(t.handle).prepare("UPDATE organization SET name = 'still writable'").run();
     res.on('data', (c: Buffer) => chunks.push(c));
     res.resume();
     await once(res, 'end');

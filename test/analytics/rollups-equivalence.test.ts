@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fleetMetrics } from '../../src/analytics/fleet-metrics.service.js';
 import { jobReport, materialReport, printerReport } from '../../src/analytics/reports.service.js';
-import { openDatabase, type DbHandle } from '../../src/storage/db.js';
+import { openDatabase, type SqliteHandle } from '../../src/storage/db.js';
 import * as reference from './reference/reports.service.js';
 import { fleetMetrics as referenceFleet } from './reference/fleet-metrics.service.js';
 import { seedHistory } from './random-history.js';
@@ -41,7 +41,7 @@ const SERIES = [
 ];
 
 describe('analytics roll-ups against the direct computation', () => {
-  let h: DbHandle;
+  let h: SqliteHandle;
 
   before(async () => {
     h = openDatabase(':memory:', new Date(NOW).toISOString());

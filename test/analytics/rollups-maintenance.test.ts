@@ -21,6 +21,7 @@ import { seedJob, seedPrinter, usage } from './analytics-fixtures.js';
 import { seedHistory } from './random-history.js';
 import * as reference from './reference/reports.service.js';
 import { fleetMetrics as referenceFleet } from './reference/fleet-metrics.service.js';
+import { sqliteOf } from '../helpers/test-database.js';
 
 const NOW = Date.parse('2026-02-10T12:00:00.000Z');
 const RATES = { hourly_rate: 2, energy_cost_per_kwh: 0.3 };
@@ -49,7 +50,7 @@ function rollupRows(sqlite: BetterSqlite3.Database): Record<string, unknown[]> {
 describe('analytics roll-ups follow the jobs', () => {
   let t: TestApp;
   const day = (db: TestApp, d: string) =>
-    db.handle.sqlite.prepare(`SELECT completed_n, completed_seconds, ended_seconds FROM analytics_day WHERE day = ? AND printer_id = 'prt_1'`).get(d);
+    sqliteOf(db.handle).prepare(`SELECT completed_n, completed_seconds, ended_seconds FROM analytics_day WHERE day = ? AND printer_id = 'prt_1'`).get(d);
 
   before(async () => {
     t = await startTestApp({ clock: new ManualClock(NOW) });
@@ -77,12 +78,12 @@ describe('analytics roll-ups follow the jobs', () => {
     t.clock.set(NOW);
     assert.deepEqual(day(t, '2026-02-10'), { completed_n: 1, completed_seconds: 5400, ended_seconds: 0 });
     assert.deepEqual(
-      t.handle.sqlite.prepare(`SELECT day, ended_seconds FROM analytics_day WHERE printer_id = 'prt_1' AND ended_seconds > 0`).all(),
+      sqliteOf(t.handle).prepare(`SELECT day, ended_seconds FROM analytics_day WHERE printer_id = 'prt_1' AND ended_seconds > 0`).all(),
       [{ day: '2026-02-09', ended_seconds: 5400 }],
     );
     // Cut into its hours: 22:30-00:30, 2 h wall, 5400 s printed: 1350 s, 2700 s, 1350 s.
     assert.deepEqual(
-      t.handle.sqlite.prepare(`SELECT hour, print_seconds FROM analytics_hour WHERE printer_id = 'prt_1' ORDER BY hour`).all(),
+      sqliteOf(t.handle).prepare(`SELECT hour, print_seconds FROM analytics_hour WHERE printer_id = 'prt_1' ORDER BY hour`).all(),
       [
         { hour: '2026-02-09T22', print_seconds: 1350 },
         { hour: '2026-02-09T23', print_seconds: 2700 },
@@ -105,7 +106,7 @@ describe('analytics roll-ups follow the jobs', () => {
     await db.deleteFrom('jobs').where('id', 'in', ['job_u', 'job_r']).execute();
     [ours, direct] = await bothWays(db);
     assert.deepStrictEqual(ours, direct);
-    const sums = t.handle.sqlite.prepare('SELECT SUM(ABS(ended_seconds)) + SUM(ABS(completed_n)) + SUM(ABS(ended_grams)) AS n FROM analytics_day').get();
+    const sums = sqliteOf(t.handle).prepare('SELECT SUM(ABS(ended_seconds)) + SUM(ABS(completed_n)) + SUM(ABS(ended_grams)) AS n FROM analytics_day').get();
     assert.deepEqual(sums, { n: 0 });
   });
 });

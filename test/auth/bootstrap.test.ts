@@ -11,6 +11,7 @@ import { parseKeysCreateArgs, runKeysCreate } from '../../src/cli/keys.command.j
 import { CliUsageError } from '../../src/cli/command.js';
 import { AppError } from '../../src/errors.js';
 import { DATABASE_FILE, openDatabase, type DbHandle } from '../../src/storage/db.js';
+import { sqliteOf } from '../helpers/test-database.js';
 
 describe('first start', () => {
   let dir: string;
@@ -35,11 +36,11 @@ describe('first start', () => {
     assert.equal(statSync(file).mode & 0o777, 0o600);
     const auth = await verifyApiKey(deps, key);
     assert.deepEqual(auth.scopes, ['admin:*']);
-    const users = handle.sqlite.prepare('SELECT role, status, id FROM users').all() as { role: string; status: string; id: string }[];
+    const users = sqliteOf(handle).prepare('SELECT role, status, id FROM users').all() as { role: string; status: string; id: string }[];
     assert.equal(users.length, 1);
     assert.equal(users[0]?.role, 'owner');
     assert.equal(auth.userId, users[0]?.id);
-    const org = handle.sqlite.prepare('SELECT name FROM organization').all() as { name: string }[];
+    const org = sqliteOf(handle).prepare('SELECT name FROM organization').all() as { name: string }[];
     assert.deepEqual(org, [{ name: 'My print farm' }]);
     assert.ok(!readdirSync(dir).some((n) => n.endsWith('.tmp')), 'no temporary file left behind');
   });
@@ -48,8 +49,8 @@ describe('first start', () => {
     rmSync(path.join(dir, INITIAL_ADMIN_KEY_FILE));
     assert.equal(await ensureInitialAdmin({ db: handle.db, clock, env: 'live' }, dir), null);
     assert.equal(existsSync(path.join(dir, INITIAL_ADMIN_KEY_FILE)), false);
-    assert.equal((handle.sqlite.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n, 1);
-    assert.equal((handle.sqlite.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n, 1);
+    assert.equal((sqliteOf(handle).prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n, 1);
+    assert.equal((sqliteOf(handle).prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n, 1);
   });
 
   it('a key file that cannot be written leaves the database empty, so a retry still bootstraps', async () => {

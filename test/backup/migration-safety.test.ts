@@ -44,8 +44,8 @@ describe('migrations', () => {
     const logger = recordingLogger();
     const next = [
       ...migrations,
-      { version: KNOWN + 1, name: 'fine-alone', sql: 'ALTER TABLE printers ADD COLUMN extra INTEGER;' },
-      { version: KNOWN + 2, name: 'throws', sql: "UPDATE printers SET name = 'changed'; INSERT INTO no_such_table VALUES (1);" },
+      { version: KNOWN + 1, name: 'fine-alone', sql: 'ALTER TABLE printers ADD COLUMN extra INTEGER;', pg: '-- this test is about the SQLite file' },
+      { version: KNOWN + 2, name: 'throws', sql: "UPDATE printers SET name = 'changed'; INSERT INTO no_such_table VALUES (1);", pg: '-- this test is about the SQLite file' },
     ];
     await assert.rejects(openDataDirDatabase({ dataDir: dir, nowMs: NOW, logger, uncleanStop: false, migrations: next }), (err: Error) => {
       assert.ok(err instanceof DataDirDatabaseError);

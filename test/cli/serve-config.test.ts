@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { CliUsageError } from '../../src/cli/command.js';
 import { parseServeArgs } from '../../src/cli/serve.command.js';
+import { parseBackupArgs } from '../../src/cli/backup.command.js';
+import { parseRestoreArgs } from '../../src/cli/restore.command.js';
 import { defaultWorkers, resolveStorageConfig } from '../../src/config.js';
 
 const refused: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
@@ -39,6 +41,8 @@ const refused: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
   ['a short flag', ['-p', '80'], {}, /^unknown flag -p /],
   ['a flag without its value', ['--port'], {}, /--port/],
   ['a stray argument', ['now'], {}, /^unexpected argument: 'now' \(serve takes only flags\)$/],
+  ['--database mysql://', ['--database', 'mysql://db/farm'], {}, /^invalid --database "mysql:\/\/db\/farm": expected a PostgreSQL URL postgres:\/\/user@host:port\/database/],
+  ['PRINTFARM_DATABASE_URL a path', [], { PRINTFARM_DATABASE_URL: '/var/lib/farm.sqlite' }, /^invalid PRINTFARM_DATABASE_URL "\/var\/lib\/farm.sqlite": expected a PostgreSQL URL/],
 ];
 
 describe('serve settings (in process)', () => {
@@ -60,6 +64,7 @@ describe('serve settings (in process)', () => {
       host: '0.0.0.0',
       port: 8080,
       dataDir: path.resolve('data'),
+      databaseUrl: null,
       env: 'live',
       logLevel: 'info',
       trustProxy: false,
@@ -75,21 +80,24 @@ describe('serve settings (in process)', () => {
       PRINTFARM_TRUST_PROXY: '1',
       PRINTFARM_MDNS: '0',
       PRINTFARM_WORKERS: '3',
+      PRINTFARM_DATABASE_URL: 'postgres://farm@db.lan:5432/printfarm',
     };
     assert.deepEqual(parseServeArgs([], env), {
       host: '127.0.0.1',
       port: 9000,
       dataDir: '/srv/pf',
+      databaseUrl: 'postgres://farm@db.lan:5432/printfarm',
       env: 'test',
       logLevel: 'warn',
       trustProxy: true,
       mdns: false,
       workers: 3,
     });
-    assert.deepEqual(parseServeArgs(['--port=9100', '--workers', '0', '--env', 'dev', '--data-dir', 'rel'], env), {
+    assert.deepEqual(parseServeArgs(['--port=9100', '--workers', '0', '--env', 'dev', '--data-dir', 'rel', '--database', 'postgresql://other/pf'], env), {
       host: '127.0.0.1',
       port: 9100,
       dataDir: path.resolve('rel'),
+      databaseUrl: 'postgresql://other/pf',
       env: 'dev',
       logLevel: 'warn',
       trustProxy: true,
@@ -116,8 +124,20 @@ describe('serve settings (in process)', () => {
   it('keys create checks only the settings it uses, with the same wording', () => {
     assert.deepEqual(resolveStorageConfig({}, { PRINTFARM_PORT: 'abc', PRINTFARM_ENV: 'dev', PRINTFARM_DATA_DIR: '/d' }), {
       dataDir: '/d',
+      databaseUrl: null,
       env: 'dev',
     });
     assert.throws(() => resolveStorageConfig({}, { PRINTFARM_ENV: 'prod' }), /^ConfigError: invalid PRINTFARM_ENV "prod"/);
+  });
+});
+
+describe('backup and restore on a PostgreSQL farm', () => {
+  const env = { PRINTFARM_DATABASE_URL: 'postgres://farm@db.lan/printfarm' };
+  it('printfarm backup refuses and names pg_dump', () => {
+    assert.throws(() => parseBackupArgs(['--to', 'x.tar.gz'], env), (err: unknown) => err instanceof CliUsageError && /PostgreSQL database: back it up with pg_dump/.test(err.message));
+    assert.equal(parseBackupArgs(['--to', 'x.tar.gz'], {}).withFiles, false, 'SQLite as before');
+  });
+  it('printfarm restore refuses and names pg_restore', () => {
+    assert.throws(() => parseRestoreArgs(['x.tar.gz'], env), (err: unknown) => err instanceof CliUsageError && /restore it with pg_restore/.test(err.message));
   });
 });

@@ -263,7 +263,7 @@ describe('startServer (in process)', () => {
 
     await server.close();
     assert.equal(await outcome, 'ECONNRESET', 'the stuck request was cut');
-    assert.equal(server.deps.sqlite.open, false, 'database closed');
+    await assert.rejects(server.deps.db.selectFrom('jobs').select('id').execute(), 'database closed');
     await server.close(); // a second close is harmless
   });
 });

@@ -8,6 +8,7 @@ import { countFiles } from '../../src/files/files.repository.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { stubResolver, trackConnectAttempts } from './files-harness.js';
 import { cura } from './gcode-fixtures.js';
+import { sqliteOf } from '../helpers/test-database.js';
 
 type Body = { success?: boolean; error: { code: string; message: string; details: string }; file_url_hosts: string[] };
 
@@ -52,7 +53,7 @@ describe('organization file_url_hosts', () => {
     const res = await send('PATCH', '/v1/organization', { file_url_hosts: hosts });
     assert.equal(res.status, 200, JSON.stringify(res.body));
   };
-  const jobCount = (): number => (t.handle.sqlite.prepare('SELECT count(*) AS n FROM jobs').get() as { n: number }).n;
+  const jobCount = (): number => (sqliteOf(t.handle).prepare('SELECT count(*) AS n FROM jobs').get() as { n: number }).n;
   let version = 0;
   /** A job create from `url`; each call's file differs (?v=) so a success really downloads and stores. */
   const createFrom = (url: string) => send('POST', '/v1/jobs', { file_url: url.replace('part.gcode', `part.gcode?v=${++version}`) });

@@ -1,4 +1,4 @@
-// Builds the real app on a real SQLite database (in memory by default) for HTTP tests, with a manual clock.
+// Builds the real app on a real database (SQLite in memory by default, PostgreSQL in the test:postgres run) for HTTP tests, with a manual clock.
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +17,8 @@ import type { HostResolver } from '../../src/files/url-guard.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PrintersServiceDeps } from '../../src/printers/printers.service.js';
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
-import { openDatabase, type DbHandle } from '../../src/storage/db.js';
+import type { DbHandle } from '../../src/storage/db.js';
+import { openTestDatabase } from './test-database.js';
 import { loadNodeId, type NodeIdentity } from '../../src/nodes/node-identity.js';
 import type { ClusterBus } from '../../src/cluster/cluster-bus.js';
 import type { NodeTuning } from '../../src/nodes/node-runtime.js';
@@ -70,7 +71,8 @@ export async function startTestApp(
   // Without a data directory given, a fresh temp one is made and removed on close.
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'printfarm-test-'));
-  const handle = openDatabase(options.file ?? ':memory:', new Date(clock.now()).toISOString());
+  // On PostgreSQL when the run sets PRINTFARM_TEST_PG_URL (a fresh database, dropped on close), unless a file is given.
+  const handle = await openTestDatabase(new Date(clock.now()).toISOString(), options.file !== undefined ? { file: options.file } : {});
   const secrets = options.dataDir ? loadSecretBox(options.dataDir) : SecretBox.ephemeral();
   const { deps, farm } = buildAppDeps({
     handle,
@@ -98,7 +100,7 @@ export async function startTestApp(
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   deps.node.address = baseUrl;
-  deps.events.start();
+  await deps.events.start();
   deps.webhooks.start();
   await deps.nodes.start();
   await farm.start();

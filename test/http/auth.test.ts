@@ -2,6 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { sqliteOf } from '../helpers/test-database.js';
 
 interface ErrorBody {
   success: false;
@@ -159,7 +160,7 @@ describe('authentication', () => {
     assert.equal(listed.key, undefined);
     assert.ok(listed.last_used_at, 'last_used_at is shown after use');
     // The stored row holds only the hash.
-    const row = t.handle.sqlite.prepare('SELECT * FROM api_keys WHERE id = ?').get(rec.id) as Record<string, unknown>;
+    const row = sqliteOf(t.handle).prepare('SELECT * FROM api_keys WHERE id = ?').get(rec.id) as Record<string, unknown>;
     assert.ok(!JSON.stringify(row).includes(rec.key as string));
   });
 
@@ -177,7 +178,7 @@ describe('authentication', () => {
     const replay = (await second.json()) as KeyRecord;
     assert.equal(replay.id, first.id);
     assert.equal(replay.key, first.key);
-    const n = t.handle.sqlite.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE name = 'idempotent'").get() as { n: number };
+    const n = sqliteOf(t.handle).prepare("SELECT COUNT(*) AS n FROM api_keys WHERE name = 'idempotent'").get() as { n: number };
     assert.equal(n.n, 1);
   });
 
@@ -283,7 +284,7 @@ describe('last_used_at is coalesced', () => {
   it('shows every use through the API but writes the row at most once a minute, and on flush', async () => {
     const key = await mintTestKey(t, ['jobs:read']);
     const stored = (): string | null =>
-      (t.handle.sqlite.prepare('SELECT last_used_at FROM api_keys').get() as { last_used_at: string | null }).last_used_at;
+      (sqliteOf(t.handle).prepare('SELECT last_used_at FROM api_keys').get() as { last_used_at: string | null }).last_used_at;
     const current = async (): Promise<string | null> =>
       ((await (await t.request('/v1/api-keys/current', { headers: bearer(key) })).json()) as KeyRecord).last_used_at;
 

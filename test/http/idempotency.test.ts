@@ -5,6 +5,7 @@ import { AppError } from '../../src/errors.js';
 import { canonicalJson, IDEMPOTENCY_TTL_MS } from '../../src/http/idempotency.js';
 import { defineRoute } from '../../src/http/route.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { sqliteOf } from '../helpers/test-database.js';
 
 // A creating route open to all: its handler counts the records it really creates.
 let created = 0;
@@ -65,7 +66,7 @@ describe('Idempotency-Key', () => {
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
 
-  const rows = () => (t.deps.sqlite.prepare('SELECT COUNT(*) AS n FROM idempotency_keys').get() as { n: number }).n;
+  const rows = () => (sqliteOf(t.handle).prepare('SELECT COUNT(*) AS n FROM idempotency_keys').get() as { n: number }).n;
 
   it('a replay returns the stored status, body and Location with Idempotent-Replayed, creating nothing twice', async () => {
     const before = created;
@@ -110,7 +111,7 @@ describe('Idempotency-Key', () => {
     const before = created;
     const first = create({ name: 'slow' }, 'k-concurrent');
     // Wait until the first request has claimed the key (its row exists, still without a status).
-    while (!t.deps.sqlite.prepare("SELECT 1 FROM idempotency_keys WHERE idem_key = 'k-concurrent'").get()) {
+    while (!sqliteOf(t.handle).prepare("SELECT 1 FROM idempotency_keys WHERE idem_key = 'k-concurrent'").get()) {
       await new Promise((r) => setImmediate(r));
     }
     const second = await create({ name: 'slow' }, 'k-concurrent');
@@ -178,7 +179,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('a key left in progress by a process that died is taken over, not blocked for a day', async () => {
-    t.deps.sqlite
+    sqliteOf(t.handle)
       .prepare("INSERT INTO idempotency_keys (api_key_id, idem_key, fingerprint, status, response, created_ms) VALUES ('ip:127.0.0.1', 'k-orphan', 'x', NULL, NULL, ?)")
       .run(t.clock.now());
     const res = await create({ name: 'i' }, 'k-orphan');
@@ -209,7 +210,7 @@ describe('Idempotency-Key on a real creating endpoint: POST /v1/api-keys', () =>
 
   const createKey = (caller: string, body: unknown, idem: string) =>
     t.request('/v1/api-keys', { method: 'POST', headers: { ...bearer(caller, true), 'Idempotency-Key': idem }, body: JSON.stringify(body) });
-  const keyCount = () => (t.deps.sqlite.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
+  const keyCount = () => (sqliteOf(t.handle).prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
 
   it('a replay returns the same key record and value and creates no second key', async () => {
     const before = keyCount();
@@ -223,7 +224,7 @@ describe('Idempotency-Key on a real creating endpoint: POST /v1/api-keys', () =>
     assert.deepEqual(await again.json(), created);
     assert.equal(keyCount(), before + 1);
     // The stored response holds the new key's value only sealed under the caller's key.
-    const stored = t.deps.sqlite.prepare("SELECT response FROM idempotency_keys WHERE idem_key = 'create-ci'").get() as { response: string };
+    const stored = sqliteOf(t.handle).prepare("SELECT response FROM idempotency_keys WHERE idem_key = 'create-ci'").get() as { response: string };
     assert.match(stored.response, /^sealed:/);
     assert.ok(!stored.response.includes(created.key) && !stored.response.includes(created.id));
   });

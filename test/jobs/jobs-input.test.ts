@@ -8,6 +8,7 @@ import { startPrintersApp, type PrintersApp } from '../printers/printers-api-har
 import { bearer, mintTestKey } from '../helpers/test-app.js';
 import { makePng, prusaSlicer, thumbnailBlock } from '../files/gcode-fixtures.js';
 import { createJob, gcode, uploadJob } from './jobs-harness.js';
+import { sqliteOf } from '../helpers/test-database.js';
 
 describe('jobs API input', () => {
   let app: PrintersApp;
@@ -28,7 +29,7 @@ describe('jobs API input', () => {
     await new Promise((resolve) => files.close(resolve));
   });
 
-  const count = (): number => (app.t.handle.sqlite.prepare('SELECT count(*) AS n FROM jobs').get() as { n: number }).n;
+  const count = (): number => (sqliteOf(app.t.handle).prepare('SELECT count(*) AS n FROM jobs').get() as { n: number }).n;
 
   it('JSON create downloads file_url first and answers { success, data }', async () => {
     const res = await app.call('POST', '/v1/jobs', { file_url: `${base}/part.gcode`, material: { type: 'PETG', color: 'black' }, copies: 2, tags: ['x'] });
@@ -52,7 +53,7 @@ describe('jobs API input', () => {
     assert.equal(plain.thumbnail_url, null);
     for (const [job, url] of [[pictured, pictured.thumbnail_url], [plain, null]] as const) {
       assert.equal((await app.call('GET', `/v1/jobs/${job.id}`)).body.thumbnail_url, url, 'GET /v1/jobs/:id');
-      const stored = app.t.handle.sqlite.prepare("SELECT body FROM events WHERE type = 'job.created' AND body LIKE ?").get(`%${job.id}%`) as { body: string };
+      const stored = sqliteOf(app.t.handle).prepare("SELECT body FROM events WHERE type = 'job.created' AND body LIKE ?").get(`%${job.id}%`) as { body: string };
       assert.equal(JSON.parse(stored.body).data.object.thumbnail_url, url, 'the job.created event');
     }
     const listed = (await app.call('GET', '/v1/jobs?tag=thumb-test&per_page=100')).body.data as Array<{ id: string; thumbnail_url: string | null }>;

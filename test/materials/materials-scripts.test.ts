@@ -7,6 +7,7 @@ import { FAST_SESSIONS } from '../helpers/test-app.js';
 import { createJob, getJob, untilStatus } from '../jobs/jobs-harness.js';
 import { longJobSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 import { createSpool, getSpool } from './materials-harness.js';
+import { sqliteOf } from '../helpers/test-database.js';
 
 /** Grams of `mm` of 1.75 mm PLA. */
 const gramsOf = (mm: number): number => (Math.PI * (1.75 / 2) ** 2 * mm * 1.24) / 1000;
@@ -35,7 +36,7 @@ const WEIGHT_STEP = 0.006;
 
 /** Grams stored for the job's tool 0 (full precision). */
 function usedGrams(app: PrintersApp, jobId: string): number {
-  const row = app.t.handle.sqlite.prepare('SELECT grams FROM job_material_usage WHERE job_id = ? AND tool = 0').get(jobId) as { grams: number } | undefined;
+  const row = sqliteOf(app.t.handle).prepare('SELECT grams FROM job_material_usage WHERE job_id = ? AND tool = 0').get(jobId) as { grams: number } | undefined;
   assert.ok(row, 'a usage row for tool 0');
   return row.grams;
 }

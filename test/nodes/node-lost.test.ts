@@ -49,6 +49,9 @@ describe('a lost node', () => {
     assert.equal(await nodeState(b, b.nodeId), 'online', 'the watcher itself carries on');
     const waiting = await untilJob(b, pinned.id, (j) => j.waiting_reason === 'node_lost', 'to wait for the lost node');
     assert.equal(waiting.status, 'queued');
+    // Still running but cut off, the lost node hears the signal: it stops the print given up on and starts nothing.
+    await a.until('the lost node stopped the failed print', () => a.t.deps.sessions.get(pa.id)?.snapshot().job?.id !== running.id);
+    assert.equal((await getJob(b, pinned.id)).status, 'queued', 'a lost node starts nothing until it beats again');
 
     // The silent node beats again: online, and the wait it caused is gone.
     await a.t.deps.nodes.tick();

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { createJob, longGcode, untilJob, untilStatus } from '../jobs/jobs-harness.js';
 import { longJobSim, startPrintersApp, type PrintersApp } from './printers-api-harness.js';
 import type { LinkWorkerPool } from '../../src/printers/workers/link-worker-pool.js';
+import { sqliteOf } from '../helpers/test-database.js';
 
 describe('printer sessions in two worker threads', () => {
   let app: PrintersApp;
@@ -60,6 +61,6 @@ describe('printer sessions in two worker threads', () => {
   });
 
   function rowOf(id: string) {
-    return app.t.handle.sqlite.prepare('SELECT * FROM printers WHERE id = ?').get(id) as Parameters<PrintersApp['t']['deps']['printers']['record']>[0];
+    return sqliteOf(app.t.handle).prepare('SELECT * FROM printers WHERE id = ?').get(id) as Parameters<PrintersApp['t']['deps']['printers']['record']>[0];
   }
 });

@@ -2,6 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fastSim, startPrintersApp, type PrintersApp } from './printers-api-harness.js';
+import { sqliteOf } from '../helpers/test-database.js';
 
 describe('printers on live sessions', () => {
   let app: PrintersApp;
@@ -29,7 +30,7 @@ describe('printers on live sessions', () => {
     assert.equal(online.progress, null);
     // The firmware name is kept in the row, for when the printer is offline.
     await app.until('firmware stored', () => {
-      const row = app.t.handle.sqlite.prepare('SELECT firmware FROM printers WHERE id = ?').get(created.id) as { firmware: string | null };
+      const row = sqliteOf(app.t.handle).prepare('SELECT firmware FROM printers WHERE id = ?').get(created.id) as { firmware: string | null };
       return /Marlin/.test(row.firmware ?? '');
     });
   });
@@ -148,7 +149,7 @@ describe('printers on live sessions', () => {
     await app.untilStatus(p.id, 'idle');
     await app.t.deps.printers.setReady(p.id, false);
     assert.equal((await app.get(p.id)).ready, false);
-    const row = () => (app.t.handle.sqlite.prepare('SELECT ready FROM printers WHERE id = ?').get(p.id) as { ready: number }).ready;
+    const row = () => (sqliteOf(app.t.handle).prepare('SELECT ready FROM printers WHERE id = ?').get(p.id) as { ready: number }).ready;
     assert.equal(row(), 0);
     const events = app.record('printer.ready');
     const res = await action(p.id, 'ready');

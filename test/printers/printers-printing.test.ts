@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { longJobSim, startPrintersApp, writeLongJob, type PrintersApp } from './printers-api-harness.js';
+import { sqliteOf } from '../helpers/test-database.js';
 
 // The sessions on the main thread and in worker threads (--workers 2): the API must answer alike.
 for (const workers of [0, 2]) describe(`a printing printer (--workers ${workers})`, () => {
@@ -24,7 +25,7 @@ for (const workers of [0, 2]) describe(`a printing printer (--workers ${workers}
 
   const action = (id: string, name: string) => app.call('POST', `/v1/printers/${id}/actions`, { action: name });
   const commands = (id: string, list: string[]) => app.call('POST', `/v1/printers/${id}/commands`, { commands: list });
-  const rowReady = (id: string) => (app.t.handle.sqlite.prepare('SELECT ready FROM printers WHERE id = ?').get(id) as { ready: number }).ready;
+  const rowReady = (id: string) => (sqliteOf(app.t.handle).prepare('SELECT ready FROM printers WHERE id = ?').get(id) as { ready: number }).ready;
 
   /** A connected printer with a job started directly on its session (the job engine's part is not needed here). */
   async function printing(name: string, jobId: string): Promise<string> {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setOrg, uploadJob } from '../jobs/jobs-harness.js';
 import { startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
+import { sqliteOf } from '../helpers/test-database.js';
 
 const whyNot = process.getuid?.() !== 0 ? 'mounting a tmpfs needs root (run the tests as root to include it)' : null;
 
@@ -67,12 +68,12 @@ describe('a full tmpfs data directory', { skip: whyNot ?? false }, () => {
     assert.equal(res.status, 507, JSON.stringify(res.body));
     assert.equal(res.body.error.code, 'storage_full');
     assert.deepEqual(tmpFiles(), [], 'no partial file left behind');
-    assert.equal((app.t.handle.sqlite.prepare('SELECT COUNT(*) AS n FROM files').get() as { n: number }).n, 0);
+    assert.equal((sqliteOf(app.t.handle).prepare('SELECT COUNT(*) AS n FROM files').get() as { n: number }).n, 0);
   });
 
   it('on a full disk writes are 507, reads work and /healthz says full; freeing space is enough to write again', async () => {
     // Every write must grow the write-ahead log from here on, as on a long-running server whose log was folded in.
-    app.t.handle.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    sqliteOf(app.t.handle).pragma('wal_checkpoint(TRUNCATE)');
     fill(filler());
     const write = () => app.call('POST', '/v1/materials', { type: 'PLA', spool_weight: 1000, color: 'a very long colour name to need room' });
     const refused = await write();

@@ -10,6 +10,7 @@ import { jobEvents, setOrg, untilStatus, uploadJob } from '../jobs/jobs-harness.
 import { longJobSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 import { startReceiver, type Receiver } from '../webhooks/webhook-harness.js';
 import { fillDatabase } from './disk-fill.js';
+import { sqliteOf } from '../helpers/test-database.js';
 
 /** `moves` 1 mm moves extruding 0.5 mm each (relative E): a few seconds on longJobSim, with filament to charge. */
 function extrudingGcode(moves: number): string {
@@ -49,11 +50,11 @@ describe('a full database disk', () => {
     await app.until('some filament acknowledged', () => (session.snapshot().job?.extruded_mm[0] ?? 0) >= 5);
     assert.equal(await health(), 'ok');
 
-    const disk = fillDatabase(app.t.handle.sqlite);
+    const disk = fillDatabase(sqliteOf(app.t.handle));
     // The print runs on and ends on the printer; its end finds no room and is held.
     await app.until('the print to end on the printer', () => session.snapshot().job === null, 60_000);
     await app.until('the end to be held', () => app.t.deps.sessions.heldJob(printer.id)?.id === jobId && health().then((s) => s === 'full'));
-    const stored = app.t.handle.sqlite.prepare('SELECT status FROM jobs WHERE id = ?').get(jobId) as { status: string };
+    const stored = sqliteOf(app.t.handle).prepare('SELECT status FROM jobs WHERE id = ?').get(jobId) as { status: string };
     assert.equal(stored.status, 'printing', 'nothing of the end is stored yet');
     // Our records keep the printer busy with that job; the scheduler does not see it free.
     const busy = await app.get(printer.id);
@@ -93,12 +94,12 @@ describe('a full database disk', () => {
     const org = await app.call('GET', '/v1/organization');
     assert.equal(org.body.storage_reserve_mb, 1_000_000);
     assert.equal(await health(), 'low');
-    const before = (app.t.handle.sqlite.prepare('SELECT COUNT(*) AS n FROM jobs').get() as { n: number }).n;
+    const before = (sqliteOf(app.t.handle).prepare('SELECT COUNT(*) AS n FROM jobs').get() as { n: number }).n;
     const refused = await uploadJob(app, extrudingGcode(50));
     assert.equal(refused.status, 507, JSON.stringify(refused.body));
     assert.equal(refused.body.error.code, 'storage_full');
     assert.match(refused.body.error.details, /MB are kept for the database \(organization setting storage_reserve_mb\)/);
-    assert.equal((app.t.handle.sqlite.prepare('SELECT COUNT(*) AS n FROM jobs').get() as { n: number }).n, before);
+    assert.equal((sqliteOf(app.t.handle).prepare('SELECT COUNT(*) AS n FROM jobs').get() as { n: number }).n, before);
     const tmp = path.join(dataDir, 'files', 'tmp');
     assert.deepEqual(existsSync(tmp) ? readdirSync(tmp) : [], []);
     // State writes are not held to the reserve: an organization change still goes through, and null is the default again.

@@ -11,4 +11,11 @@ export const migration003UserPasswords: Migration = {
       set_at TEXT NOT NULL
     ) STRICT;
   `,
+  pg: `
+    CREATE TABLE user_passwords (
+      user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+      hash TEXT NOT NULL,
+      set_at TEXT NOT NULL
+    );
+  `,
 };

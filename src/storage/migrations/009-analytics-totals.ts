@@ -40,4 +40,17 @@ export const migration009AnalyticsTotals: Migration = {
     CREATE INDEX jobs_printer_started ON jobs
       (printer_id, started_at, completed_at, elapsed_time, usage_grams, material_used_g, usage_cost, cost);
   `,
+  pg: `
+    -- The tables and indexes only: the triggers that keep usage_grams/usage_cost right come from the analytics port
+    -- (PostgreSQL trigger functions, branch i20-sql).
+    ALTER TABLE jobs ADD COLUMN usage_grams DOUBLE PRECISION;
+    ALTER TABLE jobs ADD COLUMN usage_cost DOUBLE PRECISION;
+    DROP INDEX jobs_started;
+    DROP INDEX jobs_completed;
+    CREATE INDEX jobs_started_cover ON jobs (started_at, completed_at, printer_id, status, elapsed_time, created_at);
+    CREATE INDEX jobs_finished ON jobs (status, completed_at, printer_id, elapsed_time, usage_cost, cost, error_code);
+    CREATE INDEX jobs_completed_started ON jobs (completed_at, started_at);
+    CREATE INDEX jobs_printer_started ON jobs
+      (printer_id, started_at, completed_at, elapsed_time, usage_grams, material_used_g, usage_cost, cost);
+  `,
 };

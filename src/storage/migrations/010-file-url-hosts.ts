@@ -9,4 +9,9 @@ export const migration010FileUrlHosts: Migration = {
     -- addresses are not forbidden (link-local, multicast, broadcast, unspecified are refused whatever it says).
     ALTER TABLE organization ADD COLUMN file_url_hosts TEXT NOT NULL DEFAULT '[]';
   `,
+  pg: `
+    -- JSON array of host names, *.domain wildcards, IP addresses or CIDR ranges; '[]' allows any host whose
+    -- addresses are not forbidden (link-local, multicast, broadcast, unspecified are refused whatever it says).
+    ALTER TABLE organization ADD COLUMN file_url_hosts TEXT NOT NULL DEFAULT '[]';
+  `,
 };

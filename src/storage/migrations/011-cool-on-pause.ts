@@ -7,4 +7,7 @@ export const migration011CoolOnPause: Migration = {
   sql: `
     ALTER TABLE organization ADD COLUMN cool_on_pause INTEGER NOT NULL DEFAULT 0 CHECK (cool_on_pause IN (0, 1));
   `,
+  pg: `
+    ALTER TABLE organization ADD COLUMN cool_on_pause BIGINT NOT NULL DEFAULT 0 CHECK (cool_on_pause IN (0, 1));
+  `,
 };

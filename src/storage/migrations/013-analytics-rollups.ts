@@ -342,4 +342,68 @@ export const migration013AnalyticsRollups: Migration = {
       ${lineParts(lineOfUsage('NEW'), '1')}
     END;
   `,
+  pg: `
+    -- The tables only: the fill and the triggers that keep them right come from the analytics port (PostgreSQL
+    -- trigger functions, branch i20-sql).
+    CREATE TABLE analytics_day (
+      day TEXT NOT NULL,
+      printer_id TEXT NOT NULL,
+      ended_seconds DOUBLE PRECISION NOT NULL DEFAULT 0,
+      -- Energy: printing seconds × the printer's power rating as it is now (printer triggers follow a new rating).
+      ended_watt_seconds DOUBLE PRECISION NOT NULL DEFAULT 0,
+      ended_grams DOUBLE PRECISION NOT NULL DEFAULT 0,
+      ended_cost DOUBLE PRECISION NOT NULL DEFAULT 0,
+      started_n BIGINT NOT NULL DEFAULT 0,
+      wait_sum DOUBLE PRECISION NOT NULL DEFAULT 0,
+      wait_max DOUBLE PRECISION,
+      created_n BIGINT NOT NULL DEFAULT 0,
+      completed_n BIGINT NOT NULL DEFAULT 0,
+      failed_n BIGINT NOT NULL DEFAULT 0,
+      cancelled_n BIGINT NOT NULL DEFAULT 0,
+      completed_seconds DOUBLE PRECISION NOT NULL DEFAULT 0,
+      completed_watt_seconds DOUBLE PRECISION NOT NULL DEFAULT 0,
+      completed_cost DOUBLE PRECISION NOT NULL DEFAULT 0,
+      completed_min DOUBLE PRECISION,
+      completed_max DOUBLE PRECISION,
+      PRIMARY KEY (printer_id, day)
+    );
+    CREATE TABLE analytics_day_failure (
+      day TEXT NOT NULL,
+      printer_id TEXT NOT NULL,
+      code TEXT NOT NULL,
+      n BIGINT NOT NULL DEFAULT 0,
+      PRIMARY KEY (printer_id, day, code)
+    );
+    CREATE TABLE analytics_day_material (
+      day TEXT NOT NULL,
+      printer_id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      color TEXT NOT NULL,
+      material_id TEXT NOT NULL,
+      -- How many lines are in the sums: a group with none left (its jobs deleted or moved) is no group at all.
+      lines BIGINT NOT NULL DEFAULT 0,
+      grams DOUBLE PRECISION NOT NULL DEFAULT 0,
+      cost DOUBLE PRECISION NOT NULL DEFAULT 0,
+      PRIMARY KEY (printer_id, day, type, color, material_id)
+    );
+    CREATE TABLE analytics_hour (
+      hour TEXT NOT NULL,
+      printer_id TEXT NOT NULL,
+      print_seconds DOUBLE PRECISION NOT NULL DEFAULT 0,
+      completed_n BIGINT NOT NULL DEFAULT 0,
+      failed_n BIGINT NOT NULL DEFAULT 0,
+      cancelled_n BIGINT NOT NULL DEFAULT 0,
+      PRIMARY KEY (printer_id, hour)
+    );
+    CREATE TABLE analytics_hour_material (
+      hour TEXT NOT NULL,
+      printer_id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      grams DOUBLE PRECISION NOT NULL DEFAULT 0,
+      cost DOUBLE PRECISION NOT NULL DEFAULT 0,
+      PRIMARY KEY (printer_id, hour, type)
+    );
+    CREATE TABLE analytics_long_jobs (job_id TEXT PRIMARY KEY);
+    CREATE TABLE analytics_backward_jobs (job_id TEXT PRIMARY KEY);
+  `,
 };

@@ -7,4 +7,7 @@ export const migration014StorageReserve: Migration = {
   sql: `
     ALTER TABLE organization ADD COLUMN storage_reserve_mb INTEGER CHECK (storage_reserve_mb IS NULL OR storage_reserve_mb >= 0);
   `,
+  pg: `
+    ALTER TABLE organization ADD COLUMN storage_reserve_mb BIGINT CHECK (storage_reserve_mb IS NULL OR storage_reserve_mb >= 0);
+  `,
 };

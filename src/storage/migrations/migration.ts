@@ -6,5 +6,5 @@ export interface Migration {
   /** The SQLite statements. */
   sql: string;
   /** The same change for PostgreSQL (issue 20); the two engines end at the same tables and columns. */
-  pg?: string;
+  pg: string;
 }

@@ -1,0 +1,22 @@
+// PostgreSQL's side of engine-sql.ts: what a pool of connections and several nodes writing at once need.
+import { sql } from 'kysely';
+import type { EngineSql } from './engine-sql.js';
+
+/** Any fixed 64-bit number: the transaction lock around inserting events (different from the migration lock). */
+export const EVENT_ORDER_LOCK_KEY = 7_270_020_002;
+
+export const postgresSql: EngineSql = {
+  engine: 'postgres',
+  // An identity hands out seq at INSERT, not at COMMIT: transaction A takes 10, B takes 11 and commits first, a reader
+  // sees 11 and moves past 10, which then commits unseen. Holding this lock from before the INSERT until the commit
+  // (a transaction-level lock, released by COMMIT or ROLLBACK) makes event-writing transactions commit one by one in seq
+  // order. Only transactions that record events take it; their other work runs concurrently.
+  async lockEventOrder(trx) {
+    await sql`SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK_KEY})`.execute(trx);
+  },
+  roundTo: (value, digits) => sql<number>`round((${value})::numeric, ${sql.lit(digits)})::double precision`,
+  jsonArrayOfObjects(pairs, rows, alias, orderBy) {
+    const object = sql.join(pairs.map(([key, value]) => sql`${sql.lit(key)}::text, ${value}`));
+    return sql<string>`(select coalesce(json_agg(json_build_object(${object}) order by ${orderBy})::text, '[]') from (${rows}) as ${sql.id(alias)})`;
+  },
+};
