@@ -18,6 +18,10 @@ export const POSTGRES_TEST_FOLDERS = [
   'test/materials',
   'test/webhooks',
   'test/analytics',
+  // Nodes sharing one database (the three-node test starts its own cluster, so it runs in the main run only).
+  'test/nodes/nodes-registry.test.ts',
+  'test/nodes/two-nodes.test.ts',
+  'test/nodes/node-lost.test.ts',
 ];
 
 function testFiles(target: string): string[] {

@@ -45,6 +45,8 @@ export const FAST_SESSIONS: PrintersServiceDeps['sessionOptions'] = {
 export async function startTestApp(
   options: {
     file?: string;
+    /** A PostgreSQL database shared with other test apps (the nodes of one farm); it outlives this app. */
+    pgUrl?: string;
     env?: RunEnvironment;
     clock?: ManualClock;
     extraRoutes?: AppRoute[];
@@ -72,7 +74,7 @@ export async function startTestApp(
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'printfarm-test-'));
   // On PostgreSQL when the run sets PRINTFARM_TEST_PG_URL (a fresh database, dropped on close), unless a file is given.
-  const handle = await openTestDatabase(new Date(clock.now()).toISOString(), options.file !== undefined ? { file: options.file } : {});
+  const handle = await openTestDatabase(new Date(clock.now()).toISOString(), options.file !== undefined ? { file: options.file } : options.pgUrl !== undefined ? { pgUrl: options.pgUrl } : {});
   const secrets = options.dataDir ? loadSecretBox(options.dataDir) : SecretBox.ephemeral();
   const { deps, farm } = buildAppDeps({
     handle,

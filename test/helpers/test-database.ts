@@ -53,10 +53,13 @@ export interface TestDatabaseOptions {
   /** A SQLite file instead of memory: the test is about the file (restart, backup), so it stays on SQLite. */
   file?: string;
   migrations?: readonly Migration[];
+  /** An existing PostgreSQL database several apps share (nodes of one farm): opened, never dropped here. */
+  pgUrl?: string;
 }
 
 /** A migrated database of this run's engine; close() also drops a PostgreSQL one. */
 export async function openTestDatabase(nowIso: string = new Date().toISOString(), options: TestDatabaseOptions = {}): Promise<DbHandle> {
+  if (options.pgUrl !== undefined) return openPostgres(options.pgUrl, nowIso, { ...(options.migrations ? { migrations: options.migrations } : {}), poolSize: 5 });
   const maintenance = testPgUrl();
   if (!maintenance || options.file !== undefined) {
     return openDatabase(options.file ?? ':memory:', nowIso, options.migrations ? { migrations: options.migrations } : {});

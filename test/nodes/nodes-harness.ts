@@ -1,4 +1,5 @@
-// Several nodes of one farm in one process: test apps on one SQLite file sharing one LocalClusterBus, each its own node.
+// Several nodes of one farm in one process: test apps on one database (a SQLite file, or on the PostgreSQL run one
+// PostgreSQL database) sharing one LocalClusterBus, each its own node.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { newId } from '../../src/ids.js';
 import type { NodeTuning } from '../../src/nodes/node-runtime.js';
 import { DATABASE_FILE } from '../../src/storage/db.js';
 import { startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
+import { createPgTestDatabase, testPgUrl } from '../helpers/test-database.js';
 
 export interface Farm {
   file: string;
@@ -21,6 +23,9 @@ export function startFarm(): Farm {
   const file = path.join(dir, DATABASE_FILE);
   const cluster = new LocalClusterBus();
   const apps: PrintersApp[] = [];
+  const maintenance = testPgUrl();
+  // On the PostgreSQL run: one database for the farm, made before the first node and dropped after the last.
+  const pg = maintenance ? createPgTestDatabase(maintenance) : null;
   return {
     file,
     cluster,
@@ -29,13 +34,15 @@ export function startFarm(): Farm {
       // One data directory: the secret key and the stored G-code files are shared, as PRINTFARM_SECRET_KEY and a shared
       // files directory make them between boxes; the node id is given, not read from it.
       const dataDir = dir;
-      const app = await startPrintersApp({ file, dataDir, cluster, node: { id, name }, nodes });
+      const database = pg ? { pgUrl: (await pg).url } : { file };
+      const app = await startPrintersApp({ ...database, dataDir, cluster, node: { id, name }, nodes });
       apps.push(app);
       return Object.assign(app, { nodeId: id });
     },
     async close() {
       for (const a of apps.reverse()) await a.close().catch(() => undefined);
       await cluster.close();
+      if (pg) await (await pg).drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -44,8 +44,10 @@ describe('node registry and GET /v1/nodes', () => {
 
     const b = await farm.node('bay-2', { heartbeatMs: 3_600_000 });
     const both = (await b.call('GET', '/v1/nodes')).body.data as Array<{ id: string; self: boolean; printers: Array<{ status: string | null }> }>;
-    assert.deepEqual(both.map((n) => [n.id, n.self]), [[a.nodeId, false], [b.nodeId, true]]);
-    assert.equal(both[0]!.printers[0]!.status, null, "another online node's printer state is that node's to tell");
+    // Both test clocks start at the same instant: the order of equal started_at is by id.
+    const byId = (x: string, y: string): number => (x < y ? -1 : 1);
+    assert.deepEqual(both.map((n) => [n.id, n.self]), [[a.nodeId, false], [b.nodeId, true]].sort((x, y) => byId(x[0] as string, y[0] as string)));
+    assert.equal(both.find((n) => n.id === a.nodeId)!.printers[0]!.status, null, "another online node's printer state is that node's to tell");
     await a.close();
     const afterStop = (await b.call('GET', '/v1/nodes')).body.data.find((n: { id: string }) => n.id === a.nodeId);
     assert.equal(afterStop.state, 'stopped');
