@@ -145,7 +145,7 @@ function nodeRuntime(s: DepsSettings, node: NodeIdentity, cluster: ClusterBus, p
           db,
           logger: s.logger,
           selfId: node.id,
-          failJob: (jobId, error, counters) => farm.jobs.applyTrigger(jobId, { type: 'fail', error }, { quietIfFinal: true, counters }),
+          failJob: (job, error) => farm.runner.failCutOff(job, error),
           takeOver: async (printerId, job) => {
             await printers.openAllSessions();
             if (job) void farm.runner.followTakenOver([job]);
@@ -164,6 +164,7 @@ function nodeRuntime(s: DepsSettings, node: NodeIdentity, cluster: ClusterBus, p
     },
     onNodesChanged: async () => {
       await printers.openAllSessions();
+      await farm.runner.stopJobsEndedElsewhere();
       farm.scheduler.wake();
     },
   });

@@ -107,16 +107,19 @@ export class JobRunner {
       if (row.printer_id !== null && (await this.d.keepsPrinting(row.printer_id))) this.adoptable.push(row);
       else stale.push(row);
     }
-    for (const row of stale) {
-      await this.d.meter
-        ?.interrupted(row.id, row.printer_id, row.elapsed_time)
-        .catch((err: Error) => this.d.logger.error('could not settle the filament of an interrupted job', { job_id: row.id, error: err }));
-      await this.d.jobs.applyTrigger(row.id, {
-        type: 'fail',
-        error: { code: 'host_restart', message: 'the server stopped while the job was printing' },
-      }, { quietIfFinal: true, counters: { progress: row.progress, elapsedSeconds: row.elapsed_time } });
-    }
+    for (const row of stale) await this.failCutOff(row, { code: 'host_restart', message: 'the server stopped while the job was printing' });
     return stale.length;
+  }
+
+  /**
+   * A job whose printing was cut off where nobody follows it any more (this server stopped, or the node driving it was
+   * lost): its filament is settled from what was last stored, and it fails with `error` at its last stored counters.
+   */
+  async failCutOff(row: Awaited<ReturnType<typeof activeJobs>>[number], error: { code: string; message: string }): Promise<void> {
+    await this.d.meter
+      ?.interrupted(row.id, row.printer_id, row.elapsed_time)
+      .catch((err: Error) => this.d.logger.error('could not settle the filament of an interrupted job', { job_id: row.id, error: err }));
+    await this.d.jobs.applyTrigger(row.id, { type: 'fail', error }, { quietIfFinal: true, counters: { progress: row.progress, elapsedSeconds: row.elapsed_time } });
   }
 
   /**

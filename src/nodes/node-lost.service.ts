@@ -16,8 +16,8 @@ export interface NodeLostDeps {
   logger: Logger;
   /** This node: the taker of the lost node's network printers. */
   selfId: string;
-  /** Fails a job through the jobs' state machine with these counters (its last stored ones). */
-  failJob(jobId: string, error: { code: string; message: string }, counters: { progress: number; elapsedSeconds: number }): Promise<unknown>;
+  /** Fails a job through the jobs' state machine at its last stored counters, settling its filament (the job runner's). */
+  failJob(job: JobRow, error: { code: string; message: string }): Promise<unknown>;
   /** The printer is now this node's: open its session and follow `job` (running on it when the node was lost). */
   takeOver(printerId: string, job: JobRow | null): Promise<void>;
 }
@@ -37,11 +37,7 @@ export async function handleNodeLost(d: NodeLostDeps, lostId: string): Promise<{
     }
     if (!job) continue;
     failed++;
-    await d.failJob(
-      job.id,
-      { code: NODE_LOST_CODE, message: `node ${lostId}, which drives printer ${p.id}, stopped sending heartbeats while the job was printing` },
-      { progress: job.progress, elapsedSeconds: job.elapsed_time },
-    );
+    await d.failJob(job, { code: NODE_LOST_CODE, message: `node ${lostId}, which drives printer ${p.id}, stopped sending heartbeats while the job was printing` });
   }
   await setPinnedWaitingReason(d.db, lostId, 'node_lost');
   return { failed, taken };

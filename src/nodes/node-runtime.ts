@@ -33,7 +33,7 @@ export interface NodeRuntimeDeps extends NodeTuning {
   onNodeLost(nodeId: string): Promise<void>;
   /** This node had been marked lost by another and beats again: it takes back what is still its. */
   onSelfBack(): Promise<void>;
-  /** The node list or printer ownership changed (signal 'nodes'): open the printers now ours. */
+  /** The node list or printer ownership changed (signal 'nodes', and every heartbeat): open the printers now ours, look at the queue. */
   onNodesChanged(): Promise<void>;
 }
 
@@ -87,6 +87,8 @@ export class NodeRuntime {
       await d.onSelfBack();
       await d.cluster.publish('nodes', d.node.id);
     }
+    // The periodic look behind the signals: a lost or missed signal delays, never loses, a printer or a job.
+    await d.onNodesChanged();
     const silent = this.watch.observe(await listNodes(d.db), (d.monotonic ?? performance.now.bind(performance))());
     for (const s of silent) {
       if (!(await markLostIf(d.db, s.id, s.beats, isoTime(d.clock.now())))) continue;
