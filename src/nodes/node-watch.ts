@@ -14,7 +14,7 @@ export interface Silent {
 }
 
 export class NodeWatch {
-  private readonly last = new Map<string, { beats: number; since: number }>();
+  private readonly last = new Map<string, { beats: number; since: number; online: boolean }>();
 
   constructor(
     private readonly selfId: string,
@@ -29,9 +29,11 @@ export class NodeWatch {
       if (n.id === this.selfId) continue;
       present.add(n.id);
       const prev = this.last.get(n.id);
-      // A changed count, or a node we had not watched yet, starts its silence from now.
-      if (!prev || prev.beats !== n.beats || n.state !== 'online') {
-        this.last.set(n.id, { beats: n.beats, since: now });
+      // A changed count, a node we had not watched yet, or one just back online (a restart writes its row before it
+      // beats) starts its silence from now; one not online is not judged.
+      const online = n.state === 'online';
+      if (!prev || prev.beats !== n.beats || !online || !prev.online) {
+        this.last.set(n.id, { beats: n.beats, since: now, online });
         continue;
       }
       if (now - prev.since >= this.lostAfterMs) silent.push({ id: n.id, beats: n.beats });
