@@ -18,6 +18,8 @@ export const POSTGRES_TEST_FOLDERS = [
   'test/materials',
   'test/webhooks',
   'test/analytics',
+  'test/events',
+  'test/auth',
   // Nodes sharing one database (the three-node test starts its own cluster, so it runs in the main run only).
   'test/nodes/nodes-registry.test.ts',
   'test/nodes/two-nodes.test.ts',

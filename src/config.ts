@@ -30,6 +30,11 @@ export interface ServerConfig {
   nodeName?: string;
   /** --node-address / PRINTFARM_NODE_ADDRESS: the base URL other nodes reach this one at (default: first LAN IPv4 and the port). */
   nodeAddress?: string;
+  /**
+   * --files-dir / PRINTFARM_FILES_DIR: G-code files in a directory every node mounts (absolute); absent: the database
+   * on PostgreSQL, the data directory on SQLite.
+   */
+  filesDir?: string;
 }
 
 /** The most worker threads --workers accepts: more than the cores only adds switching. */
@@ -63,7 +68,7 @@ const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'sile
 /** The environment variable that stands for a flag: --data-dir → PRINTFARM_DATA_DIR. */
 export const envVarFor = (flag: string): string => `PRINTFARM_${flag.replace(/-/g, '_').toUpperCase()}`;
 
-type Flag = 'host' | 'port' | 'data-dir' | 'env' | 'workers' | 'database' | 'node-name' | 'node-address';
+type Flag = 'host' | 'port' | 'data-dir' | 'env' | 'workers' | 'database' | 'files-dir' | 'node-name' | 'node-address';
 
 /** The variable of --database says what it holds (a URL), unlike the other flags' PRINTFARM_<FLAG>. */
 export const DATABASE_URL_VARIABLE = 'PRINTFARM_DATABASE_URL';
@@ -137,6 +142,8 @@ export function resolveServerConfig(flags: ConfigFlags, environment: NodeJS.Proc
   }
 
   const storage = resolveStorageConfig(flags, environment);
+  const filesDir = typed('files-dir', flags, environment);
+  if (filesDir !== undefined && filesDir.text.trim() === '') throw invalid(filesDir, 'must not be empty');
   const logLevel = oneOf(typed('log-level', {}, environment), LOG_LEVELS, CONFIG_DEFAULTS.logLevel);
   const trustProxy = typed('trust-proxy', {}, environment);
   if (trustProxy !== undefined && trustProxy.text !== '1' && trustProxy.text !== '0') {
@@ -151,6 +158,7 @@ export function resolveServerConfig(flags: ConfigFlags, environment: NodeJS.Proc
     host: hostText?.text ?? CONFIG_DEFAULTS.host,
     port: portText === undefined ? CONFIG_DEFAULTS.port : Number(portText.text),
     ...storage,
+    ...(filesDir ? { filesDir: path.resolve(filesDir.text) } : {}),
     logLevel,
     trustProxy: trustProxy?.text === '1',
     // The flag turns it off whatever the variable says: a flag wins over its variable.

@@ -39,7 +39,7 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 3_000;
  * defaults to 0 (sessions on the main thread); `serve` passes --workers.
  */
 export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> &
-  Partial<Pick<ServerConfig, 'trustProxy' | 'mdns' | 'workers' | 'databaseUrl' | 'nodeName' | 'nodeAddress'>>;
+  Partial<Pick<ServerConfig, 'trustProxy' | 'mdns' | 'workers' | 'databaseUrl' | 'filesDir' | 'nodeName' | 'nodeAddress'>>;
 
 export interface StartServerOptions {
   logger?: Logger;
@@ -169,6 +169,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       trustProxy: config.trustProxy ?? false,
       secrets: loadSecretBox(config.dataDir),
       workers: config.workers ?? 0,
+      ...(config.filesDir ? { filesDir: config.filesDir } : {}),
       ...(config.mdns ? { printers: { mdns: new NetworkDiscovery({ browser: createMdnsBrowser(options.mdnsSocket), clock }) } } : {}),
       ...(options.events ? { events: options.events } : {}),
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),

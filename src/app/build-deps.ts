@@ -25,6 +25,7 @@ import { DurableWriter } from '../storage/durable-writer.js';
 import { StorageStatus } from '../storage/storage-status.js';
 import { findOrganization } from '../auth/organization.repository.js';
 import type { HostResolver } from '../files/url-guard.js';
+import { defaultFileStorage, openContentStore, type FileStorage } from '../files/content-store-choice.js';
 import { newId } from '../ids.js';
 import type { NodeIdentity } from '../nodes/node-identity.js';
 import { LocalClusterBus, type ClusterBus } from '../cluster/cluster-bus.js';
@@ -53,6 +54,13 @@ export interface DepsSettings {
   durableRetryMs?: number;
   /** Worker threads for the serial sessions (--workers); 0 or absent: all on the main thread. */
   workers?: number;
+  /**
+   * Where G-code content lives: absent, a shared directory when `filesDir` (--files-dir) is given, else the database on
+   * PostgreSQL and the data directory on SQLite. Tests select the database store on SQLite with it.
+   */
+  fileStorage?: FileStorage;
+  /** --files-dir / PRINTFARM_FILES_DIR: a directory every node mounts. */
+  filesDir?: string;
   /** This appliance among the nodes sharing the database; absent (tests): a fresh id, no address. */
   node?: NodeIdentity;
   /** Signals between the nodes sharing the database; absent: this process alone (LocalClusterBus). */
@@ -94,7 +102,8 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const events = createEventsRuntime({ db: handle.db, sql, clock, logger }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);
-  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, nodeId: node.id, cluster });
+  const contentStore = openContentStore(s.fileStorage ?? defaultFileStorage(handle.engine, s.filesDir), { db: handle.db, dataDir: s.dataDir, engine: handle.engine });
+  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore, nodeId: node.id, cluster });
   const nodes = nodeRuntime(s, node, cluster, printers, farm);
   const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
   const deps: AppDeps = {

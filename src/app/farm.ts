@@ -6,7 +6,7 @@ import type { EventsRuntime } from '../events/events-runtime.js';
 import { bridgePrinterEvents } from '../printers/printer-events.js';
 import { createFilesService, type FilesService } from '../files/files.service.js';
 import { createFilePruner, type FilePruner } from '../files/file-pruner.service.js';
-import { FileStore } from '../files/file-store.js';
+import type { ContentStore } from '../files/content-store.js';
 import { findOrganization } from '../auth/organization.repository.js';
 import { recordExternalJobs } from '../jobs/external-jobs.js';
 import { JobRunner } from '../jobs/job-runner.js';
@@ -42,6 +42,8 @@ export interface FarmBase {
   durable: DurableWriter;
   /** Free space and the database's reserve (uploads ask it first). */
   storage: StorageStatus;
+  /** Where G-code content and thumbnails live (see files/content-store-choice.ts). */
+  contentStore: ContentStore;
   /** How often the file pruning pass runs (hourly by default; it also runs at start). */
   pruneEveryMs?: number;
   /** This node: its scheduler considers only its printers, and only it settles jobs cut off on them. */
@@ -74,7 +76,7 @@ export function createFarm(base: FarmBase): Farm {
   // Job events go to the public log in the transaction of the change that caused them (the outbox).
   const publish: PublishJobEvent = (trx, type, job) => base.events.record(trx, type, job).then(() => undefined);
   // One store for uploads and pruning: its exclusive sections keep an upload and a removal of one file apart.
-  const store = new FileStore(base.dataDir);
+  const store = base.contentStore;
   const files = createFilesService({ ...base, store });
   const filePruner = createFilePruner({
     db: base.db,

@@ -15,7 +15,12 @@ export async function findUserById(db: Q, id: string): Promise<UserRow | undefin
 
 /** Email comparison is case-insensitive (the column is COLLATE NOCASE). */
 export async function findUserByEmail(db: Q, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  // Case-insensitive on both engines: SQLite's column is COLLATE NOCASE, PostgreSQL's unique index is on lower(email).
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', eb.fn('lower', [eb.val(email)])))
+    .executeTakeFirst();
 }
 
 export async function findOwner(db: Q): Promise<UserRow | undefined> {

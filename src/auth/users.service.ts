@@ -7,6 +7,7 @@ import type { Db } from '../storage/db.js';
 import type { UserTable } from '../storage/schema.js';
 import { runListQuery, type ListPage, type ListQuery } from '../storage/list-page.js';
 import { findUserByEmail, findUserById, insertUser, selectUsers, type UserRow } from './users.repository.js';
+import { isUniqueViolation } from '../storage/unique-violation.js';
 
 export type Role = UserTable['role'];
 export const ROLES: readonly Role[] = ['owner', 'admin', 'operator', 'viewer'];
@@ -78,7 +79,7 @@ export async function inviteUser(
     await insertUser(deps.db, row);
   } catch (err) {
     // Two invites racing for one address: the UNIQUE index decides, the loser gets the same 409.
-    if (/UNIQUE constraint failed: users\.email/.test((err as Error).message)) {
+    if (isUniqueViolation(err, { index: 'users_email_nocase', sqliteColumns: 'users.email' })) {
       throw new AppError(409, 'invalid_request', `a user with email ${email} already exists`);
     }
     throw err;

@@ -3,11 +3,13 @@ import { parseArgs } from 'node:util';
 import { mintKeyOffline } from '../auth/bootstrap.js';
 import { firstUnknownScope, KNOWN_SCOPES, parseScopeList } from '../auth/scopes.js';
 import { systemClock, type Clock } from '../clock.js';
-import { ConfigError, envVarFor, resolveStorageConfig } from '../config.js';
+import { ConfigError, DATABASE_URL_VARIABLE, envVarFor, resolveStorageConfig } from '../config.js';
 import { CliUsageError, type CliCommand } from './command.js';
 import { withExistingDatabase } from './existing-database.js';
+import type { DbHandle } from '../storage/db.js';
+import { openPostgres } from '../storage/open-postgres.js';
 
-const USAGE = `Usage: printfarm keys create --name NAME --scopes SCOPE[,SCOPE...] [--data-dir DIR] [--env ENV]
+const USAGE = `Usage: printfarm keys create --name NAME --scopes SCOPE[,SCOPE...] [--data-dir DIR | --database URL] [--env ENV]
 
 Mints an API key directly in the database of DIR, without a running server (for example when
 the admin key is lost). The key is printed once on standard output; only its hash is stored.
@@ -16,12 +18,14 @@ the admin key is lost). The key is printed once on standard output; only its has
   --scopes LIST    comma-separated, e.g. admin:* or printers:read,jobs:*
                    known: ${KNOWN_SCOPES.join(', ')}
   --data-dir DIR   the server's data directory   ${envVarFor('data-dir')}   default ./data
+  --database URL   the farm's PostgreSQL database instead   ${DATABASE_URL_VARIABLE}
   --env ENV        live, test or dev: must match the server's --env   ${envVarFor('env')}   default live`;
 
 const OPTIONS = {
   name: { type: 'string' },
   scopes: { type: 'string' },
   'data-dir': { type: 'string' },
+  database: { type: 'string' },
   env: { type: 'string' },
 } as const;
 
@@ -29,6 +33,8 @@ export interface KeysCreateArgs {
   name: string;
   scopes: string[];
   dataDir: string;
+  /** The farm's PostgreSQL database (--database / PRINTFARM_DATABASE_URL), or null: the data directory's SQLite file. */
+  databaseUrl: string | null;
   env: 'live' | 'test' | 'dev';
 }
 
@@ -49,8 +55,8 @@ export function parseKeysCreateArgs(args: string[], environment: NodeJS.ProcessE
   const unknown = firstUnknownScope(scopes);
   if (unknown) throw new CliUsageError(`unknown scope "${unknown.scope}"; known: ${KNOWN_SCOPES.join(', ')}`);
   try {
-    const config = resolveStorageConfig({ 'data-dir': values['data-dir'], env: values.env }, environment);
-    return { name, scopes, dataDir: config.dataDir, env: config.env };
+    const config = resolveStorageConfig({ 'data-dir': values['data-dir'], env: values.env, database: values.database }, environment);
+    return { name, scopes, dataDir: config.dataDir, databaseUrl: config.databaseUrl, env: config.env };
   } catch (err) {
     if (err instanceof ConfigError) throw new CliUsageError(err.message);
     throw err;
@@ -59,10 +65,17 @@ export function parseKeysCreateArgs(args: string[], environment: NodeJS.ProcessE
 
 /** Mints the key; refuses a data directory without a database, which is almost always a mistyped --data-dir. */
 export async function runKeysCreate(parsed: KeysCreateArgs, clock: Clock = systemClock): Promise<string> {
-  return withExistingDatabase(parsed.dataDir, new Date(clock.now()).toISOString(), async (handle) => {
-    const { key } = await mintKeyOffline({ db: handle.db, clock, env: parsed.env }, { name: parsed.name, scopes: parsed.scopes });
-    return key;
-  });
+  const mint = async (handle: DbHandle): Promise<string> =>
+    (await mintKeyOffline({ db: handle.db, clock, env: parsed.env }, { name: parsed.name, scopes: parsed.scopes })).key;
+  const nowIso = new Date(clock.now()).toISOString();
+  if (parsed.databaseUrl === null) return withExistingDatabase(parsed.dataDir, nowIso, mint);
+  // A PostgreSQL farm: the key goes into the shared database (every node accepts it), never into a stray SQLite file.
+  const handle = await openPostgres(parsed.databaseUrl, nowIso);
+  try {
+    return await mint(handle);
+  } finally {
+    await handle.close();
+  }
 }
 
 export const keysCommand: CliCommand = {

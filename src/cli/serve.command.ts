@@ -12,6 +12,7 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   'data-dir': { type: 'string' },
+  'files-dir': { type: 'string' },
   database: { type: 'string' },
   env: { type: 'string' },
   workers: { type: 'string' },
@@ -43,6 +44,9 @@ Flags (each also as an environment variable; a flag wins over the variable):
   --data-dir DIR   database and key file        ${envVarFor('data-dir').padEnd(20)} default ${CONFIG_DEFAULTS.dataDir}
   --database URL   postgres://user@host:port/db ${DATABASE_URL_VARIABLE.padEnd(20)} default: SQLite in the data dir
                    several appliances share one farm through one PostgreSQL database
+  --files-dir DIR  G-code files in a directory   ${envVarFor('files-dir').padEnd(20)} default: in the database on
+                   every node mounts (several                            PostgreSQL, DIR/files on SQLite
+                   boxes, one farm)
   --env ENV        live, test or dev            ${envVarFor('env').padEnd(20)} default ${CONFIG_DEFAULTS.env}
   --workers N      threads the printer sessions ${envVarFor('workers').padEnd(20)} default ${CONFIG_DEFAULTS.workers} (cores - 1)
                    are spread over; 0 keeps them on the main thread

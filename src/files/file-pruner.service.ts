@@ -5,7 +5,7 @@ import type { Executor } from '../events/event-outbox.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
 import { GIB } from './file-limits.js';
-import type { FileStore } from './file-store.js';
+import type { ContentStore } from './content-store.js';
 import { markFilePruned, prunePolicyOf, pruneRows, type PruneRow } from './files.repository.js';
 import type { PrunedFile } from './files.schemas.js';
 import { planPruning, type PruneCandidate, type PruneReason } from './prune-selection.js';
@@ -18,7 +18,7 @@ export interface FilePrunerDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
-  store: FileStore;
+  store: ContentStore;
   /** Records file.pruned inside the transaction that marks the file removed (the event outbox). */
   publish(trx: Executor, file: PrunedFile): Promise<void>;
   everyMs?: number;
@@ -61,6 +61,7 @@ export function createFilePruner(d: FilePrunerDeps): FilePruner {
     return d.store.exclusive(async () => {
       const marked = await d.db.transaction().execute(async (trx) => {
         if (!(await markFilePruned(trx, row.id, row.last_used_at, isoTime(d.clock.now())))) return false;
+        await d.store.removeWithin?.(trx, row.sha256);
         await d.publish(trx, { id: row.id, original_name: row.original_name, size: row.size, reason });
         return true;
       });
@@ -96,6 +97,12 @@ export function createFilePruner(d: FilePrunerDeps): FilePruner {
       report.bytes += rowBytes(row);
       report[choice.reason]++;
     }
+    // Content another node pruned leaves this node's local copy behind until here.
+    const swept = await d.store.sweep?.().catch((err: unknown) => {
+      d.logger.error('could not remove local copies of pruned files', { error: err as Error });
+      return 0;
+    });
+    if (swept) d.logger.info('local copies of pruned files removed', { files: swept });
     if (report.files > 0) d.logger.info('file store pruned', { ...report });
     if (report.over_cap_bytes > 0) {
       d.logger.warn('the file store is over file_store_max_gb: the files left are used by queued, printing or paused jobs, or were used in the last minutes', {

@@ -1,29 +1,31 @@
-// Content-addressed storage on disk: <dataDir>/files/<aa>/<bb>/<sha256>.gcode, written to a temp file while hashing, then renamed into place.
+// Content-addressed storage in a directory: <dataDir>/files (or a shared --files-dir)/<aa>/<bb>/<sha256>.gcode, written
+// to a temp file while hashing, then renamed into place.
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isStorageFull, storageFull } from '../storage/storage-full.js';
+import { ExclusiveSections, FileContentError, type ContentStore, type ContentStoreKind, type StoredTemp, type ThumbnailType } from './content-store.js';
 
 export const FILES_DIR = 'files';
 /** Uploads in progress: never part of a backup. */
 export const TMP_DIR = 'tmp';
 
-export interface StoredTemp {
-  tempPath: string;
-  sha256: string;
-  size: number;
-}
+export type { StoredTemp } from './content-store.js';
 
-export class FileStore {
+export class FileStore implements ContentStore {
   readonly root: string;
-  /** The tail of the exclusive sections run so far (see exclusive()). */
-  private sections: Promise<unknown> = Promise.resolve();
+  readonly kind: ContentStoreKind;
+  readonly local: boolean;
+  private readonly sections = new ExclusiveSections();
 
-  constructor(dataDir: string) {
-    this.root = path.join(dataDir, FILES_DIR);
+  /** The data directory's own store, or with `sharedDir` (--files-dir) a directory every node mounts. */
+  constructor(dataDir: string, sharedDir?: string) {
+    this.root = sharedDir ? path.resolve(sharedDir) : path.join(dataDir, FILES_DIR);
+    this.kind = sharedDir ? 'shared-dir' : 'data-dir';
+    this.local = !sharedDir;
   }
 
   /** Two levels of prefix directories keep any one directory small for thousands of files. */
@@ -31,7 +33,7 @@ export class FileStore {
     return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), `${sha256}.gcode`);
   }
 
-  thumbnailPath(sha256: string, contentType: 'image/png' | 'image/jpeg'): string {
+  thumbnailPath(sha256: string, contentType: ThumbnailType): string {
     return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), `${sha256}.thumb.${contentType === 'image/png' ? 'png' : 'jpg'}`);
   }
 
@@ -69,25 +71,18 @@ export class FileStore {
   }
 
   /** Moves a finished temp file to its content address (replacing a same-content file is harmless). */
-  async commit(temp: StoredTemp): Promise<string> {
+  async commit(temp: StoredTemp): Promise<void> {
     const dest = this.contentPath(temp.sha256);
     await mkdir(path.dirname(dest), { recursive: true });
     await rename(temp.tempPath, dest);
-    return dest;
   }
 
-  /**
-   * Runs `fn` after every exclusive section started before it: the last step of an upload (row and content in place)
-   * and a pruning removal never interleave, so a file re-uploaded while being pruned ends up stored, not half removed.
-   */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.sections.then(fn, fn);
-    this.sections = run.catch(() => undefined);
-    return run;
+    return this.sections.run(fn);
   }
 
   /** Removes a file's content and thumbnail; what is already gone is not an error. */
-  async remove(sha256: string, thumbnailType: 'image/png' | 'image/jpeg' | null): Promise<void> {
+  async remove(sha256: string, thumbnailType: ThumbnailType | null): Promise<void> {
     const gone = (err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;
     };
@@ -99,15 +94,25 @@ export class FileStore {
     await unlink(temp.tempPath).catch(() => undefined);
   }
 
-  async hasContent(sha256: string): Promise<boolean> {
-    return access(this.contentPath(sha256)).then(
-      () => true,
+  async hasContent(sha256: string, size: number): Promise<boolean> {
+    return stat(this.contentPath(sha256)).then(
+      (info) => info.size === size,
       () => false,
     );
   }
 
+  /** The stored file itself; a missing or truncated one is refused before a printer is sent a line of it. */
+  async localCopy(file: { sha256: string; size: number }): Promise<string> {
+    const at = this.contentPath(file.sha256);
+    const info = await stat(at).catch((err: NodeJS.ErrnoException) => {
+      throw new FileContentError(`the content of ${file.sha256} is missing from ${this.root} (${err.code ?? err.message})`);
+    });
+    if (info.size !== file.size) throw new FileContentError(`the content of ${file.sha256} in ${this.root} is ${info.size} bytes, not ${file.size}: damaged`);
+    return at;
+  }
+
   /** Written beside the content under a temp name first, so a reader never sees half an image. */
-  async writeThumbnail(sha256: string, contentType: 'image/png' | 'image/jpeg', data: Buffer): Promise<void> {
+  async writeThumbnail(sha256: string, contentType: ThumbnailType, data: Buffer): Promise<void> {
     const dest = this.thumbnailPath(sha256, contentType);
     await mkdir(path.dirname(dest), { recursive: true });
     const tmp = `${dest}.${randomBytes(4).toString('hex')}.part`;
@@ -115,7 +120,7 @@ export class FileStore {
     await rename(tmp, dest);
   }
 
-  async readThumbnail(sha256: string, contentType: 'image/png' | 'image/jpeg'): Promise<Buffer | null> {
+  async readThumbnail(sha256: string, contentType: ThumbnailType): Promise<Buffer | null> {
     try {
       return await readFile(this.thumbnailPath(sha256, contentType));
     } catch {

@@ -89,9 +89,14 @@ export async function markFilePruned(db: Db, id: string, seenLastUsedAt: string 
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** An upload of this content again: it counts as a use, and a pruned file is stored again. */
-export async function markFileUsed(db: Db, id: string, nowIso: string): Promise<void> {
-  await db.updateTable('files').set({ last_used_at: nowIso, deleted_at: null }).where('id', '=', id).execute();
+/**
+ * An upload of this content again: it counts as a use, and a pruned file is stored again. With `onlyIfStored`, only
+ * while the file is not marked pruned (false when a pruning pass got there first).
+ */
+export async function markFileUsed(db: Db, id: string, nowIso: string, onlyIfStored = false): Promise<boolean> {
+  let update = db.updateTable('files').set({ last_used_at: nowIso, deleted_at: null }).where('id', '=', id);
+  if (onlyIfStored) update = update.where('deleted_at', 'is', null);
+  return Number((await update.executeTakeFirst()).numUpdatedRows) === 1;
 }
 
 /** The organization's pruning policy; before there is an organization nothing is pruned. */

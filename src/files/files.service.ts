@@ -5,16 +5,19 @@ import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
+import { isDuplicateKey } from '../storage/duplicate-key.js';
 import type { StorageStatus } from '../storage/storage-status.js';
 import { DEFAULT_FILE_LIMITS, type FileLimits } from './file-limits.js';
 import { rowFromInspection, toFileRecord } from './file-record.js';
-import { FileStore, type StoredTemp } from './file-store.js';
+import type { ContentStore, StoredTemp } from './content-store.js';
+import { FileStore } from './file-store.js';
 import { fileUrlHostsOf, findFileById, findFileBySha256, insertFile, markFileUsed, type FileRow } from './files.repository.js';
 import type { FileRecord } from './files.schemas.js';
 import { BGCODE_MAGIC, inspectBgcode, startsAsBgcode } from './bgcode-inspection.js';
 import { GcodeInspector, type FileInvalid, type Inspection } from './gcode-inspector.js';
 import { openDownload, tooLarge } from './url-download.js';
 import { systemResolver, type HostResolver } from './url-guard.js';
+import { isUniqueViolation } from '../storage/unique-violation.js';
 
 export interface FilesServiceDeps {
   db: Db;
@@ -25,8 +28,11 @@ export interface FilesServiceDeps {
   resolveHost?: HostResolver;
   /** Refuses an upload (507) when the disk is below the reserve kept for the database, before and while it streams. */
   storage?: Pick<StorageStatus, 'admitUpload'>;
-  /** The store, shared with the file pruner (its exclusive sections order uploads and removals); one of its own by default. */
-  store?: FileStore;
+  /**
+   * Where content lives, shared with the file pruner (its exclusive sections order uploads and removals); the data
+   * directory's by default.
+   */
+  store?: ContentStore;
 }
 
 export interface Thumbnail {
@@ -46,8 +52,11 @@ export interface FilesService {
   ingestUrl(url: string, limits?: FileLimits): Promise<FileRecord>;
   /** 404 resource_not_found for an unknown id. */
   getFile(id: string): Promise<FileRecord>;
-  /** Absolute path of the stored G-code (what a printer session streams). */
-  contentPath(file: Pick<FileRecord, 'sha256'>): string;
+  /**
+   * A path on this box holding the stored G-code (what a printer session streams), read from the store when it lives
+   * elsewhere; rejects with FileContentError when the content is missing or damaged.
+   */
+  localCopy(file: Pick<FileRecord, 'sha256' | 'size'>): Promise<string>;
   /** 404 when the file is unknown or has no thumbnail; 410 file_deleted when it was pruned. */
   getThumbnail(id: string): Promise<Thumbnail>;
 }
@@ -72,7 +81,6 @@ export function cleanFileName(name: string, fallback = 'upload.gcode'): string {
   return clean || fallback;
 }
 
-const isUniqueViolation = (err: unknown): boolean => (err as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE';
 
 export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits = DEFAULT_FILE_LIMITS): FilesService {
   const store = deps.store ?? new FileStore(deps.dataDir);
@@ -83,8 +91,9 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
     // The first bytes decide: Prusa's binary container is read from its blocks once stored, text line by line now.
     let head = Buffer.alloc(0);
     let format: 'gcode' | 'bgcode' | null = null;
-    // Before the first byte is stored: a disk below the database's reserve takes no upload.
-    const roomLeft = await deps.storage?.admitUpload().catch((err: unknown) => {
+    // Before the first byte is stored: a disk below the database's reserve takes no upload (content kept on another
+    // disk or server takes none of this box's room).
+    const roomLeft = await (store.local ? deps.storage : undefined)?.admitUpload().catch((err: unknown) => {
       source.resume();
       throw err;
     });
@@ -129,11 +138,17 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
     const { thumbnail } = inspection;
     const existing = await findFileBySha256(deps.db, temp.sha256);
     if (existing) {
-      // Same content again: one stored copy (restored if it went missing from disk or was pruned), and a use.
-      if (await store.hasContent(temp.sha256)) await store.discard(temp);
-      else await store.commit(temp);
-      if (existing.deleted_at !== null && thumbnail) await store.writeThumbnail(temp.sha256, thumbnail.contentType, thumbnail.data);
-      await markFileUsed(deps.db, existing.id, nowIso);
+      // Same content again: one stored copy, and a use. The stored copy is trusted only if the use is written while
+      // the file is still not pruned: a pruning pass on another node between the look and the write removes the
+      // content with its mark, so then (as when the content went missing or was pruned) this upload stores it again.
+      const stored = existing.deleted_at === null && (await store.hasContent(temp.sha256, temp.size));
+      if (stored && (await markFileUsed(deps.db, existing.id, nowIso, true))) {
+        await store.discard(temp);
+      } else {
+        await store.commit(temp);
+        if (thumbnail) await store.writeThumbnail(temp.sha256, thumbnail.contentType, thumbnail.data);
+        await markFileUsed(deps.db, existing.id, nowIso);
+      }
       return toFileRecord({ ...existing, last_used_at: nowIso, deleted_at: null });
     }
     await store.commit(temp);
@@ -143,7 +158,7 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
       await insertFile(deps.db, row);
     } catch (err) {
       // Two uploads of the same content at once: the other one's row stands.
-      if (!isUniqueViolation(err)) throw err;
+      if (!isDuplicateKey(err)) throw err;
       const winner = await findFileBySha256(deps.db, temp.sha256);
       if (!winner) throw err;
       return toFileRecord(winner);
@@ -154,7 +169,7 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
 
   async function ingestUrl(url: string, limits = defaults): Promise<FileRecord> {
     // Refused before connecting when the disk is below the reserve (checked again as the body streams).
-    await deps.storage?.admitUpload();
+    if (store.local) await deps.storage?.admitUpload();
     const access = { resolve: deps.resolveHost ?? systemResolver, allowedHosts: await fileUrlHostsOf(deps.db) };
     const download = await openDownload(url, limits, access);
     try {
@@ -177,7 +192,7 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
     if (file.deleted_at !== null) throw fileDeletedError(file);
     if (!file.thumbnail) throw new AppError(404, 'resource_not_found', `file ${id} has no thumbnail`);
     const data = await store.readThumbnail(file.sha256, file.thumbnail.content_type);
-    if (!data) throw new AppError(404, 'resource_not_found', `the thumbnail of file ${id} is missing from the data directory`);
+    if (!data) throw new AppError(404, 'resource_not_found', `the thumbnail of file ${id} is missing from the file store (${store.kind})`);
     return { file, contentType: file.thumbnail.content_type, data };
   }
 
@@ -186,7 +201,7 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
     ingestStream,
     ingestUrl,
     getFile,
-    contentPath: (file) => store.contentPath(file.sha256),
+    localCopy: (file) => store.localCopy(file),
     getThumbnail,
   };
 }

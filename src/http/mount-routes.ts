@@ -1,7 +1,7 @@
 // Mounts route definitions on a router: auth, content type, body and query validation, idempotency, then the handler.
 import type Koa from 'koa';
 import type Router from '@koa/router';
-import { AppError, quoteInput } from '../errors.js';
+import { AppError, badRequest, quoteInput } from '../errors.js';
 import { authorize } from './middleware/authorize.js';
 import type { HttpDeps } from './http-deps.js';
 import { idempotentRunner } from './idempotency.js';
@@ -23,6 +23,17 @@ function checkContentType(ctx: Koa.Context, route: Pick<RouteDef, 'method' | 'bo
   }
 }
 
+/**
+ * Path parameters as given, refusing a NUL character: no id holds one, and PostgreSQL text cannot carry it (the look-up
+ * would fail instead of finding nothing), so both engines answer it with the same clear 400.
+ */
+function checkedParams(params: Record<string, string>): Record<string, string> {
+  for (const [name, value] of Object.entries(params)) {
+    if (value.includes('\u0000')) throw badRequest(`path parameter ${name}: contains a NUL character (U+0000)`);
+  }
+  return { ...params };
+}
+
 export function mountRoutes<D extends HttpDeps>(router: Router, routes: readonly RouteDef<any, any, D>[], deps: D): void {
   const readJsonBody = jsonBodyReader();
   const withIdempotency = idempotentRunner(deps);
@@ -42,7 +53,7 @@ export function mountRoutes<D extends HttpDeps>(router: Router, routes: readonly
         : route.query
           ? validateOrThrow(route.query, { ...ctx.query }, 'query')
           : ctx.query;
-      const input = { body, query, params: { ...(ctx.params as Record<string, string>) } };
+      const input = { body, query, params: checkedParams(ctx.params as Record<string, string>) };
       const run = async (): Promise<void> => {
         await handle(ctx, input, deps);
       };

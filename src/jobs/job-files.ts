@@ -1,10 +1,12 @@
 // What the jobs feature needs from the files feature (a stored, validated file from a URL or a multipart upload),
 // and the adapter that provides it from the files service.
 import type { IncomingMessage } from 'node:http';
+import { FileContentError } from '../files/content-store.js';
 import type { FileRecord } from '../files/files.schemas.js';
 import { fileDeletedError, type FilesService } from '../files/files.service.js';
 import { parseMultipartJobUpload } from '../files/multipart-upload.js';
 import type { FormFields } from './job-form.js';
+import { JobFileError } from './job-runner.js';
 import type { JobFileInfo } from './jobs.service.js';
 
 export interface JobFiles {
@@ -12,7 +14,11 @@ export interface JobFiles {
   fromUrl(url: string): Promise<JobFileInfo>;
   /** Streams a multipart job create: the `file` part to the store, the other parts as text fields. */
   fromMultipart(req: IncomingMessage): Promise<{ fields: FormFields; file: JobFileInfo | null }>;
-  /** Where a stored file lives on disk (the printer session streams it from there); 410 file_deleted once pruned. */
+  /**
+   * Where a stored file lives on this box's disk (the printer session streams it from there; content kept in the
+   * database is copied to a verified local cache first); 410 file_deleted once pruned, JobFileError `file_unreadable`
+   * when the content is missing or damaged.
+   */
   pathOf(fileId: string): Promise<string>;
 }
 
@@ -37,7 +43,11 @@ export function jobFilesFrom(files: FilesService): JobFiles {
     async pathOf(fileId) {
       const file = await files.getFile(fileId);
       if (file.deleted_at !== null) throw fileDeletedError(file);
-      return files.contentPath(file);
+      try {
+        return await files.localCopy(file);
+      } catch (err) {
+        throw err instanceof FileContentError ? new JobFileError(err.code, err.message) : err;
+      }
     },
   };
 }

@@ -6,7 +6,7 @@ import { isoTime } from '../clock.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
 import type { JobHandle } from '../printers/session-job-control.js';
-import type { JobOutcome, JobSnapshot } from '../printers/printer-state.js';
+import type { JobFailureCode, JobOutcome, JobSnapshot } from '../printers/printer-state.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { DurableWriter } from '../storage/durable-writer.js';
 import type { JobRecord } from './job-record.js';
@@ -28,7 +28,10 @@ export interface JobRunnerDeps {
   bus: EventBus;
   clock: Clock;
   logger: Logger;
-  /** Where the stored file of a job lives on disk. */
+  /**
+   * Where the stored file of a job lives on this box's disk; rejects with JobFileError when the job can never print
+   * from it (the content is missing or damaged).
+   */
   filePath(fileId: string): Promise<string>;
   /** Whether the printer prints its own copy of a file (a network printer): its job outlives our restart. */
   keepsPrinting(printerId: string): Promise<boolean>;
@@ -45,6 +48,17 @@ export interface JobRunnerDeps {
    * disk is full.
    */
   durable: DurableWriter;
+}
+
+/** A job's file cannot be read back whole and intact: the claimed job fails with `code` instead of going back to the queue. */
+export class JobFileError extends Error {
+  constructor(
+    readonly code: JobFailureCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'JobFileError';
+  }
 }
 
 /** What the runner tells the filament meter about a job's life. */
@@ -197,6 +211,15 @@ export class JobRunner {
       const filePath = await this.d.filePath(fileId);
       handle = await session.startJob({ jobId, filePath, remoteName: remoteNameFor(jobId, filePath) });
     } catch (err) {
+      if (err instanceof JobFileError) {
+        // Queued again it would fail the same way on every printer: it ends here, saying why.
+        this.d.logger.error('the file of a job cannot be read; the job fails', { job_id: jobId, printer_id: printerId, reason: err.message });
+        const outcome: JobOutcome = { status: 'failed', error: { code: err.code, message: err.message } };
+        await this.d.durable.write(`fail job ${jobId}`, () => this.d.jobs.applyTrigger(jobId, outcomeTrigger(outcome), { quietIfFinal: true }));
+        // The printer is still free: the scheduler looks again.
+        await this.d.onJobEnded(printerId, outcome);
+        return false;
+      }
       this.d.logger.warn('printer refused a job start; the job goes back to the queue', {
         job_id: jobId,
         printer_id: printerId,

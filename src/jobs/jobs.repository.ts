@@ -2,6 +2,7 @@
 import type { Kysely, Selectable, SqlBool, Updateable } from 'kysely';
 import type { Database, JobTable } from '../storage/schema.js';
 import type { JobStatus } from './job-state.js';
+import { isUniqueViolation } from '../storage/unique-violation.js';
 
 export type JobRow = Selectable<JobTable>;
 /**
@@ -70,7 +71,8 @@ export async function claimJob(db: Q, id: string, printerId: string, startedAt: 
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   } catch (err) {
-    if (/UNIQUE constraint failed/i.test((err as Error).message)) return false;
+    // Another job already runs on this printer (jobs_one_active_per_printer): the claim is lost, not an error.
+    if (isUniqueViolation(err)) return false;
     throw err;
   }
 }

@@ -4,6 +4,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { ListSpec } from '../http/list-query.js';
 import type { JsonSchema } from '../http/validation.js';
 import { JOB_STATUSES } from './job-state.js';
+import { jsonArrayContains } from '../storage/json-array-contains.js';
 
 export const JOB_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export type JobPriority = (typeof JOB_PRIORITIES)[number];
@@ -198,9 +199,3 @@ export const JOBS_LIST_SPEC: ListSpec = {
   },
   dateRange: { column: 'created_at' },
 };
-
-/** `column` (a JSON array of strings) contains `value`: a LIKE on the JSON text, portable to PostgreSQL. */
-export function jsonArrayContains(column: string, value: string) {
-  const needle = JSON.stringify(value).replace(/[\\%_]/g, (c) => `\\${c}`);
-  return sql<SqlBool>`${sql.ref(column)} LIKE ${`%${needle}%`} ESCAPE '\\'`;
-}

@@ -19,7 +19,9 @@ export type JobFailureCode =
   | 'emergency_stop'
   | 'session_closed'
   /** The worker thread streaming the job crashed (--workers): the stream is lost, like a link. */
-  | 'host_error';
+  | 'host_error'
+  /** The job's stored file could not be read back whole and intact (missing or damaged content); nothing was sent. */
+  | 'file_unreadable';
 
 /** An action accepted but waiting for a blocking wait (heat-up, dwell) to end. */
 export type PendingAction = 'pause' | 'cancel';

@@ -27,6 +27,8 @@ import type { SecretBox } from './secret-box.js';
 import { serialStatsOf } from './serial-stats.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { LinkWorkerPool } from './workers/link-worker-pool.js';
+import { isUniqueViolation } from '../storage/unique-violation.js';
+import { jsonArrayContains } from '../storage/json-array-contains.js';
 
 
 export interface PrintersServiceDeps {
@@ -78,7 +80,7 @@ export const PRINTER_LIST_SPEC: ListSpec = {
     tag: {
       type: 'string',
       description: 'Only printers carrying this tag.',
-      where: (v) => sql<SqlBool>`exists (select 1 from json_each(printers.tags) where json_each.value = ${v})`,
+      where: (v) => jsonArrayContains('printers.tags', String(v)),
     },
     model: { column: 'model', type: 'string', description: 'Only printers of this model (exact name).' },
   },
@@ -359,7 +361,7 @@ export class PrintersService {
     try {
       await write;
     } catch (err) {
-      if (/UNIQUE constraint failed: printers\.connection_url/.test((err as Error).message)) throw linkTaken(`another printer already uses ${url}`);
+      if (isUniqueViolation(err, { index: 'printers_connection_url', sqliteColumns: 'printers.connection_url' })) throw linkTaken(`another printer already uses ${url}`);
       throw err;
     }
   }

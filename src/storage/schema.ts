@@ -158,7 +158,7 @@ export interface JobTable {
   cost: number | null;
 }
 
-/** One stored G-code file; the bytes live at <dataDir>/files/<sha256 prefix dirs>/<sha256>.gcode. */
+/** One stored G-code file; the bytes live in the file store (the data directory, a shared --files-dir or file_chunks). */
 export interface FileTable {
   id: string;
   /** Hex SHA-256 of the content: a file is stored once however often it is sent. */
@@ -192,6 +192,15 @@ export interface FileTable {
   last_used_at: Generated<string | null>;
   /** When pruning removed the content (the row stays for the jobs that printed it); null while stored. */
   deleted_at: Generated<string | null>;
+}
+
+/** One piece (~1 MB) of a stored file's content or thumbnail when files live in the database (the database file store). */
+export interface FileChunkTable {
+  sha256: string;
+  part: 'content' | 'thumbnail';
+  /** 0, 1, 2, ... in content order; a gap or a short total is a damaged file. */
+  idx: number;
+  data: Buffer;
 }
 
 export interface PrinterTable {
@@ -417,4 +426,5 @@ export interface Database {
   analytics_backward_jobs: { job_id: string };
   nodes: NodeTable;
   database_identity: DatabaseIdentityTable;
+  file_chunks: FileChunkTable;
 }

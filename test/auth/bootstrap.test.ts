@@ -12,6 +12,8 @@ import { CliUsageError } from '../../src/cli/command.js';
 import { AppError } from '../../src/errors.js';
 import { DATABASE_FILE, openDatabase, type DbHandle } from '../../src/storage/db.js';
 import { sqliteOf } from '../helpers/test-database.js';
+import { pgForTests, pgSkipReason, type PgForTests } from '../helpers/pg-for-tests.js';
+import { openPostgres } from '../../src/storage/open-postgres.js';
 
 describe('first start', () => {
   let dir: string;
@@ -116,7 +118,7 @@ describe('printfarm keys create', () => {
 
   it('parses flags and refuses bad ones before touching anything', () => {
     const parsed = parseKeysCreateArgs(['--name', 'recovery', '--scopes', 'admin:*', '--data-dir', dir, '--env', 'test'], {});
-    assert.deepEqual(parsed, { name: 'recovery', scopes: ['admin:*'], dataDir: dir, env: 'test' });
+    assert.deepEqual(parsed, { name: 'recovery', scopes: ['admin:*'], dataDir: dir, databaseUrl: null, env: 'test' });
     const bad: [string[], RegExp][] = [
       [['--scopes', 'admin:*'], /--name is required/],
       [['--name', 'x'], /--scopes is required/],
@@ -153,5 +155,32 @@ describe('printfarm keys create', () => {
     const empty = path.join(dir, 'typo');
     await assert.rejects(runKeysCreate(parseKeysCreateArgs(['--name', 'x', '--scopes', 'admin:*', '--data-dir', empty], {})), /no database at/);
     assert.equal(existsSync(path.join(empty, DATABASE_FILE)), false);
+  });
+});
+
+describe('printfarm keys create on a PostgreSQL farm', { skip: pgSkipReason() }, () => {
+  let cluster: PgForTests;
+  before(async () => {
+    cluster = await pgForTests();
+  });
+  after(() => cluster?.stop());
+
+  it('--database mints the key into the shared database, not into a SQLite file of the data directory', async () => {
+    const db = await cluster.createDatabase();
+    const dir = mkdtempSync(path.join(tmpdir(), 'printfarm-keys-pg-'));
+    try {
+      const clock = new ManualClock();
+      const key = await runKeysCreate(parseKeysCreateArgs(['--name', 'recovery', '--scopes', 'admin:*', '--data-dir', dir], { PRINTFARM_DATABASE_URL: db.url }), clock);
+      assert.equal(existsSync(path.join(dir, DATABASE_FILE)), false, 'no SQLite file made');
+      const h = await openPostgres(db.url);
+      try {
+        assert.equal((await verifyApiKey({ db: h.db, clock, env: 'live' }, key)).keyName, 'recovery');
+      } finally {
+        await h.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await db.drop();
+    }
   });
 });

@@ -57,6 +57,9 @@ describe('backup and restore', () => {
       writeFileSync(dir('a/files/ab/cd/abcd.gcode'), 'G28\nG1 X10\n');
       mkdirSync(dir('a/files/tmp'), { recursive: true });
       writeFileSync(dir('a/files/tmp/123.part'), 'half');
+      // Nor this node's local copy of content kept in the database (the database carries the content itself).
+      mkdirSync(dir('a/files/cache'), { recursive: true });
+      writeFileSync(dir('a/files/cache/ef01.gcode'), 'G28\n');
 
       const r = await cli(['backup', '--to', archive, '--data-dir', dir('a'), '--with-files']);
       assert.equal(r.code, 0, r.stderr);

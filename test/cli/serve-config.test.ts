@@ -21,6 +21,7 @@ const refused: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
   ['PRINTFARM_HOST with a space', [], { PRINTFARM_HOST: 'my host' }, /^invalid PRINTFARM_HOST "my host"/],
   ['--data-dir ""', ['--data-dir', ''], {}, /^invalid --data-dir "": must not be empty$/],
   ['PRINTFARM_DATA_DIR of blanks', [], { PRINTFARM_DATA_DIR: '  ' }, /^invalid PRINTFARM_DATA_DIR " {2}": must not be empty$/],
+  ['--files-dir of blanks', ['--files-dir', ' '], {}, /^invalid --files-dir " ": must not be empty$/],
   [
     'PRINTFARM_LOG_LEVEL=verbose',
     [],
@@ -111,6 +112,13 @@ describe('serve settings (in process)', () => {
     );
     assert.ok(defaultWorkers() >= 1 && defaultWorkers() === Math.max(1, os.availableParallelism() - 1), 'cores - 1, at least 1');
     assert.equal(parseServeArgs([], { PRINTFARM_PORT: '', PRINTFARM_TRUST_PROXY: '0' }).port, 8080);
+  });
+
+  it('--files-dir (or PRINTFARM_FILES_DIR) names a shared file directory, made absolute; absent: none', () => {
+    assert.equal(parseServeArgs([], {}).filesDir, undefined);
+    assert.equal(parseServeArgs([], { PRINTFARM_FILES_DIR: '' }).filesDir, undefined);
+    assert.equal(parseServeArgs([], { PRINTFARM_FILES_DIR: '/mnt/farm-files' }).filesDir, '/mnt/farm-files');
+    assert.equal(parseServeArgs(['--files-dir', 'shared'], { PRINTFARM_FILES_DIR: '/mnt/other' }).filesDir, path.resolve('shared'));
   });
 
   it('--no-mdns turns network discovery off whatever PRINTFARM_MDNS says; the variable alone does too', () => {

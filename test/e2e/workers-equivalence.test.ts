@@ -83,7 +83,7 @@ for (const [kind, link] of Object.entries(links)) {
           // Temperature polls come with time, not with the job: the job's own lines are compared.
           executed: sim.printer.executed.filter((l) => !/^M10[05]\b/.test(l)),
           jobs: [done, failed].map(comparable),
-          jobEvents: [jobEvents(app, job.id), jobEvents(app, doomed.id)],
+          jobEvents: [await jobEvents(app, job.id), await jobEvents(app, doomed.id)],
           busEvents: seen.map((e) => e.name),
         });
       });

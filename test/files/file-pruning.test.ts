@@ -13,7 +13,7 @@ import { DAY_MS } from '../../src/files/prune-selection.js';
 import { markFilePruned } from '../../src/files/files.repository.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { makePng, prusaSlicer, thumbnailBlock } from './gcode-fixtures.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRow, dbRows } from '../helpers/test-database.js';
 
 /** A distinct valid G-code file with a PNG thumbnail (`tag` makes the content, so the hash, differ). */
 const gcodeWithThumbnail = (tag: string): string => `${prusaSlicer(thumbnailBlock(makePng(16, 16), 16, 16))}; ${tag}\n`;
@@ -45,8 +45,8 @@ async function openFarm(dir: string, clock: ManualClock, key?: string): Promise<
 }
 
 /** Stored file.pruned events as [file id, reason]. */
-const prunedEvents = (t: TestApp): string[][] =>
-  (sqliteOf(t.handle).prepare("SELECT body FROM events WHERE type = 'file.pruned' ORDER BY seq").all() as { body: string }[]).map((r) => {
+const prunedEvents = async (t: TestApp): Promise<string[][]> =>
+  (await dbRows<{ body: string }>(t.handle, "SELECT body FROM events WHERE type = 'file.pruned' ORDER BY seq")).map((r) => {
     const o = (JSON.parse(r.body) as { data: { object: { id: string; reason: string } } }).data.object;
     return [o.id, o.reason];
   });
@@ -77,8 +77,8 @@ describe('file pruning', () => {
     const printing = await f.upload(gcodeWithThumbnail('printing'));
     const paused = await f.upload(gcodeWithThumbnail('paused'));
     // No printer here: the statuses are written as the job runner writes them when a printer takes and pauses a job.
-    sqliteOf(f.t.handle).prepare("UPDATE jobs SET status = 'printing' WHERE id = ?").run(printing.id);
-    sqliteOf(f.t.handle).prepare("UPDATE jobs SET status = 'paused' WHERE id = ?").run(paused.id);
+    await dbRows(f.t.handle, "UPDATE jobs SET status = 'printing' WHERE id = ?", printing.id);
+    await dbRows(f.t.handle, "UPDATE jobs SET status = 'paused' WHERE id = ?", paused.id);
     const endedFile = await file(ended.file_id!);
     assert.equal(ended.file_deleted, false);
     assert.ok(ended.thumbnail_url);
@@ -115,16 +115,16 @@ describe('file pruning', () => {
     await assert.rejects(f.t.deps.jobFiles.pathOf(ended.file_id!), (err: { status?: number; code?: string }) => err.status === 410 && err.code === 'file_deleted');
 
     assert.equal((await f.t.deps.filePruner.runOnce()).files, 0, 'a second pass finds nothing more');
-    assert.deepEqual(prunedEvents(f.t), [[ended.file_id, 'retention']]);
-    const event = JSON.parse((sqliteOf(f.t.handle).prepare("SELECT body FROM events WHERE type = 'file.pruned'").get() as { body: string }).body);
+    assert.deepEqual((await prunedEvents(f.t)), [[ended.file_id, 'retention']]);
+    const event = JSON.parse((await dbRow<{ body: string }>(f.t.handle, "SELECT body FROM events WHERE type = 'file.pruned'"))!.body);
     assert.deepEqual(event.data.object, { id: ended.file_id, original_name: 'ended.gcode', size: endedFile.size, reason: 'retention' });
-    const deliveries = sqliteOf(f.t.handle).prepare('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE webhook_id = ?').get(webhook.body.id) as { n: number };
+    const deliveries = (await dbRow<{ n: number }>(f.t.handle, 'SELECT COUNT(*) AS n FROM webhook_deliveries WHERE webhook_id = ?', webhook.body.id))!;
     assert.equal(deliveries.n, 1, 'one delivery to the file.* webhook');
     assert.equal((await f.call('DELETE', `/v1/webhooks/${webhook.body.id}`)).status, 204);
   });
 
   it('an upload of the pruned content stores it again under the same id', async () => {
-    const [[fileId]] = prunedEvents(f.t) as [[string]];
+    const [[fileId]] = (await prunedEvents(f.t)) as [[string]];
     const again = await f.upload(gcodeWithThumbnail('ended'), 'ended-again.gcode');
     assert.equal(again.file_id, fileId);
     assert.equal(again.file_deleted, false);
@@ -140,7 +140,7 @@ describe('file pruning', () => {
   it('over file_store_max_gb the least recently used unheld files go first, until under', async () => {
     // Every job ends; three files used one day apart, the newest last.
     for (const j of (await f.call('GET', '/v1/jobs?per_page=100')).body.data as JobRecord[]) {
-      if (j.status === 'printing' || j.status === 'paused') sqliteOf(f.t.handle).prepare("UPDATE jobs SET status = 'failed', completed_at = ? WHERE id = ?").run(new Date(clock.now()).toISOString(), j.id);
+      if (j.status === 'printing' || j.status === 'paused') await dbRows(f.t.handle, "UPDATE jobs SET status = 'failed', completed_at = ? WHERE id = ?", new Date(clock.now()).toISOString(), j.id);
       else if (j.status === 'queued') await f.call('DELETE', `/v1/jobs/${j.id}`);
     }
     const ids: string[] = [];
@@ -150,16 +150,16 @@ describe('file pruning', () => {
       ids.push(j.file_id!);
     }
     const sizes = await Promise.all(ids.map(async (id) => { const r = await file(id); return r.size + r.thumbnail!.size; }));
-    const stored = (sqliteOf(f.t.handle).prepare('SELECT SUM(size + COALESCE(thumbnail_size, 0)) AS n FROM files WHERE deleted_at IS NULL').get() as { n: number }).n;
+    const stored = (await dbRow<{ n: number }>(f.t.handle, 'SELECT SUM(size + COALESCE(thumbnail_size, 0)) AS n FROM files WHERE deleted_at IS NULL'))!.n;
     // Room for everything but the two oldest of all (the files of the first test, then 'first' if needed).
     const capBytes = stored - sizes[0]! / 2;
     assert.equal((await f.call('PATCH', '/v1/organization', { file_store_max_gb: capBytes / 1024 ** 3 })).status, 200);
     clock.advance(DAY_MS);
-    const before = prunedEvents(f.t).length;
+    const before = (await prunedEvents(f.t)).length;
     const report = await f.t.deps.filePruner.runOnce();
     assert.equal(report.store_size, 1);
     assert.equal(report.retention, 0);
-    const newEvents = prunedEvents(f.t).slice(before);
+    const newEvents = (await prunedEvents(f.t)).slice(before);
     assert.equal(newEvents.length, 1);
     assert.equal(newEvents[0]![1], 'store_size');
     assert.ok(!ids.includes(newEvents[0]![0]!), 'an older file went before the three new ones');
@@ -174,9 +174,9 @@ describe('file pruning', () => {
 
   it('a file used again or taken by a job after the pass chose it is not marked', async () => {
     const held = await f.upload(gcodeWithThumbnail('held-after-choice'));
-    const row = () => sqliteOf(f.t.handle).prepare('SELECT last_used_at FROM files WHERE id = ?').get(held.file_id) as { last_used_at: string };
+    const row = async () => (await dbRow<{ last_used_at: string }>(f.t.handle, 'SELECT last_used_at FROM files WHERE id = ?', held.file_id))!;
     const now = new Date(clock.now()).toISOString();
-    assert.equal(await markFilePruned(f.t.deps.db, held.file_id!, row().last_used_at, now), false, 'its queued job holds it');
+    assert.equal(await markFilePruned(f.t.deps.db, held.file_id!, (await row()).last_used_at, now), false, 'its queued job holds it');
     assert.equal((await f.call('DELETE', `/v1/jobs/${held.id}`)).status, 200);
     assert.equal(await markFilePruned(f.t.deps.db, held.file_id!, '2025-01-01T00:00:00.000Z', now), false, 'uploaded again since');
     assert.equal((await file(held.file_id!)).deleted_at, null);
@@ -188,8 +188,8 @@ describe('file pruning', () => {
     await f.t.close();
     clock.advance(31 * DAY_MS);
     f = await openFarm(dir, clock, f.key);
-    for (let i = 0; i < 200 && !prunedEvents(f.t).some(([id]) => id === job.file_id); i++) await new Promise((r) => setTimeout(r, 20));
-    assert.deepEqual(prunedEvents(f.t).filter(([id]) => id === job.file_id), [[job.file_id, 'retention']]);
+    for (let i = 0; i < 200 && !(await prunedEvents(f.t)).some(([id]) => id === job.file_id); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual((await prunedEvents(f.t)).filter(([id]) => id === job.file_id), [[job.file_id, 'retention']]);
     assert.equal((await f.call('GET', `/v1/jobs/${job.id}`)).body.file_deleted, true);
   });
 });

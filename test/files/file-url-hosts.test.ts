@@ -8,7 +8,7 @@ import { countFiles } from '../../src/files/files.repository.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { stubResolver, trackConnectAttempts } from './files-harness.js';
 import { cura } from './gcode-fixtures.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRow, dbRows } from '../helpers/test-database.js';
 
 type Body = { success?: boolean; error: { code: string; message: string; details: string }; file_url_hosts: string[] };
 
@@ -53,20 +53,20 @@ describe('organization file_url_hosts', () => {
     const res = await send('PATCH', '/v1/organization', { file_url_hosts: hosts });
     assert.equal(res.status, 200, JSON.stringify(res.body));
   };
-  const jobCount = (): number => (sqliteOf(t.handle).prepare('SELECT count(*) AS n FROM jobs').get() as { n: number }).n;
+  const jobCount = async (): Promise<number> => (await dbRow<{ n: number }>(t.handle, 'SELECT count(*) AS n FROM jobs'))!.n;
   let version = 0;
   /** A job create from `url`; each call's file differs (?v=) so a success really downloads and stores. */
   const createFrom = (url: string) => send('POST', '/v1/jobs', { file_url: url.replace('part.gcode', `part.gcode?v=${++version}`) });
 
   /** 422 file_url_forbidden with `details`, and neither a job nor a file stored. */
   async function refused(url: string, details: string, message: RegExp): Promise<void> {
-    const [jobs, stored] = [jobCount(), await countFiles(t.handle.db)];
+    const [jobs, stored] = [await jobCount(), await countFiles(t.handle.db)];
     const res = await createFrom(url);
     assert.equal(res.status, 422, JSON.stringify(res.body));
     assert.deepEqual({ ...res.body.error, message: undefined }, { code: 'file_url_forbidden', message: undefined, details });
     assert.equal(res.body.success, false);
     assert.match(res.body.error.message, message);
-    assert.equal(jobCount(), jobs);
+    assert.equal(await jobCount(), jobs);
     assert.equal(await countFiles(t.handle.db), stored);
   }
 

@@ -2,7 +2,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { createFilesService } from '../../src/files/files.service.js';
 import type { FileRecord } from '../../src/files/files.schemas.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { bambuStudio, makeJpegLike, makePng, orcaSlicer, thumbnailBlock } from './gcode-fixtures.js';
@@ -21,7 +20,8 @@ describe('files routes', () => {
     t = await startTestApp();
     reader = await mintTestKey(t, ['jobs:read']);
     outsider = await mintTestKey(t, ['printers:read']);
-    const files = createFilesService(t.deps);
+    // The app's own files service: its store (data directory, or chunks on PostgreSQL) is the one the routes read.
+    const { files } = t.deps;
     withPng = await files.ingestStream(Readable.from([bambuStudio(thumbnailBlock(png, 64, 48))]), 'plate_1.gcode');
     withJpeg = await files.ingestStream(Readable.from([orcaSlicer(thumbnailBlock(jpeg, 80, 80, 'thumbnail_JPG'))]), 'orca.gcode');
     plain = await files.ingestStream(Readable.from(['G28\nG1 X1\n']), 'plain.gcode');

@@ -35,7 +35,7 @@ describe('files store and ingestStream', () => {
     assert.equal(first.slicer, 'PrusaSlicer');
     assert.equal(first.estimated_duration, 3723);
     assert.deepEqual(first.thumbnail, { content_type: 'image/png', width: 24, height: 24, size: png.length, url: `/v1/files/${first.id}/thumbnail` });
-    const stored = h.files.contentPath(first);
+    const stored = await h.files.localCopy(first);
     assert.ok(stored.startsWith(`${h.dataDir}/files/${first.sha256.slice(0, 2)}/${first.sha256.slice(2, 4)}/`));
     assert.equal(readFileSync(stored, 'utf8'), text);
     assert.ok((await h.files.getThumbnail(first.id)).data.equals(png));
@@ -79,9 +79,9 @@ describe('files store and ingestStream', () => {
     const text = 'G28\nG1 X5\n';
     const rec = await h.files.ingestStream(chunked(text), 'a.gcode');
     const { unlinkSync } = await import('node:fs');
-    unlinkSync(h.files.contentPath(rec));
+    unlinkSync(await h.files.localCopy(rec));
     const again = await h.files.ingestStream(chunked(text), 'a.gcode');
     assert.equal(again.id, rec.id);
-    assert.ok(existsSync(h.files.contentPath(rec)));
+    assert.ok(existsSync(await h.files.localCopy(rec)));
   });
 });

@@ -69,7 +69,7 @@ describe('multipart job upload', () => {
     assert.equal(file.sha256, gen.digest());
     assert.equal(file.estimated_duration, 18000);
     assert.deepEqual(res.body.fields, { name: 'big', tags: ['x'] });
-    const stored = createFilesService(t.deps).contentPath(file);
+    const stored = await createFilesService(t.deps).localCopy(file);
     assert.equal(createHash('sha256').update(readFileSync(stored)).digest('hex'), file.sha256);
   });
 

@@ -10,7 +10,7 @@ import { ManualClock } from '../../src/clock.js';
 import type { RunEnvironment } from '../../src/config.js';
 import type { EventsOptions } from '../../src/events/events-runtime.js';
 import type { DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker.js';
-import { buildAppDeps } from '../../src/app/build-deps.js';
+import { buildAppDeps, type DepsSettings } from '../../src/app/build-deps.js';
 import type { AppDeps } from '../../src/app/app-deps.js';
 import { allRoutes, type AppRoute } from '../../src/app/routes-index.js';
 import type { HostResolver } from '../../src/files/url-guard.js';
@@ -18,6 +18,7 @@ import { silentLogger } from '../../src/logger.js';
 import type { PrintersServiceDeps } from '../../src/printers/printers.service.js';
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
 import type { DbHandle } from '../../src/storage/db.js';
+import { openPostgres } from '../../src/storage/open-postgres.js';
 import { openTestDatabase } from './test-database.js';
 import { loadNodeId, type NodeIdentity } from '../../src/nodes/node-identity.js';
 import type { ClusterBus } from '../../src/cluster/cluster-bus.js';
@@ -45,8 +46,6 @@ export const FAST_SESSIONS: PrintersServiceDeps['sessionOptions'] = {
 export async function startTestApp(
   options: {
     file?: string;
-    /** A PostgreSQL database shared with other test apps (the nodes of one farm); it outlives this app. */
-    pgUrl?: string;
     env?: RunEnvironment;
     clock?: ManualClock;
     extraRoutes?: AppRoute[];
@@ -67,6 +66,10 @@ export async function startTestApp(
     cluster?: ClusterBus;
     /** Heartbeat and liveness tuning of the node. */
     nodes?: NodeTuning;
+    /** Where G-code content lives (the database store on SQLite, a shared directory); the engine's default when absent. */
+    fileStorage?: DepsSettings['fileStorage'];
+    /** A PostgreSQL database several test apps share (like nodes of one farm); the caller creates and drops it. */
+    databaseUrl?: string;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -74,7 +77,10 @@ export async function startTestApp(
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'printfarm-test-'));
   // On PostgreSQL when the run sets PRINTFARM_TEST_PG_URL (a fresh database, dropped on close), unless a file is given.
-  const handle = await openTestDatabase(new Date(clock.now()).toISOString(), options.file !== undefined ? { file: options.file } : options.pgUrl !== undefined ? { pgUrl: options.pgUrl } : {});
+  const nowIso = new Date(clock.now()).toISOString();
+  const handle = options.databaseUrl
+    ? await openPostgres(options.databaseUrl, nowIso, { poolSize: 5 })
+    : await openTestDatabase(nowIso, options.file !== undefined ? { file: options.file } : {});
   const secrets = options.dataDir ? loadSecretBox(options.dataDir) : SecretBox.ephemeral();
   const { deps, farm } = buildAppDeps({
     handle,
@@ -94,6 +100,7 @@ export async function startTestApp(
     node: { id: options.node?.id ?? (options.dataDir ? loadNodeId(options.dataDir) : newId('nod')), name: options.node?.name ?? 'test node', address: null },
     ...(options.cluster ? { cluster: options.cluster } : {}),
     ...(options.nodes ? { nodes: options.nodes } : {}),
+    ...(options.fileStorage ? { fileStorage: options.fileStorage } : {}),
   });
   const { printers } = deps;
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);

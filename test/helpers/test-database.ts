@@ -1,6 +1,7 @@
 // A fresh migrated database for a test: SQLite in memory (or a given file), or, when PRINTFARM_TEST_PG_URL holds the
 // maintenance URL of a throw-away PostgreSQL cluster (npm run test:postgres), a new database on it, dropped on close.
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase, type DbHandle, type SqliteHandle } from '../../src/storage/db.js';
 import { openPostgres } from '../../src/storage/open-postgres.js';
@@ -53,13 +54,10 @@ export interface TestDatabaseOptions {
   /** A SQLite file instead of memory: the test is about the file (restart, backup), so it stays on SQLite. */
   file?: string;
   migrations?: readonly Migration[];
-  /** An existing PostgreSQL database several apps share (nodes of one farm): opened, never dropped here. */
-  pgUrl?: string;
 }
 
 /** A migrated database of this run's engine; close() also drops a PostgreSQL one. */
 export async function openTestDatabase(nowIso: string = new Date().toISOString(), options: TestDatabaseOptions = {}): Promise<DbHandle> {
-  if (options.pgUrl !== undefined) return openPostgres(options.pgUrl, nowIso, { ...(options.migrations ? { migrations: options.migrations } : {}), poolSize: 5 });
   const maintenance = testPgUrl();
   if (!maintenance || options.file !== undefined) {
     return openDatabase(options.file ?? ':memory:', nowIso, options.migrations ? { migrations: options.migrations } : {});
@@ -85,4 +83,20 @@ export async function openTestDatabase(nowIso: string = new Date().toISOString()
 export function sqliteOf(handle: DbHandle): SqliteHandle['sqlite'] {
   if (handle.engine !== 'sqlite') throw new Error('this test reads SQLite directly (handle.sqlite): skip it on PostgreSQL or go through handle.db');
   return handle.sqlite;
+}
+
+/**
+ * Runs one SQL statement with `?` placeholders through kysely, on either engine (the statement must be portable):
+ * what tests use to look at rows directly instead of `handle.sqlite.prepare(...)`.
+ */
+export async function dbRows<T = Record<string, unknown>>(handle: DbHandle, text: string, ...params: unknown[]): Promise<T[]> {
+  const parts = text.split('?');
+  if (parts.length !== params.length + 1) throw new Error(`dbRows: ${parts.length - 1} placeholders, ${params.length} values`);
+  const strings = Object.assign([...parts], { raw: [...parts] }) as unknown as TemplateStringsArray;
+  return (await sql<T>(strings, ...params).execute(handle.db)).rows;
+}
+
+/** The first row of dbRows (undefined when none). */
+export async function dbRow<T = Record<string, unknown>>(handle: DbHandle, text: string, ...params: unknown[]): Promise<T | undefined> {
+  return (await dbRows<T>(handle, text, ...params))[0];
 }

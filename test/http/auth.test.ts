@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRow, dbRows } from '../helpers/test-database.js';
 
 interface ErrorBody {
   success: false;
@@ -160,7 +160,7 @@ describe('authentication', () => {
     assert.equal(listed.key, undefined);
     assert.ok(listed.last_used_at, 'last_used_at is shown after use');
     // The stored row holds only the hash.
-    const row = sqliteOf(t.handle).prepare('SELECT * FROM api_keys WHERE id = ?').get(rec.id) as Record<string, unknown>;
+    const row = (await dbRow(t.handle, 'SELECT * FROM api_keys WHERE id = ?', rec.id))!;
     assert.ok(!JSON.stringify(row).includes(rec.key as string));
   });
 
@@ -178,7 +178,7 @@ describe('authentication', () => {
     const replay = (await second.json()) as KeyRecord;
     assert.equal(replay.id, first.id);
     assert.equal(replay.key, first.key);
-    const n = sqliteOf(t.handle).prepare("SELECT COUNT(*) AS n FROM api_keys WHERE name = 'idempotent'").get() as { n: number };
+    const n = (await dbRow<{ n: number }>(t.handle, "SELECT COUNT(*) AS n FROM api_keys WHERE name = 'idempotent'"))!;
     assert.equal(n.n, 1);
   });
 
@@ -283,30 +283,30 @@ describe('last_used_at is coalesced', () => {
 
   it('shows every use through the API but writes the row at most once a minute, and on flush', async () => {
     const key = await mintTestKey(t, ['jobs:read']);
-    const stored = (): string | null =>
-      (sqliteOf(t.handle).prepare('SELECT last_used_at FROM api_keys').get() as { last_used_at: string | null }).last_used_at;
+    const stored = async (): Promise<string | null> =>
+      (await dbRow<{ last_used_at: string | null }>(t.handle, 'SELECT last_used_at FROM api_keys'))!.last_used_at;
     const current = async (): Promise<string | null> =>
       ((await (await t.request('/v1/api-keys/current', { headers: bearer(key) })).json()) as KeyRecord).last_used_at;
 
     const t0 = new Date(t.clock.now()).toISOString();
     assert.equal(await current(), t0);
-    assert.equal(stored(), t0, 'the first use is written at once');
+    assert.equal((await stored()), t0, 'the first use is written at once');
 
     t.clock.advance(10_000);
     const t1 = new Date(t.clock.now()).toISOString();
     assert.equal(await current(), t1, 'the API shows the newest use');
-    assert.equal(stored(), t0, 'no write within the minute');
+    assert.equal((await stored()), t0, 'no write within the minute');
 
     t.clock.advance(60_000);
     const t2 = new Date(t.clock.now()).toISOString();
     await current();
-    assert.equal(stored(), t2, 'written again once a minute has passed');
+    assert.equal((await stored()), t2, 'written again once a minute has passed');
 
     t.clock.advance(5_000);
     const t3 = new Date(t.clock.now()).toISOString();
     await current();
-    assert.equal(stored(), t2);
+    assert.equal((await stored()), t2);
     await t.deps.auth.flush();
-    assert.equal(stored(), t3, 'flush writes the pending use');
+    assert.equal((await stored()), t3, 'flush writes the pending use');
   });
 });

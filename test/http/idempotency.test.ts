@@ -5,7 +5,7 @@ import { AppError } from '../../src/errors.js';
 import { canonicalJson, IDEMPOTENCY_TTL_MS } from '../../src/http/idempotency.js';
 import { defineRoute } from '../../src/http/route.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRow, dbRows } from '../helpers/test-database.js';
 
 // A creating route open to all: its handler counts the records it really creates.
 let created = 0;
@@ -66,7 +66,7 @@ describe('Idempotency-Key', () => {
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
 
-  const rows = () => (sqliteOf(t.handle).prepare('SELECT COUNT(*) AS n FROM idempotency_keys').get() as { n: number }).n;
+  const rows = async () => (await dbRow<{ n: number }>(t.handle, 'SELECT COUNT(*) AS n FROM idempotency_keys'))!.n;
 
   it('a replay returns the stored status, body and Location with Idempotent-Replayed, creating nothing twice', async () => {
     const before = created;
@@ -111,7 +111,7 @@ describe('Idempotency-Key', () => {
     const before = created;
     const first = create({ name: 'slow' }, 'k-concurrent');
     // Wait until the first request has claimed the key (its row exists, still without a status).
-    while (!sqliteOf(t.handle).prepare("SELECT 1 FROM idempotency_keys WHERE idem_key = 'k-concurrent'").get()) {
+    while (!(await dbRow(t.handle, "SELECT 1 FROM idempotency_keys WHERE idem_key = 'k-concurrent'"))) {
       await new Promise((r) => setImmediate(r));
     }
     const second = await create({ name: 'slow' }, 'k-concurrent');
@@ -164,24 +164,38 @@ describe('Idempotency-Key', () => {
     assert.equal((await create({ name: 'g' }, 'k-invalid')).status, 201);
   });
 
+  it('many requests with one key at the same moment: exactly one runs, the others are 409 or its replay', async () => {
+    // On PostgreSQL these claims race on several pool connections; the INSERT … ON CONFLICT DO NOTHING lets one win.
+    let open!: () => void;
+    gate = new Promise<void>((resolve) => (open = resolve));
+    const before = created;
+    const all = Array.from({ length: 12 }, () => create({ name: 'burst' }, 'k-burst'));
+    while (!(await dbRow(t.handle, "SELECT 1 FROM idempotency_keys WHERE idem_key = 'k-burst'"))) {
+      await new Promise((r) => setImmediate(r));
+    }
+    setTimeout(open, 50);
+    const statuses = (await Promise.all(all)).map((r) => r.status).sort();
+    assert.equal(created, before + 1, 'the handler ran once');
+    assert.equal(statuses.filter((s) => s === 201).length >= 1, true);
+    assert.deepEqual([...new Set(statuses)].filter((s) => s !== 201 && s !== 409), [], `only 201 and 409: ${statuses.join(',')}`);
+  });
+
   it('keys expire after 24 hours and expired rows are purged lazily', async () => {
     const first = (await (await create({ name: 'h' }, 'k-expiry')).json()) as { id: string };
     t.clock.advance(IDEMPOTENCY_TTL_MS - 1);
     const within = (await (await create({ name: 'h' }, 'k-expiry')).json()) as { id: string };
     assert.equal(within.id, first.id);
-    assert.ok(rows() > 1);
+    assert.ok((await rows()) > 1);
     t.clock.advance(2);
     const afterTtl = await create({ name: 'h' }, 'k-expiry');
     assert.equal(afterTtl.headers.get('idempotent-replayed'), null);
     assert.notEqual(((await afterTtl.json()) as { id: string }).id, first.id);
     // Everything older than 24 h is gone: only the row just written remains.
-    assert.equal(rows(), 1);
+    assert.equal((await rows()), 1);
   });
 
   it('a key left in progress by a process that died is taken over, not blocked for a day', async () => {
-    sqliteOf(t.handle)
-      .prepare("INSERT INTO idempotency_keys (api_key_id, idem_key, fingerprint, status, response, created_ms) VALUES ('ip:127.0.0.1', 'k-orphan', 'x', NULL, NULL, ?)")
-      .run(t.clock.now());
+    await dbRows(t.handle, "INSERT INTO idempotency_keys (api_key_id, idem_key, fingerprint, status, response, created_ms) VALUES ('ip:127.0.0.1', 'k-orphan', 'x', NULL, NULL, ?)", t.clock.now());
     const res = await create({ name: 'i' }, 'k-orphan');
     assert.equal(res.status, 201);
     assert.equal((await create({ name: 'i' }, 'k-orphan')).headers.get('idempotent-replayed'), 'true');
@@ -210,10 +224,10 @@ describe('Idempotency-Key on a real creating endpoint: POST /v1/api-keys', () =>
 
   const createKey = (caller: string, body: unknown, idem: string) =>
     t.request('/v1/api-keys', { method: 'POST', headers: { ...bearer(caller, true), 'Idempotency-Key': idem }, body: JSON.stringify(body) });
-  const keyCount = () => (sqliteOf(t.handle).prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
+  const keyCount = async () => (await dbRow<{ n: number }>(t.handle, 'SELECT COUNT(*) AS n FROM api_keys'))!.n;
 
   it('a replay returns the same key record and value and creates no second key', async () => {
-    const before = keyCount();
+    const before = (await keyCount());
     const first = await createKey(adminA, { name: 'ci', scopes: ['jobs:read'] }, 'create-ci');
     assert.equal(first.status, 201);
     const created = (await first.json()) as { id: string; key: string };
@@ -222,27 +236,27 @@ describe('Idempotency-Key on a real creating endpoint: POST /v1/api-keys', () =>
     assert.equal(again.status, 201);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(await again.json(), created);
-    assert.equal(keyCount(), before + 1);
+    assert.equal((await keyCount()), before + 1);
     // The stored response holds the new key's value only sealed under the caller's key.
-    const stored = sqliteOf(t.handle).prepare("SELECT response FROM idempotency_keys WHERE idem_key = 'create-ci'").get() as { response: string };
+    const stored = (await dbRow<{ response: string }>(t.handle, "SELECT response FROM idempotency_keys WHERE idem_key = 'create-ci'"))!;
     assert.match(stored.response, /^sealed:/);
     assert.ok(!stored.response.includes(created.key) && !stored.response.includes(created.id));
   });
 
   it('idempotency keys are per API key: another caller with the same key creates its own record', async () => {
-    const before = keyCount();
+    const before = (await keyCount());
     const res = await createKey(adminB, { name: 'ci', scopes: ['jobs:read'] }, 'create-ci');
     assert.equal(res.status, 201);
     assert.equal(res.headers.get('idempotent-replayed'), null);
-    assert.equal(keyCount(), before + 1);
+    assert.equal((await keyCount()), before + 1);
   });
 
   it('the same key with a different body is 409 and creates nothing', async () => {
-    const before = keyCount();
+    const before = (await keyCount());
     const res = await createKey(adminA, { name: 'ci', scopes: ['jobs:write'] }, 'create-ci');
     assert.equal(res.status, 409);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'invalid_request');
-    assert.equal(keyCount(), before);
+    assert.equal((await keyCount()), before);
   });
 
   it("the handler's 4xx (an unknown scope) is stored and replayed", async () => {

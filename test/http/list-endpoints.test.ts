@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { allRoutes } from '../../src/app/routes-index.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRow, dbRows } from '../helpers/test-database.js';
 
 interface ListBody {
   data?: unknown[];
@@ -49,7 +49,7 @@ describe('built list endpoints use the list-query helper', () => {
     spoolId = ((await spool.json()) as { id: string }).id;
     // ...and the spool's usage list a line (written as the material meter does, without waiting for a print). Tool 7: the
     // job may finish on its fast printer meanwhile and the meter then writes its own line for tool 0.
-    sqliteOf(t.handle).prepare('INSERT INTO job_material_usage (job_id, tool, material_id, grams) VALUES (?, 7, ?, 1.5)').run(jobId, spoolId);
+    await dbRows(t.handle, 'INSERT INTO job_material_usage (job_id, tool, material_id, grams) VALUES (?, 7, ?, 1.5)', jobId, spoolId);
   });
   after(async () => {
     await t.close();

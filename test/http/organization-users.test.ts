@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRow, dbRows } from '../helpers/test-database.js';
 
 interface ErrorBody {
   error: { code: string; message: string };
@@ -165,7 +165,7 @@ describe('users', () => {
     assert.equal(user.role, 'operator');
     assert.equal(user.invited_by, owner.id);
     assert.match(user.invite_token as string, /^inv_[0-9A-Za-z]{40}$/);
-    const row = sqliteOf(t.handle).prepare('SELECT * FROM users WHERE id = ?').get(user.id) as { invite_token_hash: string };
+    const row = (await dbRow<{ invite_token_hash: string }>(t.handle, 'SELECT * FROM users WHERE id = ?', user.id))!;
     assert.match(row.invite_token_hash, /^[0-9a-f]{64}$/);
     assert.ok(!JSON.stringify(row).includes(user.invite_token as string));
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { JobRecord } from '../../src/jobs/job-record.js';
 import type { PrintersApp } from '../printers/printers-api-harness.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRows } from '../helpers/test-database.js';
 
 /** A small valid G-code file: `moves` short moves under a PrusaSlicer-shaped header and footer. */
 export function gcode(opts: { moves?: number; minutes?: number; grams?: number; type?: string; nozzle?: number; tag?: string } = {}): string {
@@ -62,8 +62,8 @@ export const untilStatus = (app: PrintersApp, id: string, status: JobRecord['sta
   untilJob(app, id, (j) => j.status === status, `to be ${status}`, timeoutMs);
 
 /** Types of the stored public events that carry this job, in order. */
-export function jobEvents(app: PrintersApp, jobId: string): string[] {
-  const rows = sqliteOf(app.t.handle).prepare('SELECT type, body FROM events ORDER BY seq').all() as Array<{ type: string; body: string }>;
+export async function jobEvents(app: PrintersApp, jobId: string): Promise<string[]> {
+  const rows = await dbRows<{ type: string; body: string }>(app.t.handle, 'SELECT type, body FROM events ORDER BY seq');
   return rows.filter((r) => (JSON.parse(r.body) as { data: { object: { id?: string } } }).data.object.id === jobId).map((r) => r.type);
 }
 

@@ -8,7 +8,7 @@ import { startPrintersApp, type PrintersApp } from '../printers/printers-api-har
 import { bearer, mintTestKey } from '../helpers/test-app.js';
 import { makePng, prusaSlicer, thumbnailBlock } from '../files/gcode-fixtures.js';
 import { createJob, gcode, uploadJob } from './jobs-harness.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRow, dbRows } from '../helpers/test-database.js';
 
 describe('jobs API input', () => {
   let app: PrintersApp;
@@ -29,7 +29,7 @@ describe('jobs API input', () => {
     await new Promise((resolve) => files.close(resolve));
   });
 
-  const count = (): number => (sqliteOf(app.t.handle).prepare('SELECT count(*) AS n FROM jobs').get() as { n: number }).n;
+  const count = async (): Promise<number> => (await dbRow<{ n: number }>(app.t.handle, 'SELECT count(*) AS n FROM jobs'))!.n;
 
   it('JSON create downloads file_url first and answers { success, data }', async () => {
     const res = await app.call('POST', '/v1/jobs', { file_url: `${base}/part.gcode`, material: { type: 'PETG', color: 'black' }, copies: 2, tags: ['x'] });
@@ -53,7 +53,7 @@ describe('jobs API input', () => {
     assert.equal(plain.thumbnail_url, null);
     for (const [job, url] of [[pictured, pictured.thumbnail_url], [plain, null]] as const) {
       assert.equal((await app.call('GET', `/v1/jobs/${job.id}`)).body.thumbnail_url, url, 'GET /v1/jobs/:id');
-      const stored = sqliteOf(app.t.handle).prepare("SELECT body FROM events WHERE type = 'job.created' AND body LIKE ?").get(`%${job.id}%`) as { body: string };
+      const stored = (await dbRow<{ body: string }>(app.t.handle, "SELECT body FROM events WHERE type = 'job.created' AND body LIKE ?", `%${job.id}%`))!;
       assert.equal(JSON.parse(stored.body).data.object.thumbnail_url, url, 'the job.created event');
     }
     const listed = (await app.call('GET', '/v1/jobs?tag=thumb-test&per_page=100')).body.data as Array<{ id: string; thumbnail_url: string | null }>;
@@ -70,7 +70,7 @@ describe('jobs API input', () => {
   });
 
   it('refuses bad creates with a clear error and creates nothing', async () => {
-    const before = count();
+    const before = (await count());
     const cases: Array<[unknown, number, string, RegExp]> = [
       [{}, 400, 'invalid_request', /file_url/],
       [{ file_url: 'ftp://example.com/a.gcode' }, 400, 'invalid_request', /file_url/],
@@ -90,11 +90,11 @@ describe('jobs API input', () => {
     }
     const malformed = await app.call('POST', '/v1/jobs', '{"file_url": ');
     assert.equal(malformed.status, 400);
-    assert.equal(count(), before);
+    assert.equal((await count()), before);
   });
 
   it('refuses bad multipart creates: no file, a binary file, bad fields', async () => {
-    const before = count();
+    const before = (await count());
     const noFile = new FormData();
     noFile.append('name', 'x');
     const res = await app.t.request('/v1/jobs', { method: 'POST', headers: { Authorization: `Bearer ${app.admin}` }, body: noFile });
@@ -119,7 +119,7 @@ describe('jobs API input', () => {
       assert.ok(bad.status === 400, `${JSON.stringify(fields)} → ${bad.status} ${JSON.stringify(bad.body)}`);
       assert.match(bad.body.error.message, message);
     }
-    assert.equal(count(), before);
+    assert.equal((await count()), before);
   });
 
   it('lists: filters combine, priority sorts by urgency, from/to bound the day, tags and fields', async () => {

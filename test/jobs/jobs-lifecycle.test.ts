@@ -32,7 +32,7 @@ describe('job lifecycle', () => {
     assert.ok(done.started_at && done.completed_at && done.completed_at >= done.started_at);
     assert.equal(done.error, null);
     assert.equal(done.estimated_remaining, null);
-    assert.deepEqual(jobEvents(app, job.id), ['job.created', 'job.started', 'job.completed']);
+    assert.deepEqual(await jobEvents(app, job.id), ['job.created', 'job.started', 'job.completed']);
     // The printer printed: its bed must be cleared before the next job (stored, so a restart remembers).
     await app.until('printer not ready', async () => (await app.get(printer.id)).ready === false);
 
@@ -66,7 +66,7 @@ describe('job lifecycle', () => {
     assert.equal(del.body.status, 'cancelled');
     assert.ok(del.body.completed_at);
     assert.ok(del.body.progress > 0 && del.body.progress < 100, String(del.body.progress));
-    assert.deepEqual(jobEvents(app, job.id), ['job.created', 'job.started', 'job.paused', 'job.resumed', 'job.cancelled']);
+    assert.deepEqual(await jobEvents(app, job.id), ['job.created', 'job.started', 'job.paused', 'job.resumed', 'job.cancelled']);
     await app.untilStatus(printer.id, 'idle');
 
     const again = await app.call('DELETE', `/v1/jobs/${job.id}`);
@@ -84,7 +84,7 @@ describe('job lifecycle', () => {
     assert.equal(failed.error?.code, 'firmware_error');
     assert.match(failed.error?.message ?? '', /runaway|halted/i);
     assert.ok(failed.completed_at);
-    assert.deepEqual(jobEvents(app, job.id), ['job.created', 'job.started', 'job.failed']);
+    assert.deepEqual(await jobEvents(app, job.id), ['job.created', 'job.started', 'job.failed']);
     assert.equal((await app.get(printer.id)).status, 'error');
   });
 
@@ -108,7 +108,7 @@ describe('job lifecycle', () => {
     const cancelled = await app.call('DELETE', `/v1/jobs/${job.id}`);
     assert.equal(cancelled.body.status, 'cancelled');
     assert.equal(cancelled.body.waiting_reason, null);
-    assert.deepEqual(jobEvents(app, job.id), ['job.created', 'job.cancelled']);
+    assert.deepEqual(await jobEvents(app, job.id), ['job.created', 'job.cancelled']);
     assert.equal((await getJob(app, job.id)).status, 'cancelled');
   });
 });

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { createJob, getJob, setOrg, untilJob, untilStatus } from '../jobs/jobs-harness.js';
 import { fastSim, longJobSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 import { createSpool, getSpool, materialEvents, patchSpool } from './materials-harness.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRow, dbRows } from '../helpers/test-database.js';
 
 /** Grams of `mm` of filament of diameter `d` (mm) and density `rho` (g/cm³). */
 const gramsOf = (mm: number, d = 1.75, rho = 1.24): number => (Math.PI * (d / 2) ** 2 * mm * rho) / 1000;
@@ -46,15 +46,15 @@ describe('consumption measured on the wire', () => {
     close(done.material.used!['0']!, expected, 'material.used[0]', 0.001);
     close((await getSpool(app, spool.id)).remaining_weight, 1000 - expected, 'remaining_weight');
     // Filament at 20/kg + machine time at 3600/h (1 a second) + 360 W at 10/kWh (0.001 a second) over the printing time.
-    const seconds = (sqliteOf(app.t.handle).prepare('SELECT elapsed_time FROM jobs WHERE id = ?').get(job.id) as { elapsed_time: number }).elapsed_time;
+    const seconds = (await dbRow<{ elapsed_time: number }>(app.t.handle, 'SELECT elapsed_time FROM jobs WHERE id = ?', job.id))!.elapsed_time;
     assert.ok(seconds > 0);
     close(done.cost!, (expected * 20) / 1000 + seconds * 1.001, 'cost', 0.0001);
-    const usage = sqliteOf(app.t.handle).prepare('SELECT * FROM job_material_usage WHERE job_id = ?').all(job.id) as Array<Record<string, unknown>>;
+    const usage = await dbRows(app.t.handle, 'SELECT * FROM job_material_usage WHERE job_id = ?', job.id);
     assert.equal(usage.length, 1);
     assert.equal(usage[0]!.material_id, spool.id);
     close(usage[0]!.cost as number, (expected * 20) / 1000, 'usage cost', 0.0001);
     // The job.completed event carries the measure too.
-    const row = sqliteOf(app.t.handle).prepare("SELECT body FROM events WHERE type = 'job.completed' ORDER BY seq DESC LIMIT 1").get() as { body: string };
+    const row = (await dbRow<{ body: string }>(app.t.handle, "SELECT body FROM events WHERE type = 'job.completed' ORDER BY seq DESC LIMIT 1"))!;
     assert.deepEqual(Object.keys(JSON.parse(row.body).data.object.material.used), ['0']);
     await app.call('POST', `/v1/printers/${p.id}/actions`, { action: 'ready' });
     await setOrg(app, { hourly_rate: 0, energy_cost_per_kwh: 0 });
@@ -81,10 +81,10 @@ describe('consumption measured on the wire', () => {
     assert.equal(cancel.body.status, 'cancelled');
     assert.notEqual(cancel.body.cost, null, 'the answer carries the cost');
     const ended = await getJob(app, job.id);
-    const event = sqliteOf(app.t.handle).prepare("SELECT body FROM events WHERE type = 'job.cancelled' ORDER BY seq DESC LIMIT 1").get() as { body: string };
+    const event = (await dbRow<{ body: string }>(app.t.handle, "SELECT body FROM events WHERE type = 'job.cancelled' ORDER BY seq DESC LIMIT 1"))!;
     assert.equal(JSON.parse(event.body).data.object.cost, ended.cost, 'the job.cancelled event carries the cost');
     // Full precision from the usage row (the record rounds to 1 mg).
-    const used = (sqliteOf(app.t.handle).prepare('SELECT grams FROM job_material_usage WHERE job_id = ?').get(job.id) as { grams: number }).grams;
+    const used = (await dbRow<{ grams: number }>(app.t.handle, 'SELECT grams FROM job_material_usage WHERE job_id = ?', job.id))!.grams;
     close(ended.material.used!['0']!, used, 'material.used[0]', 0.0005);
     const mm = used / gramsOf(1, 1.75, 1.27);
     assert.ok(mm >= 20 && mm < 3000, `charged ${mm} mm, between what we saw run and the whole file`);
@@ -125,7 +125,7 @@ describe('consumption measured on the wire', () => {
     const after = await getSpool(app, spool.id);
     assert.equal(after.remaining_weight, 0);
     assert.equal(after.status, 'empty');
-    assert.deepEqual(materialEvents(app, spool.id), ['material.low', 'material.empty']);
+    assert.deepEqual(await materialEvents(app, spool.id), ['material.low', 'material.empty']);
     close((await getJob(app, job.id)).material.used!['0']!, gramsOf(1000), 'the job still records what it used', 0.001);
     await app.call('POST', `/v1/printers/${p.id}/actions`, { action: 'ready' });
   });

@@ -87,20 +87,20 @@ describe('materials API', () => {
   it('material.low fires once when crossing the threshold downward, again only after a refill; material.empty at 0', async () => {
     const m = await createSpool(app, { type: 'PLA', spool_weight: 1000, reorder_threshold: 100 });
     await patchSpool(app, m.id, { remaining_weight: 150 });
-    assert.deepEqual(materialEvents(app, m.id), []);
+    assert.deepEqual(await materialEvents(app, m.id), []);
     await patchSpool(app, m.id, { remaining_weight: 90 });
     await patchSpool(app, m.id, { remaining_weight: 80 });
-    assert.deepEqual(materialEvents(app, m.id), ['material.low']);
+    assert.deepEqual(await materialEvents(app, m.id), ['material.low']);
     const low = await app.call('GET', '/v1/materials?low_stock=true');
     assert.ok(low.body.data.some((x: { id: string }) => x.id === m.id));
     await patchSpool(app, m.id, { remaining_weight: 500 });
     await patchSpool(app, m.id, { remaining_weight: 60 });
-    assert.deepEqual(materialEvents(app, m.id), ['material.low', 'material.low']);
+    assert.deepEqual(await materialEvents(app, m.id), ['material.low', 'material.low']);
     const empty = await patchSpool(app, m.id, { remaining_weight: 0 });
     assert.equal(empty.status, 'empty');
-    assert.deepEqual(materialEvents(app, m.id), ['material.low', 'material.low', 'material.empty']);
+    assert.deepEqual(await materialEvents(app, m.id), ['material.low', 'material.low', 'material.empty']);
     assert.equal((await patchSpool(app, m.id, { remaining_weight: 0 })).status, 'empty');
-    assert.equal(materialEvents(app, m.id).length, 3, 'no second empty');
+    assert.equal((await materialEvents(app, m.id)).length, 3, 'no second empty');
     assert.equal((await patchSpool(app, m.id, { remaining_weight: 1000 })).status, 'active', 'a refill makes it active');
   });
 

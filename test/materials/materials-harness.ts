@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { MaterialRecord } from '../../src/materials/materials.service.js';
 import type { PrintersApp } from '../printers/printers-api-harness.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRows } from '../helpers/test-database.js';
 
 export async function createSpool(app: PrintersApp, body: Record<string, unknown>): Promise<MaterialRecord> {
   const res = await app.call('POST', '/v1/materials', body);
@@ -23,7 +23,7 @@ export async function patchSpool(app: PrintersApp, id: string, body: Record<stri
 }
 
 /** Types of the stored public events about this material, in order. */
-export function materialEvents(app: PrintersApp, id: string): string[] {
-  const rows = sqliteOf(app.t.handle).prepare("SELECT type, body FROM events WHERE type LIKE 'material.%' ORDER BY seq").all() as Array<{ type: string; body: string }>;
+export async function materialEvents(app: PrintersApp, id: string): Promise<string[]> {
+  const rows = await dbRows<{ type: string; body: string }>(app.t.handle, "SELECT type, body FROM events WHERE type LIKE 'material.%' ORDER BY seq");
   return rows.filter((r) => (JSON.parse(r.body) as { data: { object: { id?: string } } }).data.object.id === id).map((r) => r.type);
 }

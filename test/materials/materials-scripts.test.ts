@@ -7,7 +7,7 @@ import { FAST_SESSIONS } from '../helpers/test-app.js';
 import { createJob, getJob, untilStatus } from '../jobs/jobs-harness.js';
 import { longJobSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 import { createSpool, getSpool } from './materials-harness.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRow, dbRows } from '../helpers/test-database.js';
 
 /** Grams of `mm` of 1.75 mm PLA. */
 const gramsOf = (mm: number): number => (Math.PI * (1.75 / 2) ** 2 * mm * 1.24) / 1000;
@@ -35,8 +35,8 @@ function extrudeThenTravel(mm: number): string {
 const WEIGHT_STEP = 0.006;
 
 /** Grams stored for the job's tool 0 (full precision). */
-function usedGrams(app: PrintersApp, jobId: string): number {
-  const row = sqliteOf(app.t.handle).prepare('SELECT grams FROM job_material_usage WHERE job_id = ? AND tool = 0').get(jobId) as { grams: number } | undefined;
+async function usedGrams(app: PrintersApp, jobId: string): Promise<number> {
+  const row = await dbRow<{ grams: number }>(app.t.handle, 'SELECT grams FROM job_material_usage WHERE job_id = ? AND tool = 0', jobId);
   assert.ok(row, 'a usage row for tool 0');
   return row.grams;
 }
@@ -70,9 +70,9 @@ describe('the profile scripts around a job (their own retract and unretract)', (
     const { printerId, jobId, spoolId } = await printUntil(app, 'nets-zero', absoluteEGcode(400), 20);
     await pauseAndResume(app, printerId, jobId);
     const done = await untilStatus(app, jobId, 'completed', 60_000);
-    close(usedGrams(app, jobId), gramsOf(400), 'used grams');
+    close((await usedGrams(app, jobId)), gramsOf(400), 'used grams');
     close(done.material.used!['0']!, gramsOf(400), 'material.used[0]', 0.001);
-    close((await getSpool(app, spoolId)).remaining_weight, 1000 - usedGrams(app, jobId), 'remaining_weight', WEIGHT_STEP);
+    close((await getSpool(app, spoolId)).remaining_weight, 1000 - (await usedGrams(app, jobId)), 'remaining_weight', WEIGHT_STEP);
   });
 });
 
@@ -91,15 +91,15 @@ describe("a machine's own scripts: a purge on resume, a retract on cancel", () =
     const { printerId, jobId, spoolId } = await printUntil(app, 'purge', absoluteEGcode(400), 20);
     await pauseAndResume(app, printerId, jobId);
     await untilStatus(app, jobId, 'completed', 60_000);
-    close(usedGrams(app, jobId), gramsOf(405), 'used grams: the file and the purge');
-    close((await getSpool(app, spoolId)).remaining_weight, 1000 - usedGrams(app, jobId), 'remaining_weight', WEIGHT_STEP);
+    close((await usedGrams(app, jobId)), gramsOf(405), 'used grams: the file and the purge');
+    close((await getSpool(app, spoolId)).remaining_weight, 1000 - (await usedGrams(app, jobId)), 'remaining_weight', WEIGHT_STEP);
   });
 
   it("a cancel script's retract lowers what the job is charged", async () => {
     const { jobId, spoolId } = await printUntil(app, 'cancel-retract', extrudeThenTravel(10), 10);
     const res = await app.call('DELETE', `/v1/jobs/${jobId}`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    close(usedGrams(app, jobId), gramsOf(6), 'used grams: 10 mm printed, 4 mm pulled back');
+    close((await usedGrams(app, jobId)), gramsOf(6), 'used grams: 10 mm printed, 4 mm pulled back');
     close((await getJob(app, jobId)).material.used!['0']!, gramsOf(6), 'material.used[0]', 0.001);
     close((await getSpool(app, spoolId)).remaining_weight, 1000 - gramsOf(6), 'remaining_weight', WEIGHT_STEP);
   });
@@ -108,7 +108,7 @@ describe("a machine's own scripts: a purge on resume, a retract on cancel", () =
     const { jobId, spoolId } = await printUntil(app, 'cancel-early', extrudeThenTravel(3), 3);
     const res = await app.call('DELETE', `/v1/jobs/${jobId}`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.equal(usedGrams(app, jobId), 0);
+    assert.equal((await usedGrams(app, jobId)), 0);
     assert.equal((await getSpool(app, spoolId)).remaining_weight, 1000);
   });
 });

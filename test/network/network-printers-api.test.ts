@@ -86,7 +86,7 @@ describe('network printers through the API', () => {
     assert.equal(ext.file_id, null);
     assert.equal(ext.material.used_basis, 'printer_report');
     assert.ok(ext.elapsed_time > 0, 'its printing time counts');
-    assert.deepEqual(jobEvents(a, ext.id), ['job.completed'], 'its end goes out like any job\'s (webhooks, live stream)');
+    assert.deepEqual(await jobEvents(a, ext.id), ['job.completed'], 'its end goes out like any job\'s (webhooks, live stream)');
     assert.ok((await a.call('GET', `/v1/analytics/printers/${p.id}`)).status === 200);
   });
 

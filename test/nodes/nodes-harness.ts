@@ -34,7 +34,7 @@ export function startFarm(): Farm {
       // One data directory: the secret key and the stored G-code files are shared, as PRINTFARM_SECRET_KEY and a shared
       // files directory make them between boxes; the node id is given, not read from it.
       const dataDir = dir;
-      const database = pg ? { pgUrl: (await pg).url } : { file };
+      const database = pg ? { databaseUrl: (await pg).url } : { file };
       const app = await startPrintersApp({ ...database, dataDir, cluster, node: { id, name }, nodes });
       apps.push(app);
       return Object.assign(app, { nodeId: id });

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { createJob, longGcode, untilJob, untilStatus } from '../jobs/jobs-harness.js';
 import { longJobSim, startPrintersApp, type PrintersApp } from './printers-api-harness.js';
 import type { LinkWorkerPool } from '../../src/printers/workers/link-worker-pool.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRow } from '../helpers/test-database.js';
 
 describe('printer sessions in two worker threads', () => {
   let app: PrintersApp;
@@ -32,8 +32,10 @@ describe('printer sessions in two worker threads', () => {
     const seen = app.record('printer.offline', 'printer.online', 'job.failed');
     // What the API shows at the moment the printer is announced offline.
     let reasonAtOffline: unknown = 'not seen';
+    // The stored row is read before (the listener is synchronous); the offline reason comes from the live session.
+    const rowA = await rowOf(a.id);
     const off = app.t.deps.bus.on('printer.offline', (p) => {
-      if (p.printer_id === a.id) reasonAtOffline = app.t.deps.printers.record({ ...rowOf(a.id) }).offline_reason;
+      if (p.printer_id === a.id) reasonAtOffline = app.t.deps.printers.record({ ...rowA }).offline_reason;
     });
     pool.crashWorkerOf(a.id);
 
@@ -60,7 +62,7 @@ describe('printer sessions in two worker threads', () => {
     assert.equal(cancel.body.status, 'cancelled');
   });
 
-  function rowOf(id: string) {
-    return sqliteOf(app.t.handle).prepare('SELECT * FROM printers WHERE id = ?').get(id) as Parameters<PrintersApp['t']['deps']['printers']['record']>[0];
+  async function rowOf(id: string) {
+    return (await dbRow<Parameters<PrintersApp['t']['deps']['printers']['record']>[0]>(app.t.handle, 'SELECT * FROM printers WHERE id = ?', id))!;
   }
 });

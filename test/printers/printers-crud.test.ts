@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SECRET_KEY_FILE } from '../../src/printers/secret-box.js';
 import { mintTestKey } from '../helpers/test-app.js';
 import { fastSim, startPrintersApp, type PrintersApp } from './printers-api-harness.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRow, dbRows } from '../helpers/test-database.js';
 
 describe('printers CRUD', () => {
   let app: PrintersApp;
@@ -58,7 +58,7 @@ describe('printers CRUD', () => {
 
   it('stores api_key sealed (AES-GCM under the data directory key, 0600) and never returns it', async () => {
     const p = await app.create({ name: 'sealed', connection_url: fastSim('crud-seal'), api_key: 'very-secret-key-123' });
-    const raw = sqliteOf(app.t.handle).prepare('SELECT * FROM printers WHERE id = ?').get(p.id) as Record<string, unknown>;
+    const raw = (await dbRow(app.t.handle, 'SELECT * FROM printers WHERE id = ?', p.id))!;
     assert.equal(JSON.stringify(raw).includes('very-secret-key-123'), false, 'no plaintext in the row');
     assert.match(String(raw.api_key_sealed), /^v1:[A-Za-z0-9+/=]+$/);
     assert.equal(await app.t.deps.printers.readApiKey(p.id), 'very-secret-key-123');
@@ -66,7 +66,7 @@ describe('printers CRUD', () => {
     assert.equal(mode, 0o600);
     // Sealed for this printer: copied onto another row it does not open.
     const other = await app.create({ name: 'other', connection_url: fastSim('crud-seal2') });
-    sqliteOf(app.t.handle).prepare('UPDATE printers SET api_key_sealed = ? WHERE id = ?').run(raw.api_key_sealed, other.id);
+    await dbRows(app.t.handle, 'UPDATE printers SET api_key_sealed = ? WHERE id = ?', raw.api_key_sealed, other.id);
     await assert.rejects(app.t.deps.printers.readApiKey(other.id));
     // PATCH null removes it; a list never shows it either.
     const cleared = await app.call('PATCH', `/v1/printers/${p.id}`, { api_key: null });
@@ -133,7 +133,7 @@ describe('printers CRUD', () => {
       assert.equal(res.body.error.code, 'invalid_request');
       assert.match(res.body.error.message, message, JSON.stringify(body));
     }
-    const count = sqliteOf(app.t.handle).prepare("SELECT count(*) AS n FROM printers WHERE name = 'x'").get() as { n: number };
+    const count = (await dbRow<{ n: number }>(app.t.handle, "SELECT count(*) AS n FROM printers WHERE name = 'x'"))!;
     assert.equal(count.n, 0, 'nothing was stored');
   });
 
@@ -210,7 +210,7 @@ describe('printers CRUD', () => {
     assert.equal(second.status, 201);
     assert.equal(second.headers.get('idempotent-replayed'), 'true');
     assert.equal(((await first.json()) as { id: string }).id, ((await second.json()) as { id: string }).id);
-    const n = sqliteOf(app.t.handle).prepare("SELECT count(*) AS n FROM printers WHERE name = 'once'").get() as { n: number };
+    const n = (await dbRow<{ n: number }>(app.t.handle, "SELECT count(*) AS n FROM printers WHERE name = 'once'"))!;
     assert.equal(n.n, 1);
   });
 });

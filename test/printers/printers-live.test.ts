@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fastSim, startPrintersApp, type PrintersApp } from './printers-api-harness.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRow, dbRows } from '../helpers/test-database.js';
 
 describe('printers on live sessions', () => {
   let app: PrintersApp;
@@ -29,8 +29,8 @@ describe('printers on live sessions', () => {
     assert.equal(online.current_job, null);
     assert.equal(online.progress, null);
     // The firmware name is kept in the row, for when the printer is offline.
-    await app.until('firmware stored', () => {
-      const row = sqliteOf(app.t.handle).prepare('SELECT firmware FROM printers WHERE id = ?').get(created.id) as { firmware: string | null };
+    await app.until('firmware stored', async () => {
+      const row = (await dbRow<{ firmware: string | null }>(app.t.handle, 'SELECT firmware FROM printers WHERE id = ?', created.id))!;
       return /Marlin/.test(row.firmware ?? '');
     });
   });
@@ -149,13 +149,13 @@ describe('printers on live sessions', () => {
     await app.untilStatus(p.id, 'idle');
     await app.t.deps.printers.setReady(p.id, false);
     assert.equal((await app.get(p.id)).ready, false);
-    const row = () => (sqliteOf(app.t.handle).prepare('SELECT ready FROM printers WHERE id = ?').get(p.id) as { ready: number }).ready;
-    assert.equal(row(), 0);
+    const row = async () => (await dbRow<{ ready: number }>(app.t.handle, 'SELECT ready FROM printers WHERE id = ?', p.id))!.ready;
+    assert.equal((await row()), 0);
     const events = app.record('printer.ready');
     const res = await action(p.id, 'ready');
     assert.equal(res.status, 202);
     assert.equal(res.body.ready, true);
-    assert.equal(row(), 1);
+    assert.equal((await row()), 1);
     assert.deepEqual(events, [{ name: 'printer.ready', printer_id: p.id }]);
     await assert.rejects(app.t.deps.printers.setReady('prt_missing', true), /not found/);
   });

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { longJobSim, startPrintersApp, writeLongJob, type PrintersApp } from './printers-api-harness.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { dbRow, dbRows } from '../helpers/test-database.js';
 
 // The sessions on the main thread and in worker threads (--workers 2): the API must answer alike.
 for (const workers of [0, 2]) describe(`a printing printer (--workers ${workers})`, () => {
@@ -25,7 +25,7 @@ for (const workers of [0, 2]) describe(`a printing printer (--workers ${workers}
 
   const action = (id: string, name: string) => app.call('POST', `/v1/printers/${id}/actions`, { action: name });
   const commands = (id: string, list: string[]) => app.call('POST', `/v1/printers/${id}/commands`, { commands: list });
-  const rowReady = (id: string) => (sqliteOf(app.t.handle).prepare('SELECT ready FROM printers WHERE id = ?').get(id) as { ready: number }).ready;
+  const rowReady = async (id: string) => (await dbRow<{ ready: number }>(app.t.handle, 'SELECT ready FROM printers WHERE id = ?', id))!.ready;
 
   /** A connected printer with a job started directly on its session (the job engine's part is not needed here). */
   async function printing(name: string, jobId: string): Promise<string> {
@@ -108,12 +108,12 @@ for (const workers of [0, 2]) describe(`a printing printer (--workers ${workers}
     assert.equal(cancel.status, 202);
     assert.equal(cancel.body.status, 'idle');
     assert.equal(cancel.body.ready, false, 'something was printed: the bed needs clearing');
-    await app.until('ready=0 stored', () => rowReady(id) === 0);
+    await app.until('ready=0 stored', async () => (await rowReady(id)) === 0);
 
     const ready = await action(id, 'ready');
     assert.equal(ready.status, 202);
     assert.equal(ready.body.ready, true);
-    assert.equal(rowReady(id), 1);
+    assert.equal(await rowReady(id), 1);
     // The session agrees: a new job may start.
     const job = await app.t.deps.sessions.require(id).startJob({ jobId: 'job_pause2', filePath: file });
     assert.equal(job.id, 'job_pause2');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setOrg, uploadJob } from '../jobs/jobs-harness.js';
 import { startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
-import { sqliteOf } from '../helpers/test-database.js';
+import { sqliteOf, sqliteOnly } from '../helpers/test-database.js';
 
 const whyNot = process.getuid?.() !== 0 ? 'mounting a tmpfs needs root (run the tests as root to include it)' : null;
 
@@ -37,7 +37,7 @@ function bigGcode(bytes: number): string {
   return 'G90\nM83\n' + line.repeat(Math.ceil(bytes / line.length));
 }
 
-describe('a full tmpfs data directory', { skip: whyNot ?? false }, () => {
+describe('a full tmpfs data directory', { skip: whyNot ?? sqliteOnly('the database file is the one on the full tmpfs') }, () => {
   let mount: string;
   let app: PrintersApp;
   before(async () => {

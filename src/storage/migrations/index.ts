@@ -17,6 +17,7 @@ import { migration014StorageReserve } from './014-storage-reserve.js';
 import { migration015BackupSettings } from './015-backup-settings.js';
 import { migration016FilePruning } from './016-file-pruning.js';
 import { migration017Nodes } from './017-nodes.js';
+import { migration018FileChunks } from './018-file-chunks.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   migration015BackupSettings,
   migration016FilePruning,
   migration017Nodes,
+  migration018FileChunks,
 ];
