@@ -230,6 +230,8 @@ export class JobRunner {
     }
     this.running.set(jobId, handle);
     this.d.meter?.begin(jobId, printerId);
+    // Cancelled on another node while the start was on its way (its signal found nothing running here yet).
+    this.stopJobsEndedElsewhere([jobId]).catch((err: Error) => this.d.logger.error('could not stop a job ended by another node', { job_id: jobId, error: err }));
     void handle.finished.then((outcome) => this.ended(jobId, printerId, handle, outcome));
     return true;
   }
@@ -238,8 +240,8 @@ export class JobRunner {
    * A job this node runs that another node ended in the rows (cancelled through its API, or failed node_lost while this
    * node was cut off) stops on its printer too: the print must not go on for a job that is over.
    */
-  async stopJobsEndedElsewhere(): Promise<void> {
-    for (const row of await jobStatuses(this.d.jobs.db, [...this.running.keys()])) {
+  async stopJobsEndedElsewhere(ids: readonly string[] = [...this.running.keys()]): Promise<void> {
+    for (const row of await jobStatuses(this.d.jobs.db, ids)) {
       if (!FINAL_STATUSES.includes(row.status) || row.printer_id === null) continue;
       const session = this.d.sessions.get(row.printer_id);
       if (session?.snapshot().job?.id !== row.id) continue;

@@ -211,11 +211,11 @@ export class PrintersService {
 
   async create(input: PrinterCreateInput): Promise<PrinterRecord> {
     const { url, parsed } = checkConnectionUrl(input.connection_url);
+    await this.ensureLinkFree(url, parsed, null);
     const nodeId = input.node_id ?? this.deps.nodeId;
-    if (!(await this.deps.nodeExists(nodeId))) {
+    if (input.node_id !== undefined && !(await this.deps.nodeExists(nodeId))) {
       throw new AppError(422, 'invalid_request', `node_id: no node ${nodeId} is registered`, 'list the nodes with GET /v1/nodes');
     }
-    await this.ensureLinkFree(url, parsed, null);
     const id = newId('prt');
     const now = isoTime(this.deps.clock.now());
     const row: PrinterRow = {
