@@ -20,6 +20,10 @@ export const POSTGRES_TEST_FOLDERS = [
   'test/analytics',
   'test/events',
   'test/auth',
+  // Nodes sharing one database (the three-node test starts its own cluster, so it runs in the main run only).
+  'test/nodes/nodes-registry.test.ts',
+  'test/nodes/two-nodes.test.ts',
+  'test/nodes/node-lost.test.ts',
 ];
 
 function testFiles(target: string): string[] {

@@ -26,6 +26,10 @@ export interface ServerConfig {
    * thread with HTTP, the database and the scheduler.
    */
   workers: number;
+  /** --node-name / PRINTFARM_NODE_NAME: what people read for this appliance in GET /v1/nodes (default: the host name). */
+  nodeName?: string;
+  /** --node-address / PRINTFARM_NODE_ADDRESS: the base URL other nodes reach this one at (default: first LAN IPv4 and the port). */
+  nodeAddress?: string;
   /**
    * --files-dir / PRINTFARM_FILES_DIR: G-code files in a directory every node mounts (absolute); absent: the database
    * on PostgreSQL, the data directory on SQLite.
@@ -64,7 +68,7 @@ const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'sile
 /** The environment variable that stands for a flag: --data-dir → PRINTFARM_DATA_DIR. */
 export const envVarFor = (flag: string): string => `PRINTFARM_${flag.replace(/-/g, '_').toUpperCase()}`;
 
-type Flag = 'host' | 'port' | 'data-dir' | 'env' | 'workers' | 'database' | 'files-dir';
+type Flag = 'host' | 'port' | 'data-dir' | 'env' | 'workers' | 'database' | 'files-dir' | 'node-name' | 'node-address';
 
 /** The variable of --database says what it holds (a URL), unlike the other flags' PRINTFARM_<FLAG>. */
 export const DATABASE_URL_VARIABLE = 'PRINTFARM_DATABASE_URL';
@@ -130,6 +134,13 @@ export function resolveServerConfig(flags: ConfigFlags, environment: NodeJS.Proc
     throw invalid(workersText, `expected a whole number from 0 (everything on the main thread) to ${MAX_WORKERS}`);
   }
 
+  const nodeName = typed('node-name', flags, environment);
+  if (nodeName !== undefined && (nodeName.text.trim() === '' || nodeName.text.length > 100)) throw invalid(nodeName, 'expected a name of 1 to 100 characters');
+  const nodeAddress = typed('node-address', flags, environment);
+  if (nodeAddress !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(nodeAddress.text)) {
+    throw invalid(nodeAddress, 'expected the base URL other nodes reach this one at, like http://192.168.1.20:8080');
+  }
+
   const storage = resolveStorageConfig(flags, environment);
   const filesDir = typed('files-dir', flags, environment);
   if (filesDir !== undefined && filesDir.text.trim() === '') throw invalid(filesDir, 'must not be empty');
@@ -153,5 +164,7 @@ export function resolveServerConfig(flags: ConfigFlags, environment: NodeJS.Proc
     // The flag turns it off whatever the variable says: a flag wins over its variable.
     mdns: flags['no-mdns'] === true ? false : mdns === undefined ? CONFIG_DEFAULTS.mdns : mdns.text === '1',
     workers: workersText === undefined ? CONFIG_DEFAULTS.workers : Number(workersText.text),
+    ...(nodeName ? { nodeName: nodeName.text.trim() } : {}),
+    ...(nodeAddress ? { nodeAddress: nodeAddress.text.replace(/\/$/, '') } : {}),
   };
 }

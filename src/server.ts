@@ -16,7 +16,6 @@ import { createLogger, type Logger } from './logger.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
 import { loadNodeSecretBox, SECRET_KEY_ENV } from './printers/secret-box.js';
 import { claimDatabaseIdentity, SecretKeyMismatchError, type IdentityClaim } from './cluster/database-identity.js';
-import { loadNodeId, type NodeIdentity } from './nodes/node-identity.js';
 import { NetworkDiscovery } from './printers/network-discovery.js';
 import { createMdnsBrowser, type MdnsBrowserOptions } from './transport/mdns-browser.js';
 import { announceOverMdns, type MdnsAnnouncer } from './transport/mdns-announcer.js';
@@ -27,6 +26,7 @@ import { DataDirDatabaseError, openDataDirDatabase } from './app/open-data-dir.j
 import { createNightlyBackup } from './app/nightly-backup-wiring.js';
 import { MigrationFailedError, SchemaTooNewError } from './storage/migrate.js';
 import { openPostgres, redactPostgresUrl } from './storage/open-postgres.js';
+import { defaultNodeAddress, defaultNodeName, loadNodeId, type NodeIdentity } from './nodes/node-identity.js';
 
 /**
  * How long a shutdown waits for requests in flight before it cuts the remaining connections. Kept well under the
@@ -39,7 +39,8 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 3_000;
  * to off (`serve` sets both from its flags): a server started by a test never sends multicast unless asked. workers
  * defaults to 0 (sessions on the main thread); `serve` passes --workers.
  */
-export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> & Partial<Pick<ServerConfig, 'trustProxy' | 'mdns' | 'workers' | 'databaseUrl' | 'filesDir'>>;
+export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> &
+  Partial<Pick<ServerConfig, 'trustProxy' | 'mdns' | 'workers' | 'databaseUrl' | 'filesDir' | 'nodeName' | 'nodeAddress'>>;
 
 export interface StartServerOptions {
   logger?: Logger;
@@ -155,10 +156,12 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     throw err;
   }
   let built: ReturnType<typeof buildAppDeps>;
-  // The node's id is kept in the data directory, so a restarted node is the same node; its address is known once bound.
-  const node: NodeIdentity = { id: loadNodeId(config.dataDir), name: hostname(), address: null };
+  // The node's id is kept in the data directory, so a restarted node is the same node. The address defaults to the
+  // bound port, known once listening (--port 0): filled in before the node registers.
+  const node: NodeIdentity = { id: '', name: config.nodeName ?? defaultNodeName(), address: config.nodeAddress ?? null };
   let secretKeyCheck: string;
   try {
+    node.id = loadNodeId(config.dataDir);
     const secrets = loadNodeSecretBox(config.dataDir);
     secretKeyCheck = secrets.identityCheck();
     built = buildAppDeps({
@@ -180,7 +183,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     await handle.close();
     lock.release();
     const fromEnv = (process.env[SECRET_KEY_ENV] ?? '') !== '';
-    throw new StartupError(fromEnv ? `refusing to start: ${(err as Error).message}` : `cannot read the secret key in ${config.dataDir}: ${(err as Error).message}`);
+    throw new StartupError(fromEnv ? `refusing to start: ${(err as Error).message}` : `cannot read the node id or the secret key in ${config.dataDir}: ${(err as Error).message}`);
   }
   const { deps, farm } = built;
   let identity: IdentityClaim;
@@ -232,6 +235,9 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     throw err;
   }
 
+  node.address ??= defaultNodeAddress((server.address() as AddressInfo).port);
+  // Registered before the farm starts: printers no node owns yet become this node's, and only its own are opened.
+  await deps.nodes.start();
   // Jobs cut off by the last stop fail (host_restart) before any printer can report; queued ones stay queued.
   await farm.start();
   // Checks at once (a night missed while stopped is caught up), then every minute.
@@ -244,8 +250,6 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   const address = server.address() as AddressInfo;
   const boundUrl = `http://${urlHost(address.address)}:${address.port}`;
   const url = `http://${urlHost(reachableHost(address.address))}:${address.port}`;
-  // Other nodes forward printer actions here (--node-address, when the nodes wiring gives one, wins).
-  node.address ??= url;
   // The same switch as discovery (--no-mdns): a machine where multicast is unwanted sends none at all.
   let announcer: MdnsAnnouncer | null = null;
   if (config.mdns) {
@@ -286,6 +290,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       await farm.stop();
       await printers.close();
       await farm.settled();
+      await deps.nodes.stop();
       try {
         await deps.auth.flush();
       } catch (err) {

@@ -23,14 +23,17 @@ import type { NodeIdentity } from '../nodes/node-identity.js';
 import type { AccessControl } from '../http/middleware/access-control.js';
 import type { ForwardingOptions } from '../forwarding/forwarding.middleware.js';
 import type { ClusterBus } from '../cluster/cluster-bus.js';
+import type { NodeRuntime } from '../nodes/node-runtime.js';
 
 export interface AppDeps extends HttpDeps {
   /** This appliance among the nodes sharing the database (src/nodes/node-identity.ts). */
   node: NodeIdentity;
   /** Timeouts of requests forwarded to the node owning a printer (tests shorten them). */
   forwarding?: ForwardingOptions;
-  /** Signals between the nodes sharing the database (a local bus on a single box). */
+  /** Signals between the nodes sharing the database ('jobs', 'events', 'deliveries', 'nodes', 'printers'; a local bus on a single box). */
   cluster: ClusterBus;
+  /** This node's registration, heartbeat and liveness watch: started before the farm, stopped after it. */
+  nodes: NodeRuntime;
   db: Db;
   /** The statements that differ between SQLite and PostgreSQL (storage/engines/engine-sql.ts). */
   sql: EngineSql;

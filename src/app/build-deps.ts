@@ -31,6 +31,10 @@ import type { NodeIdentity } from '../nodes/node-identity.js';
 import type { ForwardingOptions } from '../forwarding/forwarding.middleware.js';
 import { LocalClusterBus, type ClusterBus } from '../cluster/cluster-bus.js';
 import { RemotePrinterStates, type RemotePrinterStatesOptions } from '../printers/remote-printer-states.js';
+import { NodeRuntime, type NodeTuning } from '../nodes/node-runtime.js';
+import { handleNodeLost } from '../nodes/node-lost.service.js';
+import { findNode, setPinnedWaitingReason } from '../nodes/nodes.repository.js';
+import { VERSION } from '../version.js';
 
 export interface DepsSettings {
   handle: DbHandle;
@@ -67,6 +71,8 @@ export interface DepsSettings {
   cluster?: ClusterBus;
   /** Publishing and staleness of printer state between nodes (tests shorten them). */
   remotePrinters?: RemotePrinterStatesOptions;
+  /** Heartbeat and liveness tuning (tests shorten them). */
+  nodes?: NodeTuning;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -84,18 +90,35 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const node: NodeIdentity = s.node ?? { id: newId('nod'), name: 'test node', address: null };
   const cluster = s.cluster ?? new LocalClusterBus();
   const remote = new RemotePrinterStates({ cluster, sessions, db: handle.db, nodeId: node.id }, s.remotePrinters);
-  const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, extrusionIndexes, preparedFiles, workers, remote, ...s.printers });
+  const printers = new PrintersService({
+    db: handle.db,
+    bus,
+    clock,
+    logger,
+    sessions,
+    secrets: s.secrets,
+    extrusionIndexes,
+    preparedFiles,
+    workers,
+    remote,
+    nodeId: node.id,
+    nodeExists: async (id) => (await findNode(handle.db, id)) !== undefined,
+    signalNodes: () => cluster.publish('nodes', node.id),
+    ...s.printers,
+  });
   const sql = engineSql(handle.engine);
   const events = createEventsRuntime({ db: handle.db, sql, clock, logger }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);
   const contentStore = openContentStore(s.fileStorage ?? defaultFileStorage(handle.engine, s.filesDir), { db: handle.db, dataDir: s.dataDir, engine: handle.engine });
-  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore });
+  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore, nodeId: node.id, cluster });
+  const nodes = nodeRuntime(s, node, cluster, printers, farm);
   const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
   const deps: AppDeps = {
     node,
     cluster,
     ...(s.forwarding ? { forwarding: s.forwarding } : {}),
+    nodes,
     db: handle.db,
     sql,
     clock,
@@ -121,6 +144,48 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     observeRequest: metrics.observeRequest,
   };
   return { deps, farm };
+}
+
+/** This node's registration, heartbeat and watch over the others, wired to what a lost node means for the farm. */
+function nodeRuntime(s: DepsSettings, node: NodeIdentity, cluster: ClusterBus, printers: PrintersService, farm: Farm): NodeRuntime {
+  const { db } = s.handle;
+  return new NodeRuntime({
+    db,
+    clock: s.clock,
+    logger: s.logger,
+    node,
+    version: VERSION,
+    cluster,
+    ...s.nodes,
+    onNodeLost: async (lostId) => {
+      await handleNodeLost(
+        {
+          db,
+          logger: s.logger,
+          selfId: node.id,
+          failJob: (job, error) => farm.runner.failCutOff(job, error),
+          takeOver: async (printerId, job) => {
+            await printers.openAllSessions();
+            if (job) void farm.runner.followTakenOver([job]);
+          },
+        },
+        lostId,
+      );
+      // Jobs that waited on the lost node's network printers may start here now.
+      await cluster.publish('jobs');
+    },
+    onSelfBack: async () => {
+      await setPinnedWaitingReason(db, node.id, null);
+      await printers.openAllSessions();
+      farm.scheduler.forgetReasons();
+      farm.scheduler.wake();
+    },
+    onNodesChanged: async () => {
+      await printers.openAllSessions();
+      await farm.runner.stopJobsEndedElsewhere();
+      farm.scheduler.wake();
+    },
+  });
 }
 
 /** The pool of link workers; session tuning crosses to the threads as data, so a function in it is a wiring mistake. */

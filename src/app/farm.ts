@@ -24,6 +24,8 @@ import type { Db } from '../storage/db.js';
 import type { DurableWriter } from '../storage/durable-writer.js';
 import type { StorageStatus } from '../storage/storage-status.js';
 import type { HostResolver } from '../files/url-guard.js';
+import type { ClusterBus } from '../cluster/cluster-bus.js';
+import { schedulerNodeView } from '../nodes/scheduler-node-view.js';
 
 export interface FarmBase {
   events: EventsRuntime;
@@ -44,6 +46,10 @@ export interface FarmBase {
   contentStore: ContentStore;
   /** How often the file pruning pass runs (hourly by default; it also runs at start). */
   pruneEveryMs?: number;
+  /** This node: its scheduler considers only its printers, and only it settles jobs cut off on them. */
+  nodeId: string;
+  /** Signals between the nodes: a queued job wakes every node's scheduler. */
+  cluster: ClusterBus;
 }
 
 export interface Farm {
@@ -84,6 +90,11 @@ export function createFarm(base: FarmBase): Farm {
   // The scheduler is built after the jobs service, which wakes it: the late binding keeps construction one-way.
   let scheduler: SchedulerLoop | null = null;
   let runnerRef: JobRunner | null = null;
+  // A change the queue's schedulers should see: this node's at once, every node's through the cluster signal.
+  const wakeEveryNode = (): void => {
+    scheduler?.wake();
+    base.cluster.publish('jobs').catch((err: Error) => base.logger.warn('could not signal the other nodes', { error: err }));
+  };
   const jobs = new JobsService({
     db: base.db,
     clock: base.clock,
@@ -94,7 +105,7 @@ export function createFarm(base: FarmBase): Farm {
       (p) => printableFormats(p.kind),
       () => null,
     ),
-    wakeScheduler: () => scheduler?.wake(),
+    wakeScheduler: wakeEveryNode,
     runnerSettled: () => runnerRef?.settled() ?? Promise.resolve(),
   });
   const meter = new MaterialMeter({
@@ -115,7 +126,7 @@ export function createFarm(base: FarmBase): Farm {
     return base.printers
       .setReady(printerId, ready)
       .catch((err: Error) => base.logger.warn('could not store the printer ready flag', { printer_id: printerId, error: err }))
-      .finally(() => scheduler?.wake());
+      .finally(wakeEveryNode);
   };
   const runner = new JobRunner({
     meter,
@@ -127,6 +138,7 @@ export function createFarm(base: FarmBase): Farm {
     logger: base.logger,
     filePath: (fileId) => jobFiles.pathOf(fileId),
     keepsPrinting: async (printerId) => ((await base.printers.get(printerId).catch(() => null))?.kind ?? 'serial') !== 'serial',
+    ownsPrinter: async (printerId) => (await base.printers.get(printerId).catch(() => null))?.node_id === base.nodeId,
     publishProgress: (job) => base.events.live('job.progress', job),
     onJobEnded: (printerId) => storeReady(printerId),
   });
@@ -140,7 +152,7 @@ export function createFarm(base: FarmBase): Farm {
     runner,
     printers: async () => {
       const spools = await spoolsByPrinter(base.db);
-      return (await base.printers.listAll()).map((p) => ({
+      return (await base.printers.listOwn()).map((p) => ({
         id: p.id,
         group: p.group,
         tags: p.tags,
@@ -160,6 +172,7 @@ export function createFarm(base: FarmBase): Farm {
       return { auto_start: org ? org.auto_start === 1 : true, power_budget_watts: org?.power_budget_watts ?? null };
     },
     setPrinterReady: (id, ready) => base.printers.setReady(id, ready),
+    nodeView: () => schedulerNodeView(base.db, base.nodeId),
     currentRemaining: async (printerId) => {
       const current = (await base.printers.get(printerId)).current_job;
       return current ? (await jobs.get(current)).estimated_remaining : null;
@@ -169,6 +182,7 @@ export function createFarm(base: FarmBase): Farm {
   const temperatures = new TemperatureHistory({ sessions: base.sessions, clock: base.clock, bus: base.bus });
   let stopBridge: (() => Promise<void>) | null = null;
   let stopExternal: (() => void) | null = null;
+  let stopSignals: (() => void) | null = null;
   return {
     files,
     filePruner,
@@ -187,9 +201,14 @@ export function createFarm(base: FarmBase): Farm {
       stopExternal = recordExternalJobs({ bus: base.bus, jobs, logger: base.logger, meter, onEnded: (printerId) => storeReady(printerId) });
       temperatures.start();
       filePruner.start();
+      stopSignals = base.cluster.subscribe('jobs', () => {
+        loop.wake();
+        runner.stopJobsEndedElsewhere().catch((err: Error) => base.logger.error('could not stop a job ended by another node', { error: err }));
+      });
       loop.wake();
     },
     async stop() {
+      stopSignals?.();
       await loop.stop();
       await filePruner.stop();
     },

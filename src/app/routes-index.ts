@@ -17,6 +17,7 @@ import { webhookRoutes } from '../webhooks/webhooks.routes.js';
 import { analyticsRoutes } from '../analytics/analytics.routes.js';
 import { materialRoutes } from '../materials/materials.routes.js';
 import { metricsRoutes } from '../metrics/metrics.routes.js';
+import { nodeRoutes } from '../nodes/nodes.routes.js';
 
 /** A route of any feature, typed against the one deps object the program builds (the compiler checks each feature's needs). */
 export type AppRoute = RouteDef<any, any, AppDeps>;
@@ -31,6 +32,7 @@ export function allRoutes(): AppRoute[] {
     ...sessionRoutes,
     ...fileRoutes,
     ...printerRoutes,
+    ...nodeRoutes,
     ...jobRoutes,
     ...queueRoutes,
     ...materialRoutes,

@@ -16,6 +16,8 @@ const OPTIONS = {
   database: { type: 'string' },
   env: { type: 'string' },
   workers: { type: 'string' },
+  'node-name': { type: 'string' },
+  'node-address': { type: 'string' },
   demo: { type: 'string' },
   'demo-network': { type: 'boolean' },
   'no-mdns': { type: 'boolean' },
@@ -48,6 +50,10 @@ Flags (each also as an environment variable; a flag wins over the variable):
   --env ENV        live, test or dev            ${envVarFor('env').padEnd(20)} default ${CONFIG_DEFAULTS.env}
   --workers N      threads the printer sessions ${envVarFor('workers').padEnd(20)} default ${CONFIG_DEFAULTS.workers} (cores - 1)
                    are spread over; 0 keeps them on the main thread
+  --node-name NAME this appliance's name among  ${envVarFor('node-name').padEnd(20)} default the host name
+                   the nodes sharing a database (GET /v1/nodes)
+  --node-address URL  the base URL other nodes  ${envVarFor('node-address').padEnd(20)} default http://<first LAN IPv4>:PORT
+                   forward printer actions to
   --demo N         on a farm with no printers yet, add N virtual printers (1 to ${DEMO_MAX_PRINTERS}) with different
                    materials and one queued print each, to see the farm work
   --demo-network   with --demo: also a Moonraker, an OctoPrint and a PrusaLink printer, each a stand-in of that

@@ -11,7 +11,8 @@ import type { SessionRegistry } from '../printers/session-registry.js';
 import type { DurableWriter } from '../storage/durable-writer.js';
 import type { JobRecord } from './job-record.js';
 import type { JobTrigger } from './job-state.js';
-import { activeJobs, updateJobProgress } from './jobs.repository.js';
+import { activeJobs, jobStatuses, updateJobProgress } from './jobs.repository.js';
+import { FINAL_STATUSES } from './job-state.js';
 import type { JobsService } from './jobs.service.js';
 import { PendingWrites } from './pending-writes.js';
 
@@ -34,6 +35,8 @@ export interface JobRunnerDeps {
   filePath(fileId: string): Promise<string>;
   /** Whether the printer prints its own copy of a file (a network printer): its job outlives our restart. */
   keepsPrinting(printerId: string): Promise<boolean>;
+  /** Whether this node drives the printer: jobs on other nodes' printers are theirs to settle. Absent: every printer. */
+  ownsPrinter?(printerId: string): Promise<boolean>;
   /** Live-only job.progress with the job as the API shows it (never stored nor sent to webhooks). */
   publishProgress(job: JobRecord): void;
   /** A job ended on this printer (the scheduler looks again; the printer may need its bed cleared). */
@@ -113,19 +116,24 @@ export class JobRunner {
   async failInterrupted(): Promise<number> {
     const stale: Awaited<ReturnType<typeof activeJobs>> = [];
     for (const row of await activeJobs(this.d.jobs.db)) {
+      // Another node's printer keeps printing under that node: not ours to call cut off.
+      if (row.printer_id !== null && this.d.ownsPrinter && !(await this.d.ownsPrinter(row.printer_id))) continue;
       if (row.printer_id !== null && (await this.d.keepsPrinting(row.printer_id))) this.adoptable.push(row);
       else stale.push(row);
     }
-    for (const row of stale) {
-      await this.d.meter
-        ?.interrupted(row.id, row.printer_id, row.elapsed_time)
-        .catch((err: Error) => this.d.logger.error('could not settle the filament of an interrupted job', { job_id: row.id, error: err }));
-      await this.d.jobs.applyTrigger(row.id, {
-        type: 'fail',
-        error: { code: 'host_restart', message: 'the server stopped while the job was printing' },
-      }, { quietIfFinal: true, counters: { progress: row.progress, elapsedSeconds: row.elapsed_time } });
-    }
+    for (const row of stale) await this.failCutOff(row, { code: 'host_restart', message: 'the server stopped while the job was printing' });
     return stale.length;
+  }
+
+  /**
+   * A job whose printing was cut off where nobody follows it any more (this server stopped, or the node driving it was
+   * lost): its filament is settled from what was last stored, and it fails with `error` at its last stored counters.
+   */
+  async failCutOff(row: Awaited<ReturnType<typeof activeJobs>>[number], error: { code: string; message: string }): Promise<void> {
+    await this.d.meter
+      ?.interrupted(row.id, row.printer_id, row.elapsed_time)
+      .catch((err: Error) => this.d.logger.error('could not settle the filament of an interrupted job', { job_id: row.id, error: err }));
+    await this.d.jobs.applyTrigger(row.id, { type: 'fail', error }, { quietIfFinal: true, counters: { progress: row.progress, elapsedSeconds: row.elapsed_time } });
   }
 
   /**
@@ -135,6 +143,14 @@ export class JobRunner {
    */
   adoptInterrupted(waitMs = ADOPT_WAIT_MS, pollMs = 500): Promise<void> {
     const rows = this.adoptable.splice(0);
+    return Promise.all(rows.map((row) => this.adopt(row, waitMs, pollMs))).then(() => undefined);
+  }
+
+  /**
+   * Follows jobs another node was running on network printers this node just took over (that node was lost), the way
+   * a restart follows its own: found running on the printer by name, else failed with link_lost.
+   */
+  followTakenOver(rows: Array<Awaited<ReturnType<typeof activeJobs>>[number]>, waitMs = ADOPT_WAIT_MS, pollMs = 500): Promise<void> {
     return Promise.all(rows.map((row) => this.adopt(row, waitMs, pollMs))).then(() => undefined);
   }
 
@@ -214,8 +230,24 @@ export class JobRunner {
     }
     this.running.set(jobId, handle);
     this.d.meter?.begin(jobId, printerId);
+    // Cancelled on another node while the start was on its way (its signal found nothing running here yet).
+    this.stopJobsEndedElsewhere([jobId]).catch((err: Error) => this.d.logger.error('could not stop a job ended by another node', { job_id: jobId, error: err }));
     void handle.finished.then((outcome) => this.ended(jobId, printerId, handle, outcome));
     return true;
+  }
+
+  /**
+   * A job this node runs that another node ended in the rows (cancelled through its API, or failed node_lost while this
+   * node was cut off) stops on its printer too: the print must not go on for a job that is over.
+   */
+  async stopJobsEndedElsewhere(ids: readonly string[] = [...this.running.keys()]): Promise<void> {
+    for (const row of await jobStatuses(this.d.jobs.db, ids)) {
+      if (!FINAL_STATUSES.includes(row.status) || row.printer_id === null) continue;
+      const session = this.d.sessions.get(row.printer_id);
+      if (session?.snapshot().job?.id !== row.id) continue;
+      this.d.logger.info('job ended by another node: stopping it on its printer', { job_id: row.id, printer_id: row.printer_id, status: row.status });
+      await session.cancel();
+    }
   }
 
   /** Waits until every session report seen so far has been written. */

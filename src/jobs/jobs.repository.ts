@@ -116,3 +116,9 @@ export async function updateJobProgress(db: Q, id: string, progress: number, ela
     .where('status', 'in', ['printing', 'paused'])
     .execute();
 }
+
+/** The status of each of these jobs (a node checks the jobs it runs against what other nodes wrote). */
+export async function jobStatuses(db: Q, ids: readonly string[]): Promise<Array<{ id: string; status: JobStatus; printer_id: string | null }>> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('jobs').select(['id', 'status', 'printer_id']).where('id', 'in', [...ids]).execute();
+}

@@ -99,6 +99,7 @@ export const PrinterRecordSchema = Type.Object({
   clear_bed_gcode: nullableString('G-code that clears the bed after a print.'),
   clear_bed_temperature: nullableNumber('°C'),
   serial: nullable(SerialStatsSchema),
+  node_id: nullableString('Extension: the node (appliance) that drives the printer (GET /v1/nodes); null until a node takes it.'),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time', description: 'Last change through the API (create, PATCH).' }),
 });
@@ -157,6 +158,7 @@ export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null, s
     clear_bed_gcode: row.clear_bed_gcode,
     clear_bed_temperature: row.clear_bed_temperature,
     serial,
+    node_id: row.node_id,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -45,3 +45,9 @@ export async function deletePrinter(db: Q, id: string): Promise<boolean> {
 
 /** The base select for lists: the list-query helper adds filters, order and paging. */
 export const selectPrinters = (db: Q) => db.selectFrom('printers').selectAll().select(loadedSpools(db));
+
+/** The status of the job printing or paused on the printer (the rows' word, for a printer whose session is elsewhere). */
+export async function activeJobStatus(db: Q, printerId: string): Promise<'printing' | 'paused' | undefined> {
+  const row = await db.selectFrom('jobs').select('status').where('printer_id', '=', printerId).where('status', 'in', ['printing', 'paused']).executeTakeFirst();
+  return row?.status as 'printing' | 'paused' | undefined;
+}

@@ -70,12 +70,15 @@ export const PrinterCreateBody = Type.Object(
     power_watts: Type.Optional(writable.power_watts),
     clear_bed_gcode: Type.Optional(writable.clear_bed_gcode),
     clear_bed_temperature: Type.Optional(writable.clear_bed_temperature),
+    node_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'The node (appliance) whose connection drives the printer (GET /v1/nodes); default: the node answering.' }),
+    ),
   },
   { additionalProperties: false },
 );
 export type PrinterCreateInput = Static<typeof PrinterCreateBody>;
 
-export const PrinterUpdateBody = Type.Partial(PrinterCreateBody, { additionalProperties: false, minProperties: 1 });
+export const PrinterUpdateBody = Type.Partial(Type.Omit(PrinterCreateBody, ['node_id']), { additionalProperties: false, minProperties: 1 });
 export type PrinterUpdateInput = Static<typeof PrinterUpdateBody>;
 
 export const PRINTER_ACTIONS = ['pause', 'resume', 'cancel', 'home', 'cooldown', 'ready', 'emergency_stop', 'connect', 'disconnect'] as const;

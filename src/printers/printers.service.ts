@@ -25,7 +25,7 @@ import { openPrinterLink, type LinkDeps, type SessionTuning } from './open-print
 import type { PrinterLink } from './printer-link.js';
 import { printerBusy } from './printer-state.js';
 import type { PrinterCreateInput, PrinterUpdateInput } from './printers.schemas.js';
-import { allPrinters, deletePrinter, findPrinterById, insertPrinter, selectPrinters, updatePrinter } from './printers.repository.js';
+import { activeJobStatus, allPrinters, deletePrinter, findPrinterById, insertPrinter, selectPrinters, updatePrinter } from './printers.repository.js';
 import type { SecretBox } from './secret-box.js';
 import { serialStatsOf } from './serial-stats.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -57,6 +57,12 @@ export interface PrintersServiceDeps {
   workers?: LinkWorkerPool;
   /** Live state of printers other nodes own (several nodes on one database); absent: every printer is this node's. */
   remote?: RemotePrinterStates;
+  /** This node: only the node a printer belongs to opens its connection. */
+  nodeId: string;
+  /** Whether a node with this id is registered (POST /v1/printers with node_id). */
+  nodeExists(id: string): Promise<boolean>;
+  /** A printer of another node was created, changed or removed here: tells the nodes (signal 'nodes'), so its owner follows. */
+  signalNodes(): Promise<void>;
 }
 
 /** Fields that change which jobs a printer can take: a PATCH of one of them wakes the scheduler up. */
@@ -84,11 +90,17 @@ export const PRINTER_LIST_SPEC: ListSpec = {
   },
 };
 
+/** What a session's link is opened from: when it differs from the stored row, the session must be opened again. */
+const linkKey = (row: PrinterRow): string => `${row.connection_url}\n${row.api_key_sealed ?? ''}`;
+const busy = (status: string | undefined): boolean => status === 'printing' || status === 'paused';
+
 const linkTaken = (why: string): AppError =>
   new AppError(409, 'invalid_request', `connection_url: ${why}`, 'two sessions on one link would fight over it');
 
 export class PrintersService {
   private readonly pendingWrites = new Set<Promise<unknown>>();
+  /** The link each open session was opened with: a change made on another node shows as a difference here. */
+  private readonly openedWith = new Map<string, string>();
   private readonly unsubscribe: Array<() => void> = [];
   private closing = false;
 
@@ -105,14 +117,27 @@ export class PrintersService {
     );
   }
 
-  /** Opens a session for every stored printer (at start); connecting goes on in the background with retries. */
+  /**
+   * Opens a session for every stored printer of this node not open yet (at start, and when ownership changes);
+   * connecting goes on in the background with retries. A session of a printer that moved to another node is closed.
+   */
   async openAllSessions(): Promise<void> {
     // From now on this node's printers' state reaches the other nodes, and theirs reaches this one.
     await this.deps.remote?.start();
     const rows = await allPrinters(this.deps.db);
     // A shutdown that began while the rows were read must not be followed by sessions nobody closes.
     if (this.closing) return;
-    for (const row of rows) {
+    const own = new Map(rows.filter((r) => r.node_id === this.deps.nodeId).map((r) => [r.id, r]));
+    for (const s of this.deps.sessions.list()) {
+      const row = own.get(s.printerId);
+      // Moved to another node or deleted there; or its link changed there (a busy printer keeps its link until it is idle).
+      const relink = row !== undefined && this.openedWith.get(row.id) !== linkKey(row) && !busy(s.currentStatus);
+      if (row === undefined || relink) {
+        await this.deps.sessions.remove(s.printerId);
+        this.openedWith.delete(s.printerId);
+      }
+    }
+    for (const row of own.values()) {
       if (this.deps.sessions.has(row.id)) continue;
       try {
         this.openSession(row);
@@ -148,6 +173,7 @@ export class PrintersService {
       coolOnPause: async () => (await findOrganization(this.deps.db))?.cool_on_pause === 1,
     });
     this.deps.sessions.add(session);
+    this.openedWith.set(row.id, linkKey(row));
     session.connect().catch((err: Error) => {
       this.deps.logger.info('printer not connected yet; retrying in the background', { printer_id: row.id, reason: err.message });
     });
@@ -182,9 +208,14 @@ export class PrintersService {
     return remote === undefined ? this.record(row) : toPrinterRecord(row, remote);
   }
 
-  /** Every printer with its live state, oldest first (for the scheduler). */
+  /** Every printer with its live state, oldest first. */
   async listAll(): Promise<PrinterRecord[]> {
     return (await allPrinters(this.deps.db)).map((row) => this.record(row));
+  }
+
+  /** This node's printers with their live state, oldest first (for its scheduler). */
+  async listOwn(): Promise<PrinterRecord[]> {
+    return (await allPrinters(this.deps.db)).filter((row) => row.node_id === this.deps.nodeId).map((row) => this.record(row));
   }
 
   async list(q: ListQuery): Promise<ListPage<Partial<PrinterRecord>>> {
@@ -198,6 +229,10 @@ export class PrintersService {
   async create(input: PrinterCreateInput): Promise<PrinterRecord> {
     const { url, parsed } = checkConnectionUrl(input.connection_url);
     await this.ensureLinkFree(url, parsed, null);
+    const nodeId = input.node_id ?? this.deps.nodeId;
+    if (input.node_id !== undefined && !(await this.deps.nodeExists(nodeId))) {
+      throw new AppError(422, 'invalid_request', `node_id: no node ${nodeId} is registered`, 'list the nodes with GET /v1/nodes');
+    }
     const id = newId('prt');
     const now = isoTime(this.deps.clock.now());
     const row: PrinterRow = {
@@ -217,14 +252,16 @@ export class PrintersService {
       power_watts: input.power_watts ?? null,
       clear_bed_gcode: cleanClearBedGcode(input.clear_bed_gcode ?? null),
       clear_bed_temperature: input.clear_bed_temperature ?? null,
-      node_id: null,
+      node_id: nodeId,
       created_at: now,
       updated_at: now,
     };
     const apiKey = cleanOptionalText('api_key', input.api_key ?? null);
     if (apiKey !== null) row.api_key_sealed = this.deps.secrets.seal(apiKey, id);
     await this.unlessTaken(url, insertPrinter(this.deps.db, row));
-    this.openSession(row);
+    // Only the owner connects: another node opens it when the signal reaches it (or at its next start).
+    if (nodeId === this.deps.nodeId) this.openSession(row);
+    else await this.deps.signalNodes();
     this.deps.bus.emit('printer.updated', { printer_id: id, reason: 'created' });
     return this.record(row);
   }
@@ -237,7 +274,7 @@ export class PrintersService {
     if (input.connection_url !== undefined) {
       const { url, parsed } = checkConnectionUrl(input.connection_url);
       if (url !== row.connection_url) {
-        this.refuseWhileBusy(id, 'change connection_url');
+        await this.refuseWhileBusy(row, 'change connection_url');
         await this.ensureLinkFree(url, parsed, id);
         patch.connection_url = url;
         reconnect = true;
@@ -248,7 +285,7 @@ export class PrintersService {
       patch.api_key_sealed = key === null ? null : this.deps.secrets.seal(key, id);
       // A network printer's driver holds the credential: a new one takes effect on a new link (a refused key is fixed this way).
       if (printerKindOf(row.connection_url) !== 'serial' && patch.api_key_sealed !== row.api_key_sealed) {
-        this.refuseWhileBusy(id, 'change api_key');
+        await this.refuseWhileBusy(row, 'change api_key');
         reconnect = true;
       }
     }
@@ -265,9 +302,14 @@ export class PrintersService {
     patch.updated_at = isoTime(this.deps.clock.now());
     await this.unlessTaken(patch.connection_url ?? row.connection_url, updatePrinter(this.deps.db, id, patch));
     const updated: PrinterRow = { ...row, ...patch } as PrinterRow;
-    if (reconnect) {
+    if (reconnect && updated.node_id === this.deps.nodeId) {
       await this.deps.sessions.remove(id);
       this.openSession(updated);
+    } else if (reconnect) {
+      await this.deps.signalNodes();
+    } else if (this.openedWith.has(id)) {
+      // A key a serial link does not use changed: its session stays as it is.
+      this.openedWith.set(id, linkKey(updated));
     }
     const changed = Object.keys(input);
     this.deps.bus.emit('printer.updated', {
@@ -279,10 +321,12 @@ export class PrintersService {
 
   /** Removes the printer and closes its session; refused while it prints (cancel the job first). */
   async remove(id: string): Promise<void> {
-    await this.requireRow(id);
-    this.refuseWhileBusy(id, 'delete the printer');
+    const row = await this.requireRow(id);
+    await this.refuseWhileBusy(row, 'delete the printer');
     await this.deps.sessions.remove(id);
+    this.openedWith.delete(id);
     await deletePrinter(this.deps.db, id);
+    if (row.node_id !== this.deps.nodeId) await this.deps.signalNodes();
     this.deps.bus.emit('printer.removed', { printer_id: id });
   }
 
@@ -310,9 +354,10 @@ export class PrintersService {
 
   // ------------------------------------------------------------------------------------------------ internals
 
-  /** printer_busy while a job is printing or paused on it. */
-  private refuseWhileBusy(id: string, what: string): void {
-    const status = this.session(id)?.currentStatus;
+  /** printer_busy while a job is printing or paused on it (another node's printer: as its jobs' rows say). */
+  private async refuseWhileBusy(row: PrinterRow, what: string): Promise<void> {
+    const id = row.id;
+    const status = row.node_id === this.deps.nodeId ? this.session(id)?.currentStatus : await activeJobStatus(this.deps.db, id);
     if (status === 'printing' || status === 'paused') {
       const err = printerBusy(id, status);
       throw new AppError(err.status, err.code, `cannot ${what}: ${err.message}`, err.details);

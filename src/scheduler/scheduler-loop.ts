@@ -45,6 +45,11 @@ export interface SchedulerLoopDeps {
   setPrinterReady(printerId: string, ready: boolean): Promise<void>;
   /** Seconds the print running on this printer still needs (null: unknown), for the forecast. */
   currentRemaining(printerId: string): Promise<number | null>;
+  /**
+   * Several nodes share the queue: printers of other nodes (jobs pinned to them are theirs alone), and whether this node
+   * writes the waiting reasons of unpinned jobs (one node does, so two views of the farm never flap them). Absent: one node.
+   */
+  nodeView?(): Promise<{ foreignPrinters: ReadonlySet<string>; writesSharedReasons: boolean; lost: boolean }>;
 }
 
 /** How long after a start a printer counts as heating when the firmware has not reported targets yet. */
@@ -130,9 +135,20 @@ export class SchedulerLoop {
   }
 
   /** The input decide() would see now (also the forecast's). */
-  async input(): Promise<{ input: SchedulerInput; rows: JobRow[] }> {
-    const [rows, printers, org] = await Promise.all([queuedJobs(this.d.db), this.d.printers(), this.d.org()]);
-    return { input: { jobs: rows.map(toSchedulerJob), printers: printers.map((p) => this.toSchedulerPrinter(p)), org }, rows };
+  async input(): Promise<{ input: SchedulerInput; rows: JobRow[]; writesSharedReasons: boolean; lost: boolean }> {
+    const [all, printers, org, view] = await Promise.all([queuedJobs(this.d.db), this.d.printers(), this.d.org(), this.d.nodeView?.()]);
+    const rows = view ? all.filter((r) => !(r.pinned && r.printer_id !== null && view.foreignPrinters.has(r.printer_id))) : all;
+    return {
+      input: { jobs: rows.map(toSchedulerJob), printers: printers.map((p) => this.toSchedulerPrinter(p)), org },
+      rows,
+      writesSharedReasons: view?.writesSharedReasons ?? true,
+      lost: view?.lost ?? false,
+    };
+  }
+
+  /** Forgets which waiting reasons it wrote, so the next pass writes them all (another node changed some meanwhile). */
+  forgetReasons(): void {
+    this.lastReasons.clear();
   }
 
   /** The farm's timeline: which queued job starts on which printer and when, from estimated durations. */
@@ -167,9 +183,12 @@ export class SchedulerLoop {
   }
 
   private async pass(): Promise<Decisions> {
-    const { input, rows } = await this.input();
+    const { input, rows, writesSharedReasons, lost } = await this.input();
     const decisions = decide(input);
+    // Marked lost by the other nodes: nothing starts here (nor is a reason written) until this node beats again.
+    if (lost) return decisions;
     const fileOf = new Map(rows.map((r) => [r.id, r.file_id]));
+    const pinned = new Set(rows.filter((r) => r.pinned).map((r) => r.id));
     const org = input.org;
 
     for (const s of decisions.starts) {
@@ -187,6 +206,7 @@ export class SchedulerLoop {
     // Waiting reasons: written only when they change, so a quiet farm writes nothing.
     const next = new Map<string, string | null>();
     for (const [jobId, reason] of decisions.waiting) {
+      if (!writesSharedReasons && !pinned.has(jobId)) continue;
       next.set(jobId, reason);
       if (this.lastReasons.get(jobId) !== reason) await setWaitingReason(this.d.db, jobId, reason);
     }

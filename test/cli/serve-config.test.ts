@@ -34,6 +34,8 @@ const refused: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
   ['--no-mdns with a value', ['--no-mdns=1'], {}, /--no-mdns/],
   ['--workers -1', ['--workers', '-1'], {}, /--workers/],
   ['--workers 65', ['--workers', '65'], {}, /^invalid --workers "65": expected a whole number from 0 \(everything on the main thread\) to 64$/],
+  ['--node-address without a scheme', ['--node-address', '192.168.1.20:8080'], {}, /^invalid --node-address "192\.168\.1\.20:8080": expected the base URL other nodes reach this one at/],
+  ['PRINTFARM_NODE_NAME of blanks', [], { PRINTFARM_NODE_NAME: '   ' }, /^invalid PRINTFARM_NODE_NAME " {3}": expected a name of 1 to 100 characters$/],
   ['PRINTFARM_WORKERS=two', [], { PRINTFARM_WORKERS: 'two' }, /^invalid PRINTFARM_WORKERS "two": expected a whole number from 0/],
   ['a value with a quote', ['--host', 'a"b'], {}, /^invalid --host "a\\"b"/],
   ['an unknown flag', ['--bogus'], {}, /^unknown flag --bogus \(see printfarm serve --help\)$/],
@@ -103,6 +105,11 @@ describe('serve settings (in process)', () => {
       mdns: false,
       workers: 0,
     });
+    assert.deepEqual(
+      (({ nodeName, nodeAddress }) => ({ nodeName, nodeAddress }))(parseServeArgs(['--node-name', ' bay 2 ', '--node-address', 'http://10.0.0.7:8080/'], { PRINTFARM_NODE_NAME: 'ignored' })),
+      { nodeName: 'bay 2', nodeAddress: 'http://10.0.0.7:8080' },
+      'the flags win, trimmed; the address without its last slash',
+    );
     assert.ok(defaultWorkers() >= 1 && defaultWorkers() === Math.max(1, os.availableParallelism() - 1), 'cores - 1, at least 1');
     assert.equal(parseServeArgs([], { PRINTFARM_PORT: '', PRINTFARM_TRUST_PROXY: '0' }).port, 8080);
   });

@@ -16,14 +16,16 @@ import { allRoutes, type AppRoute } from '../../src/app/routes-index.js';
 import type { HostResolver } from '../../src/files/url-guard.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PrintersServiceDeps } from '../../src/printers/printers.service.js';
-import type { NodeIdentity } from '../../src/nodes/node-identity.js';
 import type { ForwardingOptions } from '../../src/forwarding/forwarding.middleware.js';
-import type { ClusterBus } from '../../src/cluster/cluster-bus.js';
 import type { RemotePrinterStatesOptions } from '../../src/printers/remote-printer-states.js';
 import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
 import type { DbHandle } from '../../src/storage/db.js';
 import { openPostgres } from '../../src/storage/open-postgres.js';
 import { openTestDatabase } from './test-database.js';
+import { loadNodeId, type NodeIdentity } from '../../src/nodes/node-identity.js';
+import type { ClusterBus } from '../../src/cluster/cluster-bus.js';
+import type { NodeTuning } from '../../src/nodes/node-runtime.js';
+import { newId } from '../../src/ids.js';
 
 export interface TestApp {
   deps: AppDeps;
@@ -60,12 +62,14 @@ export async function startTestApp(
     resolveHost?: HostResolver;
     /** Link worker threads (--workers); the sessions stay on this thread when absent. */
     workers?: number;
+    /** Heartbeat and liveness tuning of the node. */
+    nodes?: NodeTuning;
     /** Where G-code content lives (the database store on SQLite, a shared directory); the engine's default when absent. */
     fileStorage?: DepsSettings['fileStorage'];
     /** A PostgreSQL database several test apps share (like nodes of one farm); the caller creates and drops it. */
     databaseUrl?: string;
-    /** This app as one node of several on one database (its address is filled in once it listens); a fresh id when absent. */
-    node?: NodeIdentity;
+    /** This app as one node of several on one database (its address, when null, is filled in once it listens); a fresh id when absent. */
+    node?: NodeIdentity | Omit<NodeIdentity, 'address'>;
     /** Timeouts of actions forwarded to another node. */
     forwarding?: ForwardingOptions;
     /** One bus shared by the apps acting as nodes of one farm; a bus of its own when absent. */
@@ -96,25 +100,29 @@ export async function startTestApp(
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     resolveHost: options.resolveHost,
     workers: options.workers ?? 0,
-    ...(options.fileStorage ? { fileStorage: options.fileStorage } : {}),
-    ...(options.node ? { node: options.node } : {}),
-    ...(options.forwarding ? { forwarding: options.forwarding } : {}),
+    // The address is known once listening: filled in before the node registers.
+    // With a data directory its node id is kept there, as the server does: an app started again on it is the same node.
+    node: { id: options.node?.id ?? (options.dataDir ? loadNodeId(options.dataDir) : newId('nod')), name: options.node?.name ?? 'test node', address: (options.node && 'address' in options.node ? options.node.address : null) ?? null },
     ...(options.cluster ? { cluster: options.cluster } : {}),
+    ...(options.nodes ? { nodes: options.nodes } : {}),
+    ...(options.fileStorage ? { fileStorage: options.fileStorage } : {}),
+    ...(options.forwarding ? { forwarding: options.forwarding } : {}),
     ...(options.remotePrinters ? { remotePrinters: options.remotePrinters } : {}),
   });
   const { printers } = deps;
-  await deps.events.start();
-  deps.webhooks.start();
-  await farm.start();
-  // As at a real start: stored printers (a file database) reconnect by themselves.
-  await printers.openAllSessions();
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
-  // Other nodes forward printer actions here, as to a server's --node-address.
+  // Other nodes forward printer actions here, as to a server's --node-address (known once listening, before the node registers).
   deps.node.address ??= baseUrl;
+  await deps.events.start();
+  deps.webhooks.start();
+  await deps.nodes.start();
+  await farm.start();
+  // As at a real start: stored printers (a file database) reconnect by themselves.
+  await printers.openAllSessions();
   return {
     deps,
     handle,
@@ -129,6 +137,7 @@ export async function startTestApp(
       await farm.stop();
       await printers.close();
       await farm.settled();
+      await deps.nodes.stop();
       await handle.close();
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },

@@ -76,6 +76,12 @@ export const WAITING_WORDS: Record<string, WaitingWords> = {
     why: "Heating up now would draw more than the farm's power budget allows.",
     todo: 'Nothing to do: it starts when another printer has finished heating. Raise the budget in Settings if it is too low.',
   },
+  // Written by the nodes (not the scheduler) when the appliance driving the pinned printer stopped sending heartbeats.
+  node_lost: {
+    label: 'Appliance lost',
+    why: 'The job is pinned to a printer whose appliance (node) stopped answering.',
+    todo: 'Check that appliance: power, network, the printfarm service. The job waits until it is back, or pin it elsewhere.',
+  },
 };
 
 /** Words for any code; an unknown (newer) code is still shown, in a neutral sentence. */

@@ -1,0 +1,30 @@
+// The node as GET /v1/nodes shows it: one TypeBox definition gives the response schema and the TS type.
+import { Type, type Static } from '@sinclair/typebox';
+
+const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const NodePrinterSchema = Type.Object({
+  id: Type.String({ description: 'prt_...' }),
+  name: Type.String(),
+  status: Type.Union([Type.Literal('idle'), Type.Literal('printing'), Type.Literal('offline'), Type.Literal('paused'), Type.Literal('error'), Type.Null()], {
+    description:
+      "The live status as the answering node knows it: its own printers' from their sessions; offline for printers of a lost or stopped node; null for printers of another online node (that node's GET /v1/printers/:id tells).",
+  }),
+});
+
+export const NodeRecordSchema = Type.Object({
+  id: Type.String({ description: 'nod_...' }),
+  name: Type.String({ description: '--node-name (default: the host name).' }),
+  address: nullable(Type.String({ description: 'The base URL other nodes forward printer actions to (--node-address).' })),
+  version: Type.String({ description: 'The printfarm version the node runs.' }),
+  started_at: Type.String({ format: 'date-time' }),
+  last_seen_at: Type.String({ format: 'date-time', description: "The node's own clock at its last heartbeat." }),
+  state: Type.Union([Type.Literal('online'), Type.Literal('lost'), Type.Literal('stopped')], {
+    description: 'online; lost: no heartbeat for 30 s (its printing jobs failed with node_lost); stopped: shut down cleanly.',
+  }),
+  self: Type.Boolean({ description: 'true for the node answering this request.' }),
+  printers: Type.Array(NodePrinterSchema, { description: 'The printers this node drives, oldest first.' }),
+});
+export type NodeRecord = Static<typeof NodeRecordSchema>;
+
+export const NodeListSchema = Type.Object({ data: Type.Array(NodeRecordSchema) });
