@@ -22,14 +22,6 @@ describe('printer actions forwarded to the owning node', () => {
   let b: PrintersApp;
   let printerId: string;
 
-  /** Until the nodes registry lands on this branch, the node rows are written here as a node registers itself. */
-  async function register(app: PrintersApp, node: NodeIdentity): Promise<void> {
-    const now = new Date().toISOString();
-    await app.t.deps.db
-      .insertInto('nodes')
-      .values({ id: node.id, name: node.name, address: node.address, version: 'test', started_at: now, last_seen_at: now, updated_at: now })
-      .execute();
-  }
   const setNode = (patch: { state?: 'online' | 'lost'; address?: string | null }) =>
     a.t.deps.db.updateTable('nodes').set(patch).where('id', '=', nodeB.id).execute();
 
@@ -44,11 +36,9 @@ describe('printer actions forwarded to the owning node', () => {
     // A first: it opens the sessions of the printers stored when it starts, so it never links B's printer created below.
     a = await startPrintersApp({ file, node: nodeA, forwarding: { connectTimeoutMs: 1000, replyTimeoutMs: 5000 } });
     b = await startPrintersApp({ file, node: nodeB });
-    await register(a, nodeA);
-    await register(b, nodeB);
     const printer = await b.create({ name: 'on b', connection_url: longJobSim('fwd-b') });
     printerId = printer.id;
-    await b.t.deps.db.updateTable('printers').set({ node_id: nodeB.id }).where('id', '=', printerId).execute();
+    assert.equal((await b.get(printerId)).node_id, nodeB.id, 'a printer belongs to the node it was created on');
     await b.untilStatus(printerId, 'idle');
     assert.equal(a.t.deps.printers.session(printerId), undefined, 'node A holds no link to B printer');
   });

@@ -27,14 +27,8 @@ describe('remote printer state', () => {
     const tuning = { publishEveryMs: 50, republishAfterMs: 200 };
     a = await startPrintersApp({ file, node: nodeA, cluster, remotePrinters: tuning });
     b = await startPrintersApp({ file, node: nodeB, cluster, remotePrinters: tuning });
-    const now = new Date().toISOString();
-    for (const n of [nodeA, nodeB]) {
-      await a.t.deps.db.insertInto('nodes').values({ id: n.id, name: n.name, address: null, version: 'test', started_at: now, last_seen_at: now, updated_at: now }).execute();
-    }
     const printer = await b.create({ name: 'on b', connection_url: 'sim://remote-b?speed=max' });
     printerId = printer.id;
-    // Until the nodes registry lands on this branch, the owner is recorded here as creating on B would.
-    await b.t.deps.db.updateTable('printers').set({ node_id: nodeB.id }).where('id', '=', printerId).execute();
     await b.untilStatus(printerId, 'idle');
   });
   after(async () => {
