@@ -1,4 +1,5 @@
 // Wires one running server by hand (data dir, database, first admin, app, node:http) and stops it gracefully; used by `serve` and tests.
+import { openClusterBus } from './cluster/open-cluster-bus.js';
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -152,10 +153,12 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     lock.release({ keepUncleanMark: lock.uncleanStop });
     throw err;
   }
+  const cluster = await openClusterBus(handle, config.databaseUrl ?? null, logger);
   let built: ReturnType<typeof buildAppDeps>;
   try {
     built = buildAppDeps({
       handle,
+      cluster,
       clock,
       logger,
       env: config.env,
@@ -169,6 +172,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     });
   } catch (err) {
+    await cluster.close();
     await handle.close();
     lock.release();
     throw new StartupError(`cannot read the secret key in ${config.dataDir}: ${(err as Error).message}`);
@@ -208,6 +212,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     deps.webhooks.start();
   } catch (err) {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
+    await cluster.close();
     await handle.close();
     lock.release();
     throw err;
@@ -270,6 +275,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       } catch (err) {
         logger.error('shutdown: could not write the last API key uses', { error: err as Error });
       }
+      await cluster.close();
       await handle.close();
       lock.release();
     })();

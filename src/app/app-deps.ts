@@ -19,12 +19,15 @@ import type { WebhooksRuntime } from '../webhooks/webhooks-runtime.js';
 import type { Db } from '../storage/db.js';
 import type { EngineSql } from '../storage/engines/engine-sql.js';
 import type { HttpDeps } from '../http/http-deps.js';
+import type { ClusterBus } from '../cluster/cluster-bus.js';
 import type { NodeIdentity } from '../nodes/node-identity.js';
 import type { AccessControl } from '../http/middleware/access-control.js';
 
 export interface AppDeps extends HttpDeps {
   /** This appliance among the nodes sharing the database (src/nodes/node-identity.ts). */
   node: NodeIdentity;
+  /** Signals between the nodes sharing the database (in-process on SQLite); the caller that built it closes it. */
+  cluster: ClusterBus;
   db: Db;
   /** The statements that differ between SQLite and PostgreSQL (storage/engines/engine-sql.ts). */
   sql: EngineSql;

@@ -27,6 +27,7 @@ import { findOrganization } from '../auth/organization.repository.js';
 import type { HostResolver } from '../files/url-guard.js';
 import { defaultFileStorage, openContentStore, type FileStorage } from '../files/content-store-choice.js';
 import { newId } from '../ids.js';
+import { LocalClusterBus, type ClusterBus } from '../cluster/cluster-bus.js';
 import type { NodeIdentity } from '../nodes/node-identity.js';
 
 export interface DepsSettings {
@@ -58,6 +59,8 @@ export interface DepsSettings {
   filesDir?: string;
   /** This appliance among the nodes sharing the database; absent (tests): a fresh id, no address. */
   node?: NodeIdentity;
+  /** Signals between nodes (cluster/open-cluster-bus.ts); absent: in-process, this node alone. */
+  cluster?: ClusterBus;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -74,7 +77,8 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const workers = s.workers ? linkWorkerPool(s.workers, bus, logger, s.printers?.sessionOptions) : undefined;
   const printers = new PrintersService({ db: handle.db, bus, clock, logger, sessions, secrets: s.secrets, extrusionIndexes, preparedFiles, workers, ...s.printers });
   const sql = engineSql(handle.engine);
-  const events = createEventsRuntime({ db: handle.db, sql, clock, logger }, s.events);
+  const cluster = s.cluster ?? new LocalClusterBus();
+  const events = createEventsRuntime({ db: handle.db, sql, clock, logger, cluster }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events }, s.webhooks);
   const contentStore = openContentStore(s.fileStorage ?? defaultFileStorage(handle.engine, s.filesDir), { db: handle.db, dataDir: s.dataDir, engine: handle.engine });
@@ -83,6 +87,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const node: NodeIdentity = s.node ?? { id: newId('nod'), name: 'test node', address: null };
   const deps: AppDeps = {
     node,
+    cluster,
     db: handle.db,
     sql,
     clock,

@@ -1,9 +1,11 @@
 // Builds the event machinery once per server (outbox, commit feed, live stream, telemetry, pruning) for deps.events.
 // How feature code publishes events (record inside the caller's transaction, recordNow, telemetry): docs/events-integration.md.
+import type { ClusterBus } from '../cluster/cluster-bus.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
 import type { EngineSql } from '../storage/engines/engine-sql.js';
+import { relayEventsBetweenNodes } from './cluster-relay.js';
 import { CommittedFeed } from './committed-feed.js';
 import { pruneEvents } from './event-log.repository.js';
 import { TELEMETRY_EVENT_TYPE, type LiveType, type RecordableType } from './event-names.js';
@@ -56,7 +58,8 @@ export interface EventsRuntime {
   stop(): Promise<void>;
 }
 
-export function createEventsRuntime(base: { db: Db; sql: EngineSql; clock: Clock; logger: Logger }, options: EventsOptions = {}): EventsRuntime {
+/** `cluster`: the signals between nodes sharing the database; absent, this node's events stay on this node's stream. */
+export function createEventsRuntime(base: { db: Db; sql: EngineSql; clock: Clock; logger: Logger; cluster?: ClusterBus }, options: EventsOptions = {}): EventsRuntime {
   const { db, clock, logger } = base;
   const feed = new CommittedFeed(db, logger);
   const outbox = new EventOutbox(db, base.sql, clock, feed);
@@ -65,6 +68,8 @@ export function createEventsRuntime(base: { db: Db; sql: EngineSql; clock: Clock
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   const sse: SseOptions = { heartbeatMs: options.sse?.heartbeatMs ?? 15_000, maxBufferedBytes: options.sse?.maxBufferedBytes ?? 1024 * 1024 };
   feed.subscribe((rows) => stream.publishRows(rows));
+  const relay = base.cluster ? relayEventsBetweenNodes(feed, base.cluster, logger) : null;
+  if (relay) outbox.subscribe(relay.noteRecorded);
   const timers: NodeJS.Timeout[] = [];
   let stopped: Promise<void> | undefined;
 
@@ -101,6 +106,7 @@ export function createEventsRuntime(base: { db: Db; sql: EngineSql; clock: Clock
     stop() {
       stopped ??= (async () => {
         for (const t of timers) clearInterval(t);
+        relay?.stop();
         stream.closeAll('shutting_down');
         feed.stop();
       })();

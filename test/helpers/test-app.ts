@@ -1,4 +1,5 @@
 // Builds the real app on a real database (SQLite in memory by default, PostgreSQL in the test:postgres run) for HTTP tests, with a manual clock.
+import { openClusterBus } from '../../src/cluster/open-cluster-bus.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -71,9 +72,12 @@ export async function startTestApp(
   const handle = options.databaseUrl
     ? await openPostgres(options.databaseUrl, nowIso, { poolSize: 5 })
     : await openTestDatabase(nowIso, options.file !== undefined ? { file: options.file } : {});
+  // Apps sharing one database hear each other's signals, as nodes do; alone, an in-process bus.
+  const cluster = await openClusterBus(handle, options.databaseUrl ?? null, silentLogger);
   const secrets = options.dataDir ? loadSecretBox(options.dataDir) : SecretBox.ephemeral();
   const { deps, farm } = buildAppDeps({
     handle,
+    cluster,
     clock,
     logger: silentLogger,
     env: options.env ?? 'live',
@@ -107,6 +111,7 @@ export async function startTestApp(
     async close() {
       await deps.webhooks.stop(0);
       await deps.events.stop();
+      await cluster.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await farm.stop();
