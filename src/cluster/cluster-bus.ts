@@ -8,7 +8,12 @@ export type ClusterChannel =
   /** Webhook deliveries became due: any node may claim them. */
   | 'deliveries'
   /** The node list changed (a node joined, stopped or was marked lost). */
-  | 'nodes';
+  | 'nodes'
+  /**
+   * Live-only events (printer.telemetry, job.progress) of this node's printers for the other nodes' streams: the one
+   * channel whose payload is the data (never stored, so nothing to read back), throttled and small; a lost one is skipped.
+   */
+  | 'live';
 
 export type ClusterListener = (payload: string) => void;
 

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Logger } from '../logger.js';
 import type { ClusterBus, ClusterChannel, ClusterListener } from './cluster-bus.js';
 
-const CHANNELS: readonly ClusterChannel[] = ['jobs', 'events', 'deliveries', 'nodes'];
+const CHANNELS: readonly ClusterChannel[] = ['jobs', 'events', 'deliveries', 'nodes', 'live'];
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; a signal is a nudge, so ours stay far below. */
 export const MAX_PAYLOAD_BYTES = 7999;
 
@@ -104,8 +104,9 @@ export class PgClusterBus implements ClusterBus {
     this.client = client;
     this.connections += 1;
     this.backoff = this.o.backoffMs ?? 250;
-    // Signals sent while nobody listened are gone: every listener looks at the database once, as if nudged.
-    if (this.connections > 1) for (const c of CHANNELS) this.deliver(c, '');
+    // Signals sent while nobody listened are gone: every listener looks at the database once, as if nudged ('live' carries
+    // data, not a nudge: missed samples are simply skipped).
+    if (this.connections > 1) for (const c of CHANNELS) if (c !== 'live') this.deliver(c, '');
   }
 
   private lost(client: pg.Client, err: Error | null): void {

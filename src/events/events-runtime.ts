@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
 import type { EngineSql } from '../storage/engines/engine-sql.js';
-import { relayEventsBetweenNodes } from './cluster-relay.js';
+import { relayEventsBetweenNodes, relayLiveBetweenNodes } from './cluster-relay.js';
 import { CommittedFeed } from './committed-feed.js';
 import { pruneEvents } from './event-log.repository.js';
 import { TELEMETRY_EVENT_TYPE, type LiveType, type RecordableType } from './event-names.js';
@@ -70,6 +70,11 @@ export function createEventsRuntime(base: { db: Db; sql: EngineSql; clock: Clock
   feed.subscribe((rows) => stream.publishRows(rows));
   const relay = base.cluster ? relayEventsBetweenNodes(feed, base.cluster, logger) : null;
   if (relay) outbox.subscribe(relay.noteRecorded);
+  const liveRelay = base.cluster ? relayLiveBetweenNodes(base.cluster, logger, (event) => stream.publishLive(event)) : null;
+  const publishLive = (event: PublicEvent): void => {
+    stream.publishLive(event);
+    liveRelay?.send(event);
+  };
   const timers: NodeJS.Timeout[] = [];
   let stopped: Promise<void> | undefined;
 
@@ -82,11 +87,11 @@ export function createEventsRuntime(base: { db: Db; sql: EngineSql; clock: Clock
     telemetry(printerId, sample) {
       const now = clock.now();
       if (!throttle.admit(printerId, now)) return false;
-      stream.publishLive(makeEvent(TELEMETRY_EVENT_TYPE, { printer_id: printerId, ...sample }, now));
+      publishLive(makeEvent(TELEMETRY_EVENT_TYPE, { printer_id: printerId, ...sample }, now));
       return true;
     },
     live(type, object) {
-      stream.publishLive(makeEvent(type, object, clock.now()));
+      publishLive(makeEvent(type, object, clock.now()));
     },
     forgetPrinter: (printerId) => throttle.forget(printerId),
     stream,
@@ -107,6 +112,7 @@ export function createEventsRuntime(base: { db: Db; sql: EngineSql; clock: Clock
       stopped ??= (async () => {
         for (const t of timers) clearInterval(t);
         relay?.stop();
+        liveRelay?.stop();
         stream.closeAll('shutting_down');
         feed.stop();
       })();

@@ -1,4 +1,4 @@
-// Two apps on one PostgreSQL database, as two nodes: an event recorded on one reaches the other's /v1/events at once.
+// Two apps on one PostgreSQL database, as two nodes: an event recorded or streamed live on one reaches the other's /v1/events at once.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pgForTests, pgSkipReason, type PgForTests } from '../helpers/pg-for-tests.js';
@@ -38,5 +38,21 @@ describe('events across nodes', { skip: pgSkipReason() }, () => {
     assert.deepEqual(typesOf(atB), ['job.created', 'printer.online']);
     assert.deepEqual(typesOf(atA), ['job.created', 'printer.online']);
     assert.deepEqual(atB.messages.map((m) => m.id), atA.messages.map((m) => m.id), 'the same ids (and order) on both nodes');
+
+    // Live-only events of A's printers reach B's stream too, once each on each node.
+    const liveTypes = '/v1/events?types=printer.telemetry,job.progress';
+    const liveB = await openStream(b.baseUrl, liveTypes, bearer(key));
+    open.push(liveB);
+    const liveA = await openStream(a.baseUrl, liveTypes, bearer(key));
+    open.push(liveA);
+    assert.equal(a.deps.events.telemetry('prt_a', { progress: 0.5 }), true);
+    a.deps.events.live('job.progress', { job_id: 'job_a', progress: 0.5 });
+    await eventually(() => liveB.messages.length === 2, 'the live events on node B', 4000);
+    await new Promise((r) => setTimeout(r, 200));
+    // Live samples are independent: two of them may cross the nodes in either order.
+    assert.deepEqual(typesOf(liveB).sort(), ['job.progress', 'printer.telemetry']);
+    assert.deepEqual(typesOf(liveA), ['printer.telemetry', 'job.progress'], 'not streamed twice on the sending node');
+    const telemetry = liveB.messages.find((m) => m.event === 'printer.telemetry')!;
+    assert.equal(JSON.parse(telemetry.data!).data.object.printer_id, 'prt_a');
   });
 });
