@@ -66,7 +66,8 @@ export class DeliveryWorker {
   readonly outcomes: Record<AttemptOutcome, number> = { delivered: 0, retry: 0, failed: 0 };
 
   constructor(
-    private readonly deps: { db: Db; clock: Clock; logger: Logger },
+    /** `released`: tells the other nodes a delivery this node claimed is due again (see stop()). */
+    private readonly deps: { db: Db; clock: Clock; logger: Logger; released?: () => void },
     options: DeliveryWorkerOptions = {},
   ) {
     this.maxInFlight = options.maxInFlight ?? 64;
@@ -220,6 +221,7 @@ export class DeliveryWorker {
         if (err instanceof AttemptAborted) {
           // Not sent: due again now for any node rather than held until this node's lease ends.
           await releaseDelivery(db, row);
+          this.deps.released?.();
           return undefined;
         }
         throw err;

@@ -26,12 +26,12 @@ describe('webhook deliveries shared by two nodes', { skip: pgSkipReason() }, () 
   });
 
   /** Two apps on a fresh database with one clock, a receiver and a webhook to it for every event. */
-  async function farm(): Promise<{ a: TestApp; b: TestApp; rx: Receiver; hook: string }> {
+  async function farm(extra: { safetyPollMs?: number } = {}): Promise<{ a: TestApp; b: TestApp; rx: Receiver; hook: string }> {
     const db = await pg.createDatabase();
     drops.push(db.drop);
     const clock = new ManualClock();
     // Several in flight per node and per webhook: the claim, not the worker's own list, keeps the nodes apart.
-    const webhooks = { random: () => 0.5, timeoutMs: 3000, perWebhook: 8, leaseMs: LEASE_MS };
+    const webhooks = { random: () => 0.5, timeoutMs: 3000, perWebhook: 8, leaseMs: LEASE_MS, ...extra };
     const a = await startTestApp({ databaseUrl: db.url, clock, webhooks });
     open.push(a);
     const b = await startTestApp({ databaseUrl: db.url, clock, webhooks });
@@ -82,5 +82,18 @@ describe('webhook deliveries shared by two nodes', { skip: pgSkipReason() }, () 
     const row = await b.deps.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', hook).executeTakeFirstOrThrow();
     assert.equal(row.status, 'delivered');
     assert.equal(row.attempts, 1);
+  });
+
+  it('a delivery cut off by a node stopping is sent by the other node at once', async () => {
+    // Polls an hour apart: only the 'deliveries' signal can make the other node look again within the wait below.
+    const { a, b, rx } = await farm({ safetyPollMs: 3_600_000 });
+    rx.behaviour = (_req, index) => (index === 0 ? { status: 204, hang: true } : { status: 204 });
+    await a.deps.events.recordNow('job.created', { id: 'job_cut' });
+    await eventually(() => rx.received.length === 1, 'the first (hanging) attempt', 5000);
+    const [holder, other] = a.deps.webhooks.worker.busy === 1 ? [a, b] : [b, a];
+    assert.equal(holder.deps.webhooks.worker.busy, 1);
+    await holder.deps.webhooks.stop(0);
+    await eventually(() => rx.received.length === 2, 'the attempt by the other node', 5000);
+    await eventually(async () => (await other.deps.db.selectFrom('webhook_deliveries').select('status').executeTakeFirstOrThrow()).status === 'delivered', 'delivered', 5000);
   });
 });
