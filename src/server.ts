@@ -1,4 +1,5 @@
 // Wires one running server by hand (data dir, database, first admin, app, node:http) and stops it gracefully; used by `serve` and tests.
+import { openClusterBus } from './cluster/open-cluster-bus.js';
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -155,6 +156,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     lock.release({ keepUncleanMark: lock.uncleanStop });
     throw err;
   }
+  const cluster = await openClusterBus(handle, config.databaseUrl ?? null, logger);
   let built: ReturnType<typeof buildAppDeps>;
   // The node's id is kept in the data directory, so a restarted node is the same node. The address defaults to the
   // bound port, known once listening (--port 0): filled in before the node registers.
@@ -167,6 +169,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     built = buildAppDeps({
       node,
       handle,
+      cluster,
       clock,
       logger,
       env: config.env,
@@ -180,6 +183,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     });
   } catch (err) {
+    await cluster.close();
     await handle.close();
     lock.release();
     const fromEnv = (process.env[SECRET_KEY_ENV] ?? '') !== '';
@@ -230,6 +234,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     deps.webhooks.start();
   } catch (err) {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
+    await cluster.close();
     await handle.close();
     lock.release();
     throw err;
@@ -296,6 +301,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       } catch (err) {
         logger.error('shutdown: could not write the last API key uses', { error: err as Error });
       }
+      await cluster.close();
       await handle.close();
       lock.release();
     })();

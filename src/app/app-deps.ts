@@ -30,7 +30,7 @@ export interface AppDeps extends HttpDeps {
   node: NodeIdentity;
   /** Timeouts of requests forwarded to the node owning a printer (tests shorten them). */
   forwarding?: ForwardingOptions;
-  /** Signals between the nodes sharing the database ('jobs', 'events', 'deliveries', 'nodes', 'printers'; a local bus on a single box). */
+  /** Signals between the nodes sharing the database ('jobs', 'events', 'deliveries', 'nodes', 'printers'; a local bus on a single box; the caller that built it closes it). */
   cluster: ClusterBus;
   /** This node's registration, heartbeat and liveness watch: started before the farm, stopped after it. */
   nodes: NodeRuntime;

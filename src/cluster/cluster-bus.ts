@@ -1,5 +1,6 @@
 // Signals between the nodes sharing one database (issue 20): "a job was queued", "events were committed". A signal is
-// only a nudge to look at the database, never the data itself, so a lost signal delays work and loses nothing.
+// a nudge to look at the database, so a lost one delays work and loses nothing; only 'printers' and 'live' carry data,
+// and that data is live state a newer signal replaces.
 export type ClusterChannel =
   /** A job was queued, re-queued or freed: every node's scheduler looks at its own printers. */
   | 'jobs'
@@ -10,7 +11,12 @@ export type ClusterChannel =
   /** The node list changed (a node joined, stopped or was marked lost). */
   | 'nodes'
   /** A printer's live state on the node owning it (payload: the snapshot as JSON, throttled to ~1 per second per printer). */
-  | 'printers';
+  | 'printers'
+  /**
+   * Live-only events (printer.telemetry, job.progress) of this node's printers for the other nodes' streams: the one
+   * payload is the event itself (never stored, so nothing to read back), throttled and small; a lost one is skipped.
+   */
+  | 'live';
 
 export type ClusterListener = (payload: string) => void;
 

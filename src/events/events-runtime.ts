@@ -1,9 +1,11 @@
 // Builds the event machinery once per server (outbox, commit feed, live stream, telemetry, pruning) for deps.events.
 // How feature code publishes events (record inside the caller's transaction, recordNow, telemetry): docs/events-integration.md.
+import type { ClusterBus } from '../cluster/cluster-bus.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
 import type { EngineSql } from '../storage/engines/engine-sql.js';
+import { relayEventsBetweenNodes, relayLiveBetweenNodes } from './cluster-relay.js';
 import { CommittedFeed } from './committed-feed.js';
 import { pruneEvents } from './event-log.repository.js';
 import { TELEMETRY_EVENT_TYPE, type LiveType, type RecordableType } from './event-names.js';
@@ -56,7 +58,8 @@ export interface EventsRuntime {
   stop(): Promise<void>;
 }
 
-export function createEventsRuntime(base: { db: Db; sql: EngineSql; clock: Clock; logger: Logger }, options: EventsOptions = {}): EventsRuntime {
+/** `cluster`: the signals between nodes sharing the database; absent, this node's events stay on this node's stream. */
+export function createEventsRuntime(base: { db: Db; sql: EngineSql; clock: Clock; logger: Logger; cluster?: ClusterBus }, options: EventsOptions = {}): EventsRuntime {
   const { db, clock, logger } = base;
   const feed = new CommittedFeed(db, logger);
   const outbox = new EventOutbox(db, base.sql, clock, feed);
@@ -65,6 +68,13 @@ export function createEventsRuntime(base: { db: Db; sql: EngineSql; clock: Clock
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   const sse: SseOptions = { heartbeatMs: options.sse?.heartbeatMs ?? 15_000, maxBufferedBytes: options.sse?.maxBufferedBytes ?? 1024 * 1024 };
   feed.subscribe((rows) => stream.publishRows(rows));
+  const relay = base.cluster ? relayEventsBetweenNodes(feed, base.cluster, logger) : null;
+  if (relay) outbox.subscribe(relay.noteRecorded);
+  const liveRelay = base.cluster ? relayLiveBetweenNodes(base.cluster, logger, (event) => stream.publishLive(event)) : null;
+  const publishLive = (event: PublicEvent): void => {
+    stream.publishLive(event);
+    liveRelay?.send(event);
+  };
   const timers: NodeJS.Timeout[] = [];
   let stopped: Promise<void> | undefined;
 
@@ -77,11 +87,11 @@ export function createEventsRuntime(base: { db: Db; sql: EngineSql; clock: Clock
     telemetry(printerId, sample) {
       const now = clock.now();
       if (!throttle.admit(printerId, now)) return false;
-      stream.publishLive(makeEvent(TELEMETRY_EVENT_TYPE, { printer_id: printerId, ...sample }, now));
+      publishLive(makeEvent(TELEMETRY_EVENT_TYPE, { printer_id: printerId, ...sample }, now));
       return true;
     },
     live(type, object) {
-      stream.publishLive(makeEvent(type, object, clock.now()));
+      publishLive(makeEvent(type, object, clock.now()));
     },
     forgetPrinter: (printerId) => throttle.forget(printerId),
     stream,
@@ -101,6 +111,8 @@ export function createEventsRuntime(base: { db: Db; sql: EngineSql; clock: Clock
     stop() {
       stopped ??= (async () => {
         for (const t of timers) clearInterval(t);
+        relay?.stop();
+        liveRelay?.stop();
         stream.closeAll('shutting_down');
         feed.stop();
       })();

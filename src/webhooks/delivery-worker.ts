@@ -5,7 +5,7 @@ import { isoTime, type Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
 import { TEST_EVENT_TYPE } from '../events/event-names.js';
-import { dueDeliveriesOf, failPendingOf, nextDueMs, pendingDelivery, updateDelivery, type DueDelivery } from './deliveries.repository.js';
+import { claimDueDeliveriesOf, failPendingOf, nextDueMs, pendingDelivery, releaseDelivery, updateDelivery, type DueDelivery } from './deliveries.repository.js';
 import { decideAfterAttempt, type AttemptResult } from './delivery-outcome.js';
 import { hostAllowed } from '../net/host-allowlist.js';
 import { signatureHeader } from './signature.js';
@@ -28,6 +28,11 @@ export interface DeliveryWorkerOptions {
    * whole schedule in seconds; the server never does.
    */
   retryDelayScale?: number;
+  /**
+   * How long a claimed delivery stays this node's before any node may send it again (a node killed mid-send); default
+   * the attempt timeout plus 30 s, and never shorter than the timeout, so a slow attempt is not sent twice.
+   */
+  leaseMs?: number;
 }
 
 /** What an attempt led to: delivered, retry (it failed and goes again later), failed (given up). */
@@ -47,6 +52,7 @@ export class DeliveryWorker {
   private readonly safetyPollMs: number;
   private readonly random: () => number;
   private readonly retryDelayScale: number;
+  private readonly leaseMs: number;
   private readonly inFlight = new Map<string, InFlight>();
   private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   private running = false;
@@ -60,7 +66,8 @@ export class DeliveryWorker {
   readonly outcomes: Record<AttemptOutcome, number> = { delivered: 0, retry: 0, failed: 0 };
 
   constructor(
-    private readonly deps: { db: Db; clock: Clock; logger: Logger },
+    /** `released`: tells the other nodes a delivery this node claimed is due again (see stop()). */
+    private readonly deps: { db: Db; clock: Clock; logger: Logger; released?: () => void },
     options: DeliveryWorkerOptions = {},
   ) {
     this.maxInFlight = options.maxInFlight ?? 64;
@@ -69,6 +76,7 @@ export class DeliveryWorker {
     this.safetyPollMs = options.safetyPollMs ?? 1000;
     this.random = options.random ?? Math.random;
     this.retryDelayScale = options.retryDelayScale ?? 1;
+    this.leaseMs = Math.max(options.leaseMs ?? this.timeoutMs + 30_000, this.timeoutMs + 1000);
   }
 
   /** Everything pending in the database is picked up from here: a restart resumes where the last run stopped. */
@@ -99,7 +107,7 @@ export class DeliveryWorker {
 
   /**
    * Stops taking work, gives attempts in flight up to `graceMs` to finish and record their outcome, then aborts the
-   * rest. An aborted attempt leaves its delivery pending and unchanged, so the next start sends it again.
+   * rest. An aborted attempt leaves its delivery pending and due as before, so the next start (or another node) sends it again.
    */
   async stop(graceMs = 2000): Promise<void> {
     this.running = false;
@@ -149,7 +157,7 @@ export class DeliveryWorker {
           const mine = [...this.inFlight].filter(([, f]) => f.webhookId === webhookId).map(([id]) => id);
           const free = Math.min(this.perWebhook - mine.length, this.maxInFlight - this.inFlight.size);
           if (free <= 0) continue;
-          for (const row of await dueDeliveriesOf(this.deps.db, webhookId, now, mine, free)) void this.launch(row);
+          for (const row of await claimDueDeliveriesOf(this.deps.db, webhookId, now, mine, free, now + this.leaseMs)) void this.launch(row);
         }
       } while (this.again && this.running);
       await this.scheduleNext();
@@ -210,7 +218,12 @@ export class DeliveryWorker {
       try {
         result = await postWebhook(webhook.url, body, headers, { timeoutMs: this.timeoutMs, signal, agents: this.agents });
       } catch (err) {
-        if (err instanceof AttemptAborted) return undefined;
+        if (err instanceof AttemptAborted) {
+          // Not sent: due again now for any node rather than held until this node's lease ends.
+          await releaseDelivery(db, row);
+          this.deps.released?.();
+          return undefined;
+        }
         throw err;
       }
     }

@@ -1,5 +1,6 @@
 // Webhooks as a subscriber of the event log, wired once at composition: delivery rows written with each recorded event,
 // and the worker that sends them, woken whenever new events commit.
+import type { ClusterBus } from '../cluster/cluster-bus.js';
 import type { Clock } from '../clock.js';
 import type { EventsRuntime } from '../events/events-runtime.js';
 import type { Logger } from '../logger.js';
@@ -16,10 +17,14 @@ export interface WebhooksRuntime {
 }
 
 export function createWebhooksRuntime(
-  base: { db: Db; clock: Clock; logger: Logger; events: Pick<EventsRuntime, 'onRecord' | 'feed'> },
+  base: { db: Db; clock: Clock; logger: Logger; events: Pick<EventsRuntime, 'onRecord' | 'feed'>; cluster?: ClusterBus },
   options: DeliveryWorkerOptions = {},
 ): WebhooksRuntime {
-  const worker = new DeliveryWorker({ db: base.db, clock: base.clock, logger: base.logger }, options);
+  const { cluster } = base;
+  // A delivery handed back by a node stopping mid-attempt is due at once: the other nodes hear of it on 'deliveries'.
+  const released = cluster ? (): void => void cluster.publish('deliveries').catch(() => undefined) : undefined;
+  const worker = new DeliveryWorker({ db: base.db, clock: base.clock, logger: base.logger, ...(released ? { released } : {}) }, options);
+  cluster?.subscribe('deliveries', () => worker.wake());
   base.events.onRecord(fanOutToWebhooks);
   base.events.feed.subscribe(() => worker.wake());
   return {

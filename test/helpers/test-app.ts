@@ -1,4 +1,5 @@
 // Builds the real app on a real database (SQLite in memory by default, PostgreSQL in the test:postgres run) for HTTP tests, with a manual clock.
+import { openClusterBus } from '../../src/cluster/open-cluster-bus.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -86,9 +87,13 @@ export async function startTestApp(
   const handle = options.databaseUrl
     ? await openPostgres(options.databaseUrl, nowIso, { poolSize: 5 })
     : await openTestDatabase(nowIso, options.file !== undefined ? { file: options.file } : {});
+  // Apps sharing one database hear each other's signals, as nodes do; alone, an in-process bus. A bus the caller gives
+  // (one LocalClusterBus shared by apps on one SQLite file) is the caller's to close.
+  const cluster = options.cluster ?? (await openClusterBus(handle, options.databaseUrl ?? null, silentLogger));
   const secrets = options.dataDir ? loadSecretBox(options.dataDir) : SecretBox.ephemeral();
   const { deps, farm } = buildAppDeps({
     handle,
+    cluster,
     clock,
     logger: silentLogger,
     env: options.env ?? 'live',
@@ -103,7 +108,6 @@ export async function startTestApp(
     // The address is known once listening: filled in before the node registers.
     // With a data directory its node id is kept there, as the server does: an app started again on it is the same node.
     node: { id: options.node?.id ?? (options.dataDir ? loadNodeId(options.dataDir) : newId('nod')), name: options.node?.name ?? 'test node', address: (options.node && 'address' in options.node ? options.node.address : null) ?? null },
-    ...(options.cluster ? { cluster: options.cluster } : {}),
     ...(options.nodes ? { nodes: options.nodes } : {}),
     ...(options.fileStorage ? { fileStorage: options.fileStorage } : {}),
     ...(options.forwarding ? { forwarding: options.forwarding } : {}),
@@ -132,6 +136,7 @@ export async function startTestApp(
     async close() {
       await deps.webhooks.stop(0);
       await deps.events.stop();
+      if (!options.cluster) await cluster.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await farm.stop();

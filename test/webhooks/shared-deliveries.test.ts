@@ -1,0 +1,99 @@
+// Two nodes (two apps on one PostgreSQL database) send one farm's webhook deliveries: each exactly once, and a delivery
+// claimed by a node that died mid-send goes out once its lease ends.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { ManualClock } from '../../src/clock.js';
+import { claimDueDeliveriesOf } from '../../src/webhooks/deliveries.repository.js';
+import { pgForTests, pgSkipReason, type PgForTests } from '../helpers/pg-for-tests.js';
+import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { eventually, startReceiver, type Obj, type Receiver } from './webhook-harness.js';
+
+const LEASE_MS = 40_000;
+
+describe('webhook deliveries shared by two nodes', { skip: pgSkipReason() }, () => {
+  let pg: PgForTests;
+  const open: Array<{ close(): Promise<void> }> = [];
+  const drops: Array<() => Promise<void>> = [];
+  before(async () => {
+    pg = await pgForTests();
+  });
+  afterEach(async () => {
+    for (const x of open.splice(0).reverse()) await x.close();
+    for (const d of drops.splice(0)) await d();
+  });
+  after(async () => {
+    await pg?.stop();
+  });
+
+  /** Two apps on a fresh database with one clock, a receiver and a webhook to it for every event. */
+  async function farm(extra: { safetyPollMs?: number } = {}): Promise<{ a: TestApp; b: TestApp; rx: Receiver; hook: string }> {
+    const db = await pg.createDatabase();
+    drops.push(db.drop);
+    const clock = new ManualClock();
+    // Several in flight per node and per webhook: the claim, not the worker's own list, keeps the nodes apart.
+    const webhooks = { random: () => 0.5, timeoutMs: 3000, perWebhook: 8, leaseMs: LEASE_MS, ...extra };
+    const a = await startTestApp({ databaseUrl: db.url, clock, webhooks });
+    open.push(a);
+    const b = await startTestApp({ databaseUrl: db.url, clock, webhooks });
+    open.push(b);
+    const rx = await startReceiver();
+    open.push(rx);
+    const key = await mintTestKey(a);
+    const res = await a.request('/v1/webhooks', { method: 'POST', headers: bearer(key, true), body: JSON.stringify({ url: rx.url, events: ['*'], secret: 'test-secret-0123456789' }) });
+    assert.equal(res.status, 201, await res.clone().text());
+    return { a, b, rx, hook: ((await res.json()) as Obj).id as string };
+  }
+
+  const eventIds = (rx: Receiver): string[] => rx.received.map((r) => String(r.headers['x-event-id']));
+
+  it('delivers every event once while both nodes send', async () => {
+    const { a, b, rx } = await farm();
+    const N = 80;
+    for (let i = 0; i < N; i++) await (i % 2 === 0 ? a : b).deps.events.recordNow('job.created', { id: `job_${i}` });
+    await eventually(async () => (await a.deps.db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').execute()).length === 0, 'no delivery pending', 20_000);
+    await eventually(() => rx.received.length >= N, `${N} deliveries`, 5000);
+    const ids = eventIds(rx);
+    assert.equal(new Set(ids).size, N, 'every event delivered');
+    assert.equal(ids.length, N, 'no event delivered twice');
+    const byNode = [a, b].map((t) => t.deps.webhooks.worker.outcomes.delivered);
+    assert.equal(byNode[0]! + byNode[1]!, N, `attempts recorded by the nodes: ${byNode.join(' + ')}`);
+  });
+
+  it('a delivery claimed by a node that died waits for its lease, then goes out once', async () => {
+    const { a, b, rx, hook } = await farm();
+    // Node B alone sends; what A claims below is as good as claimed by a node killed before it could send.
+    await a.deps.webhooks.stop(0);
+    await b.deps.webhooks.stop(0);
+    await a.deps.events.recordNow('job.created', { id: 'job_orphan' });
+    const now = a.clock.now();
+    const claimed = await claimDueDeliveriesOf(a.deps.db, hook, now, [], 10, now + LEASE_MS);
+    assert.equal(claimed.length, 1);
+    assert.equal((await claimDueDeliveriesOf(b.deps.db, hook, now, [], 10, now + LEASE_MS)).length, 0, 'leased: no other claim');
+    b.deps.webhooks.start();
+    b.clock.advance(LEASE_MS - 1000);
+    b.deps.webhooks.worker.wake();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(rx.received.length, 0, 'not sent while the lease runs');
+    b.clock.advance(1000);
+    b.deps.webhooks.worker.wake();
+    await eventually(() => rx.received.length === 1, 'the orphaned delivery', 5000);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(eventIds(rx).length, 1);
+    const row = await b.deps.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', hook).executeTakeFirstOrThrow();
+    assert.equal(row.status, 'delivered');
+    assert.equal(row.attempts, 1);
+  });
+
+  it('a delivery cut off by a node stopping is sent by the other node at once', async () => {
+    // Polls an hour apart: only the 'deliveries' signal can make the other node look again within the wait below.
+    const { a, b, rx } = await farm({ safetyPollMs: 3_600_000 });
+    rx.behaviour = (_req, index) => (index === 0 ? { status: 204, hang: true } : { status: 204 });
+    await a.deps.events.recordNow('job.created', { id: 'job_cut' });
+    await eventually(() => rx.received.length === 1, 'the first (hanging) attempt', 5000);
+    const [holder, other] = a.deps.webhooks.worker.busy === 1 ? [a, b] : [b, a];
+    assert.equal(holder.deps.webhooks.worker.busy, 1);
+    await holder.deps.webhooks.stop(0);
+    await eventually(() => rx.received.length === 2, 'the attempt by the other node', 5000);
+    await eventually(async () => (await other.deps.db.selectFrom('webhook_deliveries').select('status').executeTakeFirstOrThrow()).status === 'delivered', 'delivered', 5000);
+  });
+});
