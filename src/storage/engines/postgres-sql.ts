@@ -19,4 +19,25 @@ export const postgresSql: EngineSql = {
     const object = sql.join(pairs.map(([key, value]) => sql`${sql.lit(key)}::text, ${value}`));
     return sql<string>`(select coalesce(json_agg(json_build_object(${object}) order by ${orderBy})::text, '[]') from (${rows}) as ${sql.id(alias)})`;
   },
+  async suspendTriggers(trx) {
+    // USER triggers only: the foreign-key checks (internal triggers) stay on. ALTER TABLE is transactional here.
+    const { rows } = await sql<{ name: string }>`
+      SELECT DISTINCT c.relname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+      WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace ORDER BY 1`.execute(trx);
+    for (const t of rows) await sql`ALTER TABLE ${sql.table(t.name)} DISABLE TRIGGER USER`.execute(trx);
+    return async () => {
+      for (const t of rows) await sql`ALTER TABLE ${sql.table(t.name)} ENABLE TRIGGER USER`.execute(trx);
+    };
+  },
+  async identityHighWater(db, table, column) {
+    // NULL until the sequence first handed out a value.
+    const { rows } = await sql<{ v: number | null }>`
+      SELECT pg_sequence_last_value(pg_get_serial_sequence(${table}, ${column})::regclass) AS v`.execute(db);
+    return rows[0]?.v ?? null;
+  },
+  async raiseIdentity(trx, table, column, value) {
+    await sql`
+      SELECT setval(pg_get_serial_sequence(${table}, ${column}), GREATEST(${value}::bigint,
+        COALESCE(pg_sequence_last_value(pg_get_serial_sequence(${table}, ${column})::regclass), 1)))`.execute(trx);
+  },
 };
