@@ -1,6 +1,6 @@
 // `printfarm db copy --from … --to …`: moves a farm between databases (SQLite to PostgreSQL when it outgrows one box,
 // or back), every row kept and verified per table, then its stored files into the target's file store.
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -79,13 +79,17 @@ function checksTable(checks: readonly TableCheck[]): string {
 
 /** The files the copied rows name, into the store the target farm reads (null: nothing to do, they came as rows). */
 async function copyFiles(parsed: DbCopyArgs, source: OpenEnd, target: OpenEnd): Promise<FilesIntoDatabaseReport | null> {
-  // Scratch space of the database store (its temps and cache); nothing is left there.
-  const scratch = path.join(os.tmpdir(), 'printfarm-db-copy-files');
-  const from = source.dataDir !== null ? new FileStore(source.dataDir) : new DatabaseFileStore(source.handle.db, scratch, false);
-  if (parsed.filesDir) return copyStoredFiles(target.handle.db, from, new FileStore(scratch, parsed.filesDir));
-  if (target.dataDir !== null) return copyStoredFiles(target.handle.db, from, new FileStore(target.dataDir));
-  if (from instanceof FileStore) return copyFilesIntoDatabase(target.handle.db, from, new DatabaseFileStore(target.handle.db, scratch, false));
-  return null; // PostgreSQL to PostgreSQL: the chunks were rows of the copy.
+  // Scratch space of the stores (temps, the local copies a database store reads through); removed afterwards.
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'printfarm-db-copy-files-'));
+  try {
+    const from = source.dataDir !== null ? new FileStore(source.dataDir) : new DatabaseFileStore(source.handle.db, scratch, false);
+    if (parsed.filesDir) return await copyStoredFiles(target.handle.db, from, new FileStore(scratch, parsed.filesDir));
+    if (target.dataDir !== null) return await copyStoredFiles(target.handle.db, from, new FileStore(target.dataDir));
+    if (from instanceof FileStore) return await copyFilesIntoDatabase(target.handle.db, from, new DatabaseFileStore(target.handle.db, scratch, false));
+    return null; // PostgreSQL to PostgreSQL: the chunks were rows of the copy.
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 /** The key that seals printer credentials must travel with the rows; a SQLite target gets the source's key file. */

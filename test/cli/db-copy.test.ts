@@ -178,6 +178,7 @@ describe('PostgreSQL', { skip: pgUnavailableReason() ? `SKIPPED, PostgreSQL is n
     const home = await dbCopy('--from', url, '--to', `sqlite:${back}`);
     assert.equal(home.code, 0, home.out + home.err);
     assertVerified(home.out);
+    assert.match(home.out, /Files: 2 copied/);
     await withServer(settings(back), async (s) => assert.deepEqual(await answers(s, farm.key), before_));
 
     // A node with a fresh data directory: the file can only come from the database's chunks.
