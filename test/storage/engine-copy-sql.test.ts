@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
 import { engineSql } from '../../src/storage/engines/engine-sql.js';
 import { openPostgres } from '../../src/storage/open-postgres.js';
-import { pgForTests, pgSkipReason, type PgForTests } from '../helpers/pg-for-tests.js';
+import { pgDatabaseForSuite, pgSkipReason } from '../helpers/pg-for-tests.js';
 
 const NOW = '2026-11-26T12:00:00.000Z';
 
@@ -74,15 +74,6 @@ function copyCases(name: string, open: () => Promise<DbHandle>): void {
 copyCases('SQLite', async () => openDatabase(':memory:', NOW));
 
 describe('on PostgreSQL', { skip: pgSkipReason() }, () => {
-  let cluster: PgForTests;
-  let db: { url: string; drop(): Promise<void> };
-  before(async () => {
-    cluster = await pgForTests();
-    db = await cluster.createDatabase();
-  });
-  after(async () => {
-    await db?.drop();
-    await cluster?.stop();
-  });
-  copyCases('PostgreSQL', () => openPostgres(db.url, NOW, { poolSize: 2 }));
+  const url = pgDatabaseForSuite();
+  copyCases('PostgreSQL', () => openPostgres(url(), NOW, { poolSize: 2 }));
 });

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
 import { engineSqlOf } from '../../src/storage/engines/engine-sql.js';
 import { openPostgres } from '../../src/storage/open-postgres.js';
-import { pgForTests, pgSkipReason, type PgForTests } from '../helpers/pg-for-tests.js';
+import { pgDatabaseForSuite, pgSkipReason } from '../helpers/pg-for-tests.js';
 
 const NOW = '2026-11-26T12:00:00.000Z';
 
@@ -82,25 +82,16 @@ engineCases('SQLite', async () => {
 });
 
 describe('on PostgreSQL', { skip: pgSkipReason() }, () => {
-  let cluster: PgForTests;
-  let db: { url: string; drop(): Promise<void> };
-  before(async () => {
-    cluster = await pgForTests();
-    db = await cluster.createDatabase();
-  });
-  after(async () => {
-    await db?.drop();
-    await cluster?.stop();
-  });
+  const url = pgDatabaseForSuite();
 
   engineCases('PostgreSQL', async () => {
     // Temporary tables live in one connection: a pool of one keeps the seeded table visible to every statement.
-    const handle = await openPostgres(db.url, NOW, { poolSize: 1 });
+    const handle = await openPostgres(url(), NOW, { poolSize: 1 });
     return { handle, done: () => handle.close() };
   });
 
   it('event-writing transactions commit in seq order: a later seq waits for an earlier one to commit', async () => {
-    const handle = await openPostgres(db.url, NOW, { poolSize: 4 });
+    const handle = await openPostgres(url(), NOW, { poolSize: 4 });
     try {
       const s = engineSqlOf(handle.db);
       const order: string[] = [];
