@@ -12,6 +12,8 @@ import { silentLogger } from '../../src/logger.js';
 import { startServer, type RunningServer, type ServerSettings } from '../../src/server.js';
 import { COPY_TABLES } from '../../src/storage/copy-tables.js';
 import { openDatabase } from '../../src/storage/db.js';
+import { migrations } from '../../src/storage/migrations/index.js';
+import { FileStore } from '../../src/files/file-store.js';
 import { gcode } from '../jobs/jobs-harness.js';
 import { pgUnavailableReason, startPgCluster, type PgCluster } from '../helpers/pg-cluster.js';
 import { callServer as call, pollUntil as until } from '../helpers/running-server.js';
@@ -150,11 +152,28 @@ it('refuses a damaged source and a farm whose server is running, naming why', as
   assert.equal(r.code, 1);
   assert.match(r.err, /cannot read the source .*printfarm\.sqlite: .*not a database; nothing was copied/);
 
-  await withServer(settings(farm.dataDir), async () => {
-    const busy = await dbCopy('--from', `sqlite:${farm.dataDir}`, '--to', `sqlite:${await tempDir()}`);
+  // A farm of its own: the shared one must not run again (its waiting job would be at the mercy of the restart).
+  const running = await tempDir();
+  await withServer(settings(running), async () => {
+    const busy = await dbCopy('--from', `sqlite:${running}`, '--to', `sqlite:${await tempDir()}`);
     assert.equal(busy.code, 1);
     assert.match(busy.err, /the source data directory .* is in use by another printfarm process .*stop that server first \(or pass --ignore-lock/);
   });
+});
+
+it('a source written by an older printfarm is migrated in its snapshot only: the source file stays as it was', async () => {
+  const old = await tempDir();
+  const file = path.join(old, 'printfarm.sqlite');
+  const h = openDatabase(file, undefined, { migrations: migrations.slice(0, 17) });
+  h.sqlite.prepare("INSERT INTO organization (id, name, created_at, updated_at) VALUES ('org_old', 'Old farm', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')").run();
+  await h.close();
+  const target = await tempDir();
+  const r = await dbCopy('--from', `sqlite:${old}`, '--to', `sqlite:${target}`);
+  assert.equal(r.code, 0, r.out + r.err);
+  assertVerified(r.out);
+  const version = (f: string) => new BetterSqlite3(f, { readonly: true }).prepare('SELECT MAX(version) FROM schema_version').pluck().get();
+  assert.equal(version(file), 17);
+  assert.equal(version(path.join(target, 'printfarm.sqlite')), migrations.length);
 });
 
 describe('PostgreSQL', { skip: pgUnavailableReason() ? `SKIPPED, PostgreSQL is not available: ${pgUnavailableReason()}` : false }, () => {
@@ -189,5 +208,19 @@ describe('PostgreSQL', { skip: pgUnavailableReason() ? `SKIPPED, PostgreSQL is n
       assert.equal((await call(s, farm.key, 'POST', `/v1/printers/${farm.printerId}/actions`, { action: 'ready' })).status, 202);
       await until('the job queued before the move to complete', async () => (await call(s, farm.key, 'GET', `/v1/jobs/${farm.waitingJob}`)).body.status === 'completed');
     });
+  });
+
+  it('--files-dir puts the files in the shared directory instead of the database', async () => {
+    const url = await cluster.createDatabase('shared_files');
+    const shared = await tempDir();
+    const r = await dbCopy('--from', `sqlite:${farm.dataDir}`, '--to', url, '--files-dir', shared);
+    assert.equal(r.code, 0, r.out + r.err);
+    assert.match(r.out, /Files: 2 copied/);
+    const source = new BetterSqlite3(path.join(farm.dataDir, 'printfarm.sqlite'), { readonly: true });
+    const files = source.prepare('SELECT sha256, size FROM files').all() as Array<{ sha256: string; size: number }>;
+    source.close();
+    const store = new FileStore(shared, shared);
+    for (const f of files) assert.ok(await store.hasContent(f.sha256, f.size), f.sha256);
+    assert.match(r.out, /^file_chunks\s+0\s+0\s/m);
   });
 });
