@@ -145,7 +145,7 @@ it('sqlite → sqlite: every table equal, same answers, the stored file prints; 
   assertVerified(forced.out);
 });
 
-it('refuses a damaged source and a farm whose server is running, naming why', async () => {
+it('refuses a damaged source, and a farm whose server is running unless --ignore-lock, naming why', async () => {
   const damaged = await tempDir();
   writeFileSync(path.join(damaged, 'printfarm.sqlite'), Buffer.alloc(8192, 7));
   const r = await dbCopy('--from', `sqlite:${damaged}`, '--to', `sqlite:${await tempDir()}`);
@@ -158,6 +158,10 @@ it('refuses a damaged source and a farm whose server is running, naming why', as
     const busy = await dbCopy('--from', `sqlite:${running}`, '--to', `sqlite:${await tempDir()}`);
     assert.equal(busy.code, 1);
     assert.match(busy.err, /the source data directory .* is in use by another printfarm process .*stop that server first \(or pass --ignore-lock/);
+    // Told to, it copies the running farm's consistent snapshot.
+    const told = await dbCopy('--from', `sqlite:${running}`, '--to', `sqlite:${await tempDir()}`, '--ignore-lock');
+    assert.equal(told.code, 0, told.out + told.err);
+    assertVerified(told.out);
   });
 });
 
