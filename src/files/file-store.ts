@@ -1,7 +1,7 @@
 // Content-addressed storage in a directory: <dataDir>/files (or a shared --files-dir)/<aa>/<bb>/<sha256>.gcode, written
 // to a temp file while hashing, then renamed into place.
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
@@ -75,6 +75,19 @@ export class FileStore implements ContentStore {
     const dest = this.contentPath(temp.sha256);
     await mkdir(path.dirname(dest), { recursive: true });
     await rename(temp.tempPath, dest);
+  }
+
+  /**
+   * Copies a local file to its content address, checking on the way that it is `size` bytes hashing to `sha256`
+   * (a farm's files moving to another store); the file itself is left as it is.
+   */
+  async storeFile(filePath: string, sha256: string, size: number): Promise<void> {
+    const temp = await this.writeTemp(createReadStream(filePath), () => undefined);
+    if (temp.sha256 !== sha256 || temp.size !== size) {
+      await this.discard(temp);
+      throw new FileContentError(`${filePath} is ${temp.size} bytes hashing to ${temp.sha256}, not the stored file ${sha256} of ${size} bytes`);
+    }
+    await this.commit(temp);
   }
 
   exclusive<T>(fn: () => Promise<T>): Promise<T> {

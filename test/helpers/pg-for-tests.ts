@@ -1,5 +1,6 @@
 // The PostgreSQL a cross-engine test uses: the run's cluster (PRINTFARM_TEST_PG_URL) or one started for the file;
 // without PostgreSQL installed the test skips with the reason (never a silent pass).
+import { after, before } from 'node:test';
 import { pgUnavailableReason, startPgCluster, type PgCluster } from './pg-cluster.js';
 import { createPgTestDatabase, testPgUrl } from './test-database.js';
 
@@ -21,5 +22,26 @@ export async function pgForTests(): Promise<PgForTests> {
     stop: async () => {
       await own?.stop();
     },
+  };
+}
+
+/**
+ * Inside a describe: a cluster (the run's or its own) and one new database for the suite, dropped and stopped after
+ * it. Returns the database's URL once the suite's hooks ran.
+ */
+export function pgDatabaseForSuite(): () => string {
+  let cluster: PgForTests | undefined;
+  let db: { url: string; drop(): Promise<void> } | undefined;
+  before(async () => {
+    cluster = await pgForTests();
+    db = await cluster.createDatabase();
+  });
+  after(async () => {
+    await db?.drop();
+    await cluster?.stop();
+  });
+  return () => {
+    if (!db) throw new Error('the PostgreSQL database of this suite is not created yet (use it inside a hook or test)');
+    return db.url;
   };
 }

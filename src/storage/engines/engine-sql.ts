@@ -36,6 +36,16 @@ export interface EngineSql {
    * on PostgreSQL, and each form uses it.
    */
   equalsIgnoringCase(column: Expression<unknown>, value: string): RawBuilder<SqlBool>;
+  /**
+   * Turns off the database's own triggers inside transaction `trx` (printfarm db copy writes rows exactly as they were,
+   * roll-ups included, so nothing may derive rows from them meanwhile); the returned function turns them on again in
+   * the same transaction. A rolled-back transaction leaves the triggers as they were.
+   */
+  suspendTriggers(trx: Kysely<Database>): Promise<() => Promise<void>>;
+  /** The highest value an identity column ever handed out (rows since deleted included), null when never used. */
+  identityHighWater(db: Kysely<Database>, table: string, column: string): Promise<number | null>;
+  /** Makes the identity hand out values above `value` next (it never goes back below what it already handed out). */
+  raiseIdentity(trx: Kysely<Database>, table: string, column: string, value: number): Promise<void>;
 }
 
 export function engineSql(engine: DbEngine): EngineSql {

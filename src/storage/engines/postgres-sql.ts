@@ -24,4 +24,25 @@ export const postgresSql: EngineSql = {
   greatest: (a, b) => sql<number>`GREATEST(${a}, ${b})`,
   jsonArrayHas: (array, value) => sql<SqlBool>`EXISTS (SELECT 1 FROM json_array_elements_text(CAST(${array} AS json)) AS e(value) WHERE e.value = ${value})`,
   equalsIgnoringCase: (column, value) => sql<SqlBool>`lower(${column}) = lower(${value})`,
+  async suspendTriggers(trx) {
+    // USER triggers only: the foreign-key checks (internal triggers) stay on. ALTER TABLE is transactional here.
+    const { rows } = await sql<{ name: string }>`
+      SELECT DISTINCT c.relname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+      WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace ORDER BY 1`.execute(trx);
+    for (const t of rows) await sql`ALTER TABLE ${sql.table(t.name)} DISABLE TRIGGER USER`.execute(trx);
+    return async () => {
+      for (const t of rows) await sql`ALTER TABLE ${sql.table(t.name)} ENABLE TRIGGER USER`.execute(trx);
+    };
+  },
+  async identityHighWater(db, table, column) {
+    // NULL until the sequence first handed out a value.
+    const { rows } = await sql<{ v: number | null }>`
+      SELECT pg_sequence_last_value(pg_get_serial_sequence(${table}, ${column})::regclass) AS v`.execute(db);
+    return rows[0]?.v ?? null;
+  },
+  async raiseIdentity(trx, table, column, value) {
+    await sql`
+      SELECT setval(pg_get_serial_sequence(${table}, ${column}), GREATEST(${value}::bigint,
+        COALESCE(pg_sequence_last_value(pg_get_serial_sequence(${table}, ${column})::regclass), 1)))`.execute(trx);
+  },
 };

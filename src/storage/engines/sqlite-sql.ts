@@ -17,4 +17,22 @@ export const sqliteSql: EngineSql = {
   greatest: (a, b) => sql<number>`MAX(${a}, ${b})`,
   jsonArrayHas: (array, value) => sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${array}) WHERE json_each.value = ${value})`,
   equalsIgnoringCase: (column, value) => sql<SqlBool>`${column} = ${value}`,
+  async suspendTriggers(trx) {
+    // SQLite cannot switch a trigger off, but its DDL is transactional: drop them and create them again from their
+    // own text before the commit.
+    const { rows } = await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name`.execute(trx);
+    for (const t of rows) await sql`DROP TRIGGER ${sql.id(t.name)}`.execute(trx);
+    return async () => {
+      for (const t of rows) await sql.raw(t.sql).execute(trx);
+    };
+  },
+  async identityHighWater(db, table) {
+    // AUTOINCREMENT keeps its high-water mark in sqlite_sequence (the column is the table's INTEGER PRIMARY KEY).
+    const { rows } = await sql<{ seq: number }>`SELECT seq FROM sqlite_sequence WHERE name = ${table}`.execute(db);
+    return rows[0]?.seq ?? null;
+  },
+  async raiseIdentity(trx, table, _column, value) {
+    await sql`UPDATE sqlite_sequence SET seq = MAX(seq, ${value}) WHERE name = ${table}`.execute(trx);
+    await sql`INSERT INTO sqlite_sequence (name, seq) SELECT ${table}, ${value} WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ${table})`.execute(trx);
+  },
 };
