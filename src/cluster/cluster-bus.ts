@@ -18,6 +18,19 @@ export type ClusterChannel =
    */
   | 'live';
 
+/**
+ * Every channel, and whether its payload is a nudge (look at the database; after missed signals every listener gets an
+ * empty one) or live data (a missed one is simply skipped). A Record, so a new channel cannot be left out of a bus.
+ */
+export const CLUSTER_CHANNELS: Readonly<Record<ClusterChannel, 'nudge' | 'data'>> = {
+  jobs: 'nudge',
+  events: 'nudge',
+  deliveries: 'nudge',
+  nodes: 'nudge',
+  printers: 'data',
+  live: 'data',
+};
+
 export type ClusterListener = (payload: string) => void;
 
 export interface ClusterBus {

@@ -1,9 +1,9 @@
 // ClusterBus over PostgreSQL LISTEN/NOTIFY: one dedicated connection listens, publishing goes through the shared pool.
 import pg from 'pg';
 import type { Logger } from '../logger.js';
-import type { ClusterBus, ClusterChannel, ClusterListener } from './cluster-bus.js';
+import { CLUSTER_CHANNELS, type ClusterBus, type ClusterChannel, type ClusterListener } from './cluster-bus.js';
 
-const CHANNELS: readonly ClusterChannel[] = ['jobs', 'events', 'deliveries', 'nodes', 'live'];
+const CHANNELS = Object.keys(CLUSTER_CHANNELS) as ClusterChannel[];
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; a signal is a nudge, so ours stay far below. */
 export const MAX_PAYLOAD_BYTES = 7999;
 
@@ -104,9 +104,9 @@ export class PgClusterBus implements ClusterBus {
     this.client = client;
     this.connections += 1;
     this.backoff = this.o.backoffMs ?? 250;
-    // Signals sent while nobody listened are gone: every listener looks at the database once, as if nudged ('live' carries
-    // data, not a nudge: missed samples are simply skipped).
-    if (this.connections > 1) for (const c of CHANNELS) if (c !== 'live') this.deliver(c, '');
+    // Signals sent while nobody listened are gone: every listener looks at the database once, as if nudged (the data
+    // channels carry live state, not a nudge: missed samples are simply skipped until the next one).
+    if (this.connections > 1) for (const c of CHANNELS) if (CLUSTER_CHANNELS[c] === 'nudge') this.deliver(c, '');
   }
 
   private lost(client: pg.Client, err: Error | null): void {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { PgClusterBus } from '../../src/cluster/pg-cluster-bus.js';
-import type { ClusterChannel } from '../../src/cluster/cluster-bus.js';
+import { CLUSTER_CHANNELS, type ClusterChannel } from '../../src/cluster/cluster-bus.js';
 import { pgUnavailableReason, startPgCluster, type PgCluster } from '../helpers/pg-cluster.js';
 
 const skip = pgUnavailableReason();
@@ -42,6 +42,17 @@ describe('PgClusterBus', { skip: skip ?? false }, () => {
     for (const b of buses) await b.close();
     await pool?.end();
     await cluster?.stop();
+  });
+
+  it('carries every channel of the ClusterChannel list to the other bus', async () => {
+    const a = bus();
+    const b = bus();
+    await Promise.all([a.started(), b.started()]);
+    for (const channel of Object.keys(CLUSTER_CHANNELS) as ClusterChannel[]) {
+      const got = next(b, channel, 5000, (p) => p === `on ${channel}`);
+      await a.publish(channel, `on ${channel}`);
+      assert.equal(await got, `on ${channel}`, channel);
+    }
   });
 
   it('carries a signal from one bus to the other and to itself, on its channel only', async () => {
