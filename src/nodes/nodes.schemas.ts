@@ -6,9 +6,9 @@ const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.U
 export const NodePrinterSchema = Type.Object({
   id: Type.String({ description: 'prt_...' }),
   name: Type.String(),
-  status: Type.Union([Type.Literal('idle'), Type.Literal('printing'), Type.Literal('offline'), Type.Literal('paused'), Type.Literal('error'), Type.Null()], {
+  status: Type.Union([Type.Literal('idle'), Type.Literal('printing'), Type.Literal('offline'), Type.Literal('paused'), Type.Literal('error')], {
     description:
-      "The live status as the answering node knows it: its own printers' from their sessions; offline for printers of a lost or stopped node; null for printers of another online node (that node's GET /v1/printers/:id tells).",
+      "The live status as GET /v1/printers shows it on any node: its own printers' from their sessions, another node's from the state that node publishes (offline once that node is lost or stopped).",
   }),
 });
 

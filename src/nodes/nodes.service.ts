@@ -1,12 +1,20 @@
 // The node list with each node's printers, as GET /v1/nodes answers it.
 import type { PrintersService } from '../printers/printers.service.js';
-import { apiStatus } from '../printers/printer-record.js';
 import type { Db } from '../storage/db.js';
 import { listNodes, printerNodes } from './nodes.repository.js';
 import type { NodeRecord } from './nodes.schemas.js';
 
 export async function listNodeRecords(d: { db: Db; selfId: string; printers: PrintersService }): Promise<NodeRecord[]> {
   const [nodes, printers] = await Promise.all([listNodes(d.db), printerNodes(d.db)]);
+  // As GET /v1/printers shows them: this node's from its sessions, another node's from the state that node publishes
+  // (offline with node_unavailable once it is lost). A printer removed meanwhile is left out.
+  const status = new Map<string, NodeRecord['printers'][number]['status']>();
+  await Promise.all(
+    printers.map(async (p) => {
+      const record = await d.printers.get(p.id).catch(() => null);
+      if (record) status.set(p.id, record.status);
+    }),
+  );
   return nodes.map((n) => ({
     id: n.id,
     name: n.name,
@@ -17,12 +25,7 @@ export async function listNodeRecords(d: { db: Db; selfId: string; printers: Pri
     state: n.state,
     self: n.id === d.selfId,
     printers: printers
-      .filter((p) => p.node_id === n.id)
-      .map((p) => ({
-        id: p.id,
-        name: p.name,
-        // Only the owner holds a session; another online node's printer state lives there.
-        status: n.id === d.selfId ? apiStatus(d.printers.session(p.id)?.currentStatus) : n.state === 'online' ? null : 'offline',
-      })),
+      .filter((p) => p.node_id === n.id && status.has(p.id))
+      .map((p) => ({ id: p.id, name: p.name, status: status.get(p.id)! })),
   }));
 }

@@ -47,7 +47,11 @@ describe('node registry and GET /v1/nodes', () => {
     // Both test clocks start at the same instant: the order of equal started_at is by id.
     const byId = (x: string, y: string): number => (x < y ? -1 : 1);
     assert.deepEqual(both.map((n) => [n.id, n.self]), [[a.nodeId, false], [b.nodeId, true]].sort((x, y) => byId(x[0] as string, y[0] as string)));
-    assert.equal(both.find((n) => n.id === a.nodeId)!.printers[0]!.status, null, "another online node's printer state is that node's to tell");
+    // Another node's printer shows the state its owner publishes, as GET /v1/printers does.
+    await b.until("B's node list shows A's printer idle", async () => {
+      const nodes = (await b.call('GET', '/v1/nodes')).body.data as Array<{ id: string; printers: Array<{ status: string }> }>;
+      return nodes.find((n) => n.id === a.nodeId)?.printers[0]?.status === 'idle';
+    });
     await a.close();
     const afterStop = (await b.call('GET', '/v1/nodes')).body.data.find((n: { id: string }) => n.id === a.nodeId);
     assert.equal(afterStop.state, 'stopped');
