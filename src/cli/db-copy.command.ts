@@ -8,6 +8,7 @@ import { DatabaseFileStore } from '../files/database-file-store.js';
 import { FileStore } from '../files/file-store.js';
 import { copyFilesIntoDatabase, copyStoredFiles, type FilesIntoDatabaseReport } from '../files/files-into-database.js';
 import { SECRET_KEY_FILE } from '../printers/secret-box.js';
+import { NODE_ID_FILE } from '../nodes/node-identity.js';
 import { copyDatabase } from '../storage/db-copy.js';
 import type { TableCheck } from '../storage/table-checksums.js';
 import { CliUsageError, type CliCommand } from './command.js';
@@ -92,6 +93,20 @@ async function copyFiles(parsed: DbCopyArgs, source: OpenEnd, target: OpenEnd): 
   }
 }
 
+/**
+ * A farm moved from one data directory to another is the same box: the target gets the source's node id, so the printers
+ * (each belongs to the node that drives it) are still its own when the server starts there.
+ */
+function carryNodeId(source: OpenEnd, target: OpenEnd): string | null {
+  if (!source.dataDir || !target.dataDir) return null;
+  const from = path.join(source.dataDir, NODE_ID_FILE);
+  const to = path.join(target.dataDir, NODE_ID_FILE);
+  if (!existsSync(from)) return null;
+  if (existsSync(to)) return `${to} already exists and was kept: printers of the source's node are driven by that node, not by a server on the target.`;
+  copyFileSync(from, to);
+  return `The node id ${from} was copied to ${to} (the printers stay this box's).`;
+}
+
 /** The key that seals printer credentials must travel with the rows; a SQLite target gets the source's key file. */
 function secretKeyAdvice(parsed: DbCopyArgs, source: OpenEnd, target: OpenEnd): string | null {
   const sourceKey = source.dataDir ? path.join(source.dataDir, SECRET_KEY_FILE) : null;
@@ -129,6 +144,8 @@ export async function runDbCopy(parsed: DbCopyArgs, log: (line: string) => void 
       }
       const advice = secretKeyAdvice(parsed, source, target);
       if (advice) log(advice);
+      const nodeId = carryNodeId(source, target);
+      if (nodeId) log(nodeId);
       log(`Copied and verified ${result.checks.length} tables in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
       return 0;
     } finally {
