@@ -23,6 +23,7 @@ import { loadSecretBox, SecretBox } from '../../src/printers/secret-box.js';
 import type { DbHandle } from '../../src/storage/db.js';
 import { openPostgres } from '../../src/storage/open-postgres.js';
 import { openTestDatabase } from './test-database.js';
+import { scopedClusterBus } from './scoped-cluster-bus.js';
 import { loadNodeId, type NodeIdentity } from '../../src/nodes/node-identity.js';
 import type { ClusterBus } from '../../src/cluster/cluster-bus.js';
 import type { NodeTuning } from '../../src/nodes/node-runtime.js';
@@ -88,8 +89,8 @@ export async function startTestApp(
     ? await openPostgres(options.databaseUrl, nowIso, { poolSize: 5 })
     : await openTestDatabase(nowIso, options.file !== undefined ? { file: options.file } : {});
   // Apps sharing one database hear each other's signals, as nodes do; alone, an in-process bus. A bus the caller gives
-  // (one LocalClusterBus shared by apps on one SQLite file) is the caller's to close.
-  const cluster = options.cluster ?? (await openClusterBus(handle, options.databaseUrl ?? null, silentLogger));
+  // (one LocalClusterBus shared by apps on one SQLite file) is the caller's: this app closes only its own view of it.
+  const cluster = options.cluster ? scopedClusterBus(options.cluster) : await openClusterBus(handle, options.databaseUrl ?? null, silentLogger);
   const secrets = options.dataDir ? loadSecretBox(options.dataDir) : SecretBox.ephemeral();
   const { deps, farm } = buildAppDeps({
     handle,
@@ -136,13 +137,14 @@ export async function startTestApp(
     async close() {
       await deps.webhooks.stop(0);
       await deps.events.stop();
-      if (!options.cluster) await cluster.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await farm.stop();
       await printers.close();
       await farm.settled();
       await deps.nodes.stop();
+      // Its listeners go before its database does: nothing heard later can query a closed handle.
+      await cluster.close();
       await handle.close();
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
