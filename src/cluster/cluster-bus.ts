@@ -42,26 +42,47 @@ export interface ClusterBus {
   close(): Promise<void>;
 }
 
+/** The listeners of each channel, as every bus keeps them; a listener that throws is reported and the others still run. */
+export class ChannelListeners {
+  private readonly byChannel = new Map<ClusterChannel, Set<ClusterListener>>();
+
+  add(channel: ClusterChannel, listener: ClusterListener): () => void {
+    let set = this.byChannel.get(channel);
+    if (!set) this.byChannel.set(channel, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /** Calls the channel's listeners as they are now (one that unsubscribes meanwhile is not called). */
+  deliver(channel: ClusterChannel, payload: string, onError: (err: unknown) => void): void {
+    for (const l of [...(this.byChannel.get(channel) ?? [])]) {
+      try {
+        l(payload);
+      } catch (err) {
+        onError(err);
+      }
+    }
+  }
+
+  clear(): void {
+    this.byChannel.clear();
+  }
+}
+
 /** One node alone (SQLite, or tests): signals go straight to this process's listeners, after the current tick. */
 export class LocalClusterBus implements ClusterBus {
-  private readonly listeners = new Map<ClusterChannel, Set<ClusterListener>>();
+  private readonly listeners = new ChannelListeners();
   private closed = false;
 
   async publish(channel: ClusterChannel, payload = ''): Promise<void> {
     if (this.closed) return;
-    const set = this.listeners.get(channel);
-    if (!set) return;
     // Asynchronous like a NOTIFY delivered after commit, so a caller never runs listeners inside its own transaction.
-    setImmediate(() => {
-      for (const l of [...set]) l(payload);
-    });
+    // A throwing listener surfaces as an uncaught error, as it would from an event emitter.
+    setImmediate(() => this.listeners.deliver(channel, payload, (err) => setImmediate(() => { throw err; })));
   }
 
   subscribe(channel: ClusterChannel, listener: ClusterListener): () => void {
-    let set = this.listeners.get(channel);
-    if (!set) this.listeners.set(channel, (set = new Set()));
-    set.add(listener);
-    return () => set.delete(listener);
+    return this.listeners.add(channel, listener);
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 // ClusterBus over PostgreSQL LISTEN/NOTIFY: one dedicated connection listens, publishing goes through the shared pool.
 import pg from 'pg';
 import type { Logger } from '../logger.js';
-import { CLUSTER_CHANNELS, type ClusterBus, type ClusterChannel, type ClusterListener } from './cluster-bus.js';
+import { ChannelListeners, CLUSTER_CHANNELS, type ClusterBus, type ClusterChannel, type ClusterListener } from './cluster-bus.js';
 
 const CHANNELS = Object.keys(CLUSTER_CHANNELS) as ClusterChannel[];
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; a signal is a nudge, so ours stay far below. */
@@ -24,7 +24,7 @@ export function pgChannel(channel: ClusterChannel): string {
 }
 
 export class PgClusterBus implements ClusterBus {
-  private readonly listeners = new Map<ClusterChannel, Set<ClusterListener>>();
+  private readonly listeners = new ChannelListeners();
   private client: pg.Client | null = null;
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
@@ -53,10 +53,7 @@ export class PgClusterBus implements ClusterBus {
   }
 
   subscribe(channel: ClusterChannel, listener: ClusterListener): () => void {
-    let set = this.listeners.get(channel);
-    if (!set) this.listeners.set(channel, (set = new Set()));
-    set.add(listener);
-    return () => set.delete(listener);
+    return this.listeners.add(channel, listener);
   }
 
   async close(): Promise<void> {
@@ -69,13 +66,7 @@ export class PgClusterBus implements ClusterBus {
   }
 
   private deliver(channel: ClusterChannel, payload: string): void {
-    for (const l of [...(this.listeners.get(channel) ?? [])]) {
-      try {
-        l(payload);
-      } catch (err) {
-        this.o.logger.error('cluster: a signal listener threw', { channel, error: err as Error });
-      }
-    }
+    this.listeners.deliver(channel, payload, (err) => this.o.logger.error('cluster: a signal listener threw', { channel, error: err as Error }));
   }
 
   private async connect(): Promise<void> {
