@@ -12,7 +12,7 @@ import { CliUsageError } from '../../src/cli/command.js';
 import { AppError } from '../../src/errors.js';
 import { DATABASE_FILE, openDatabase, type DbHandle } from '../../src/storage/db.js';
 import { sqliteOf } from '../helpers/test-database.js';
-import { pgForTests, pgSkipReason, type PgForTests } from '../helpers/pg-for-tests.js';
+import { pgForSuite, pgSkipReason } from '../helpers/pg-for-tests.js';
 import { openPostgres } from '../../src/storage/open-postgres.js';
 
 describe('first start', () => {
@@ -159,14 +159,10 @@ describe('printfarm keys create', () => {
 });
 
 describe('printfarm keys create on a PostgreSQL farm', { skip: pgSkipReason() }, () => {
-  let cluster: PgForTests;
-  before(async () => {
-    cluster = await pgForTests();
-  });
-  after(() => cluster?.stop());
+  const cluster = pgForSuite();
 
   it('--database mints the key into the shared database, not into a SQLite file of the data directory', async () => {
-    const db = await cluster.createDatabase();
+    const db = await cluster().createDatabase();
     const dir = mkdtempSync(path.join(tmpdir(), 'printfarm-keys-pg-'));
     try {
       const clock = new ManualClock();

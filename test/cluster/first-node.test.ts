@@ -12,7 +12,7 @@ import { newId } from '../../src/ids.js';
 import { SecretBox } from '../../src/printers/secret-box.js';
 import { DATABASE_FILE, openDatabase, type DbHandle } from '../../src/storage/db.js';
 import { openPostgres } from '../../src/storage/open-postgres.js';
-import { pgForTests, pgSkipReason, type PgForTests } from '../helpers/pg-for-tests.js';
+import { pgForSuite, pgSkipReason } from '../helpers/pg-for-tests.js';
 
 const dirs: string[] = [];
 const tempDir = (): string => {
@@ -71,14 +71,10 @@ describe('first node on a shared SQLite file', () => {
 });
 
 describe('first node on a shared PostgreSQL database', { skip: pgSkipReason() }, () => {
-  let cluster: PgForTests;
-  before(async () => {
-    cluster = await pgForTests();
-  });
-  after(() => cluster?.stop());
+  const cluster = pgForSuite();
 
   it('creates one organization and one admin key when four nodes bootstrap at once; another key is refused', async () => {
-    const database = await cluster.createDatabase();
+    const database = await cluster().createDatabase();
     // Four pools opened at once: the migrations run once under the advisory lock.
     const handles = await Promise.all([0, 1, 2, 3].map(() => openPostgres(database.url)));
     try {

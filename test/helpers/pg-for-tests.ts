@@ -25,6 +25,19 @@ export async function pgForTests(): Promise<PgForTests> {
   };
 }
 
+/** Inside a describe: the suite's cluster (the run's or its own), started before its tests and stopped after them. */
+export function pgForSuite(): () => PgForTests {
+  let cluster: PgForTests | undefined;
+  before(async () => {
+    cluster = await pgForTests();
+  });
+  after(() => cluster?.stop());
+  return () => {
+    if (!cluster) throw new Error('the PostgreSQL cluster of this suite is not started yet (use it inside a hook or test)');
+    return cluster;
+  };
+}
+
 /**
  * Inside a describe: a cluster (the run's or its own) and one new database for the suite, dropped and stopped after
  * it. Returns the database's URL once the suite's hooks ran.

@@ -7,7 +7,7 @@ import { openDatabase } from '../../src/storage/db.js';
 import { SchemaTooNewError } from '../../src/storage/migrate.js';
 import { migrations } from '../../src/storage/migrations/index.js';
 import { openPostgres } from '../../src/storage/open-postgres.js';
-import { pgForTests, pgSkipReason, type PgForTests } from '../helpers/pg-for-tests.js';
+import { pgForSuite, pgSkipReason } from '../helpers/pg-for-tests.js';
 
 /** SQLite's declared types and what the same column is on PostgreSQL. */
 const PG_TYPE_OF: Record<string, string> = { INTEGER: 'bigint', REAL: 'double precision', TEXT: 'text', BLOB: 'bytea' };
@@ -55,14 +55,10 @@ async function pgColumns(url: string): Promise<Column[]> {
 const byName = (a: Column, b: Column): number => `${a.table}.${a.column}`.localeCompare(`${b.table}.${b.column}`);
 
 describe('PostgreSQL schema', { skip: pgSkipReason() }, () => {
-  let cluster: PgForTests;
-  before(async () => {
-    cluster = await pgForTests();
-  });
-  after(() => cluster?.stop());
+  const cluster = pgForSuite();
 
   it('has the same tables and columns (type, NOT NULL) as SQLite after every migration', async () => {
-    const db = await cluster.createDatabase();
+    const db = await cluster().createDatabase();
     try {
       const h = await openPostgres(db.url);
       await h.close();
@@ -73,7 +69,7 @@ describe('PostgreSQL schema', { skip: pgSkipReason() }, () => {
   });
 
   it('three nodes opening one empty database at once migrate it exactly once', async () => {
-    const db = await cluster.createDatabase();
+    const db = await cluster().createDatabase();
     try {
       const handles = await Promise.all([openPostgres(db.url), openPostgres(db.url), openPostgres(db.url)]);
       const runs = handles.map((h) => h.migrated.length).sort((a, b) => a - b);
@@ -87,7 +83,7 @@ describe('PostgreSQL schema', { skip: pgSkipReason() }, () => {
   });
 
   it('refuses a schema newer than this program, and changes nothing', async () => {
-    const db = await cluster.createDatabase();
+    const db = await cluster().createDatabase();
     try {
       const h = await openPostgres(db.url);
       await h.db.insertInto('schema_version').values({ version: migrations.length + 1, name: 'from-the-future', applied_at: new Date().toISOString() }).execute();
@@ -103,7 +99,7 @@ describe('PostgreSQL schema', { skip: pgSkipReason() }, () => {
   });
 
   it('reads BIGINT and NUMERIC as numbers, like SQLite INTEGER', async () => {
-    const db = await cluster.createDatabase();
+    const db = await cluster().createDatabase();
     try {
       const h = await openPostgres(db.url);
       const r = await h.db

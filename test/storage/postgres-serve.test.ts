@@ -8,17 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import { silentLogger } from '../../src/logger.js';
 import { startServer } from '../../src/server.js';
 import { DATABASE_FILE } from '../../src/storage/db.js';
-import { pgForTests, pgSkipReason, type PgForTests } from '../helpers/pg-for-tests.js';
+import { pgForSuite, pgSkipReason } from '../helpers/pg-for-tests.js';
 
 describe('printfarm serve --database postgres://…', { skip: pgSkipReason() }, () => {
-  let cluster: PgForTests;
-  before(async () => {
-    cluster = await pgForTests();
-  });
-  after(() => cluster?.stop());
+  const cluster = pgForSuite();
 
   it('serves from PostgreSQL, and a restart finds the same data', async () => {
-    const db = await cluster.createDatabase();
+    const db = await cluster().createDatabase();
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'printfarm-pg-serve-'));
     const settings = { host: '127.0.0.1', port: 0, dataDir, env: 'live' as const, databaseUrl: db.url, mdns: false, workers: 0 };
     try {
