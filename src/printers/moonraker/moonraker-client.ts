@@ -87,7 +87,7 @@ export class MoonrakerClient {
         'Content-Type: application/octet-stream\r\n\r\n',
     );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-    const res = await this.request<{ item?: { path?: string; size?: number } }>('POST', '/server/files/upload', {
+    const res = await this.request<UploadAnswer>('POST', '/server/files/upload', {
       contentType: `multipart/form-data; boundary=${boundary}`,
       length: head.length + size + tail.length,
       write: async (req) => {
@@ -97,7 +97,7 @@ export class MoonrakerClient {
         }
         req.end(tail);
       },
-    }, true);
+    }, true, 'bare');
     return { path: res.item?.path ?? remoteName, size: res.item?.size ?? size };
   }
 
@@ -106,6 +106,7 @@ export class MoonrakerClient {
     path: string,
     body: Record<string, unknown> | null | StreamBody,
     idleTimeout = false,
+    shape: AnswerShape = 'wrapped',
   ): Promise<T> {
     const url = new URL(path, this.opts.address.httpBase);
     const headers: Record<string, string | number> = { Accept: 'application/json' };
@@ -151,7 +152,7 @@ export class MoonrakerClient {
         res.on('error', (err) => finish(transportError(where, err)));
         res.on('end', () => {
           try {
-            finish(null, unwrap<T>(where, res.statusCode ?? 0, String(res.headers['content-type'] ?? ''), Buffer.concat(chunks)));
+            finish(null, unwrap<T>(where, res.statusCode ?? 0, String(res.headers['content-type'] ?? ''), Buffer.concat(chunks), shape));
           } catch (err) {
             finish(err as MoonrakerError);
           }
@@ -172,8 +173,20 @@ interface StreamBody {
 }
 const isStreamBody = (b: object): b is StreamBody => typeof (b as StreamBody).write === 'function' && 'contentType' in b;
 
-/** The `result` of a 2xx JSON answer; a MoonrakerError for anything else. */
-export function unwrap<T>(where: string, status: number, contentType: string, body: Buffer): T {
+/** What a successful upload answers (Moonraker's file_manager.md, "File upload"). */
+interface UploadAnswer {
+  item?: { path?: string; size?: number };
+  print_started?: boolean;
+}
+
+/**
+ * How a 2xx answer carries its value: most endpoints wrap it in `result`; a few (the file upload) are registered with
+ * `wrap_result=False` and answer the bare object.
+ */
+export type AnswerShape = 'wrapped' | 'bare';
+
+/** The value of a 2xx JSON answer (its `result`, or the whole object for a bare one); a MoonrakerError for anything else. */
+export function unwrap<T>(where: string, status: number, contentType: string, body: Buffer, shape: AnswerShape = 'wrapped'): T {
   const text = body.toString('utf8');
   let parsed: unknown;
   try {
@@ -184,6 +197,8 @@ export function unwrap<T>(where: string, status: number, contentType: string, bo
   }
   const obj = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
   if (status >= 200 && status < 300) {
+    // A bare answer may still come wrapped from a proxy or an older build: take `result` when it is the only key.
+    if (shape === 'bare' && obj) return (Object.keys(obj).length === 1 && 'result' in obj ? obj.result : obj) as T;
     if (!obj || !('result' in obj)) throw new MoonrakerError(`${where}: the answer has no "result" (HTTP ${status})`, 'unreachable', status);
     return obj.result as T;
   }

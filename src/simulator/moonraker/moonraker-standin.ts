@@ -237,13 +237,13 @@ export async function startMoonrakerStandIn(opts: MoonrakerStandInOptions = {}):
             printStarted = true;
           }
           res.setHeader('Location', `/server/files/gcodes/${encodeURI(name)}`);
+          // Moonraker's upload endpoint is registered unwrapped: its answer is the bare object, no `result` around it
+          // (file_manager.md, "File upload"; the recording in test/network/recorded/ shows the real one).
           sendJson(res, 201, {
-            result: {
-              item: { path: name, root: 'gcodes', modified: Date.now() / 1000, size: f.data.length, permissions: 'rw' },
-              print_started: printStarted,
-              print_queued: false,
-              action: 'create_file',
-            },
+            item: { path: name, root: 'gcodes', modified: Date.now() / 1000, size: f.data.length, permissions: 'rw' },
+            print_started: printStarted,
+            print_queued: false,
+            action: 'create_file',
           });
           resolve();
         } catch (err) {

@@ -93,3 +93,14 @@ test('HTTP answers: the result wrapper, JSON errors, HTML and garbage', () => {
     assert.throws(() => unwrap('GET /x', status, type, b(body)), (err: Error & { reason?: unknown }) => msg.test(err.message) && err.reason === reason, body);
   }
 });
+
+test('the upload answer is bare, as real Moonraker sends it (no "result" around it); a wrapped one is read too', () => {
+  const b = (s: string): Buffer => Buffer.from(s);
+  // The body real Moonraker (Arksine/moonraker HEAD) answered a 201 upload with, volatile values fixed.
+  const real = '{"item":{"path":"job_1.gcode","root":"gcodes","modified":1700000000.5,"size":1234,"permissions":"rw"},"print_started":false,"print_queued":false,"action":"create_file"}';
+  const bare = unwrap<{ item: { path: string; size: number } }>('POST /server/files/upload', 201, 'application/json', b(real), 'bare');
+  assert.deepEqual([bare.item.path, bare.item.size], ['job_1.gcode', 1234]);
+  const wrapped = unwrap<{ item: { path: string } }>('POST /server/files/upload', 201, 'application/json', b(`{"result":${real}}`), 'bare');
+  assert.equal(wrapped.item.path, 'job_1.gcode');
+  assert.throws(() => unwrap('POST /server/files/upload', 201, 'application/json', b(real)), /no "result"/, 'a wrapped endpoint still insists on result');
+});
