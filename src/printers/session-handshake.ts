@@ -1,4 +1,5 @@
 // Identifying the printer on a fresh link: boot noise drained, M110 N0 + M115, retries, then the next baud rate.
+import { meatpackCommand, MeatPackCommand } from '../protocol/meatpack.js';
 import type { FirmwareInfo } from '../protocol/protocol-types.js';
 import type { Transport } from '../transport/transport.js';
 import type { CommandCallback, SessionContext } from './session-context.js';
@@ -35,6 +36,13 @@ export function splitProfileParam(url: string): { transportUrl: string; profile:
   const rest = params.toString();
   return { transportUrl: url.slice(0, q) + (rest ? `?${rest}` : ''), profile };
 }
+
+/**
+ * Written before every identification retry: a board that a host left packing MeatPack (that host killed mid-print;
+ * only a reset turns packing off) reads our text as packed bytes and never answers M115. These bytes switch packing
+ * and no-spaces off; a firmware without MeatPack sees one unknown line and ignores it.
+ */
+const TEXT_AGAIN = Buffer.concat([meatpackCommand(MeatPackCommand.disablePacking), meatpackCommand(MeatPackCommand.disableNoSpaces), Buffer.from('\n')]);
 
 /** Baud rates to try on this link: several only for a serial URL that named none (the transport switches in place). */
 function baudsToTry(t: Transport): Array<number | undefined> {
@@ -85,6 +93,7 @@ export class SessionHandshake {
         const baud = bauds[b];
         if (b > 0 && baud !== undefined && transport.setBaudRate) await guard(transport.setBaudRate(baud));
         for (let i = 0; i < this.opts.attempts && !info; i++) {
+          if (i > 0) transport.write(TEXT_AGAIN);
           await guard(this.drainBootNoise());
           info = await guard(this.identify());
         }

@@ -257,3 +257,31 @@ describe('through a socat pty pair', { skip: hasSocat() ? false : 'socat is not 
     assert.equal(r.host.timeouts, 0, 'no stall waiting for an ok');
   });
 });
+
+describe('a board a host left packing', { skip: hasSocat() ? false : 'socat is not installed' }, () => {
+  // Our process killed mid-print leaves the firmware in packed mode (only a reset turns it off): the next host's plain
+  // M115 then reads as packed bytes and draws no answer. Real Marlin with MeatPack did this to our restart in the peer
+  // tier. The handshake's retry tells the firmware to read text again first.
+  test('the next session turns packing off and identifies the printer', async () => {
+    const pair = await createPtyPair();
+    const sim = await attachPrinter(pair.devicePath, 'baud=250000&speed=max');
+    try {
+      const first = newSession(`serial://${pair.hostPath}?baud=250000`, new EventBus(), { autoReconnect: false });
+      await within(first.connect(), 15_000, 'the first connect');
+      assert.equal(first.meatpackActive, true);
+      // Gone without a word to the firmware, as a SIGKILL leaves it: the transport just closes.
+      await first.disconnect();
+      const second = newSession(`serial://${pair.hostPath}?baud=250000`, new EventBus(), { autoReconnect: false, handshakeTimeoutMs: 1500 });
+      try {
+        await within(second.connect(), 20_000, 'the second connect');
+        assert.equal(second.snapshot().status, 'idle');
+        assert.match(second.snapshot().firmware?.name ?? '', /Marlin/);
+      } finally {
+        await second.disconnect();
+      }
+    } finally {
+      await sim.close();
+      await pair.close();
+    }
+  });
+});
