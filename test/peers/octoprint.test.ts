@@ -33,7 +33,8 @@ walkPeer({
   stop: async () => peer?.stop(),
   connectionUrl: 'octoprint://127.0.0.1:5000',
   apiKey: KEY,
-  firmware: /Marlin/,
+  // OctoPrint's REST API names itself, not the firmware behind it (that only appears in its terminal log).
+  firmware: /^OctoPrint 1\.9\.3$/,
   console: { command: 'M115', reply: /FIRMWARE_NAME:Marlin/ },
   preamble: ['M302 P1'],
   feed: 1200,
@@ -52,6 +53,6 @@ walkPeer({
     await api('POST', '/api/connection', { command: 'connect', port: '/tmp/ttyOctoMarlin', baudrate: 250000 });
     await untilPeer(peer!, 'Marlin connected again', operational, 120_000);
   },
-  wrongKey: { connectionUrl: 'octoprint://127.0.0.1:5000', apiKey: '0123456789ABCDEF0123456789ABCDEF' },
+  wrongKey: { apiKey: '0123456789ABCDEF0123456789ABCDEF' },
 });
 reportTimings();

@@ -33,8 +33,8 @@ export interface PeerUnderTest {
   restart: ((phase: 'idle' | 'printing') => Promise<void>) | string;
   /** How a job ends on this peer when our process is killed mid-print: a network printer prints on, a serial one stops. */
   afterOurKill: 'completed' | 'failed';
-  /** A connection that must be refused as auth_failed (a wrong key), or the reason this peer has no keys to refuse. */
-  wrongKey: { connectionUrl: string; apiKey?: string } | string;
+  /** A key the peer must refuse (auth_failed), or the reason this peer has no keys to refuse. */
+  wrongKey: { apiKey: string } | string;
 }
 
 /** One line per timed step, printed at the end as the run's table. */
@@ -173,12 +173,14 @@ export function walkPeer(peer: PeerUnderTest): void {
       await farm.ok('POST', `/v1/printers/${printer.id}/actions`, { action: 'ready' });
     });
 
-    it('shows a refused key as auth_failed', { skip: typeof peer.wrongKey === 'string' && peer.wrongKey }, async () => {
-      const wrong = peer.wrongKey as { connectionUrl: string; apiKey?: string };
-      const p = await farm.ok('POST', '/v1/printers', { name: 'wrong key', connection_url: wrong.connectionUrl, ...(wrong.apiKey ? { api_key: wrong.apiKey } : {}) });
-      const seen = await farm.untilPrinter(p.id, 'auth_failed', (r) => r.offline_reason !== null, 60_000);
+    it('shows a refused key as auth_failed, and recovers with the right one', { skip: typeof peer.wrongKey === 'string' && peer.wrongKey }, async () => {
+      // The owner mistypes the key in the printer's settings (one link per printer: the same printer is edited).
+      const wrong = peer.wrongKey as { apiKey: string };
+      await farm.ok('PATCH', `/v1/printers/${printer.id}`, { api_key: wrong.apiKey });
+      const seen = await farm.untilPrinter(printer.id, 'auth_failed', (r) => r.offline_reason !== null, 60_000);
       assert.equal(seen.offline_reason, 'auth_failed', JSON.stringify(seen));
-      await farm.ok('DELETE', `/v1/printers/${p.id}`);
+      await farm.ok('PATCH', `/v1/printers/${printer.id}`, { api_key: peer.apiKey });
+      await farm.untilPrinter(printer.id, 'idle with the right key', (p) => p.status === 'idle' && !p.connecting, 60_000);
     });
   });
 }
