@@ -78,3 +78,36 @@ test('a wall clock jumping forward while the upload runs does not read the still
     await r.close();
   }
 });
+
+test('a job adopted after our restart measures on from OctoPrint\'s printTime: a wall jump afterwards changes nothing', async () => {
+  const wallStart = Date.UTC(2026, 4, 1, 8, 0, 0);
+  const clock = new ShiftedClock(wallStart);
+  const r = await rig({ driver: { clock } });
+  try {
+    await r.driver.connect();
+    const path = r.file('adopt.gcode', testGcode(3000));
+    const t0 = performance.now();
+    const first = await r.driver.startJob({ jobId: 'job_a', filePath: path, remoteName: 'job_a-1.gcode' });
+    const t1 = performance.now();
+    const startedAt = first.snapshot().started_at;
+    await until('progress', () => first.snapshot().bytes_acked > 300);
+    await sleep(700);
+    await r.driver.disconnect(); // the process goes away; OctoPrint prints on
+
+    const again = r.newDriver({ clock });
+    await again.connect();
+    const handle = await again.adoptJob!({ jobId: 'job_a', filePath: path, remoteName: 'job_a-1.gcode', startedAt });
+    assert.ok(handle);
+    clock.set(clock.now() - HOUR);
+    const before = performance.now();
+    const elapsed = handle.snapshot().elapsed_ms;
+    const after = performance.now();
+    // OctoPrint reports printTime in whole seconds: half a second either way.
+    assert.ok(elapsed >= before - t1 - 501 && elapsed <= after - t0 + 501, `elapsed_ms ${elapsed}, the real time is ${Math.round(before - t1)}..${Math.round(after - t0)} ms`);
+    assert.equal(handle.snapshot().started_at, startedAt, 'started_at is the recorded start');
+    await again.cancel();
+    assert.deepEqual(await handle.finished, { status: 'cancelled' });
+  } finally {
+    await r.close();
+  }
+});
