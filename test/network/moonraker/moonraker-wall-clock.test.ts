@@ -4,28 +4,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { ShiftedClock } from '../../../src/clock.js';
+import { assertElapsedWithin } from '../elapsed-bounds.js';
 import { harness, testPrint, until } from './moonraker-harness.js';
 
 const HOUR = 3_600_000;
+const WALL_START = Date.UTC(2026, 4, 1, 8, 0, 0);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** elapsed_ms read between two monotonic readings: it must lie between the printing time they bound. */
-function elapsedBetween(read: () => number, startedAfter: number, startedBefore: number): { elapsed: number; min: number; max: number } {
-  const before = performance.now();
-  const elapsed = read();
-  const after = performance.now();
-  // Whole milliseconds: the driver rounds.
-  return { elapsed, min: Math.floor(before - startedAfter) - 1, max: Math.ceil(after - startedBefore) + 1 };
-}
-
-function assertWithin(r: { elapsed: number; min: number; max: number }, when: string): void {
-  assert.ok(r.elapsed >= 0 && r.elapsed >= r.min && r.elapsed <= r.max, `${when}: elapsed_ms ${r.elapsed}, the real time is ${r.min}..${r.max} ms`);
-}
 
 test('the wall clock jumps back an hour and forward two, before the printer reports, while printing and while paused: elapsed_ms stays the printing time', async () => {
   const h = await harness();
-  const wallStart = Date.UTC(2026, 4, 1, 8, 0, 0);
-  const clock = new ShiftedClock(wallStart);
+  const clock = new ShiftedClock(WALL_START);
   // A long ping: the status reports are held back below (half-closed socket) without the link being dropped for it.
   const p = h.printer({ clock, pingMs: 60_000 });
   try {
@@ -37,14 +25,14 @@ test('the wall clock jumps back an hour and forward two, before the printer repo
     const job = await p.startJob({ jobId: 'job-jump', filePath: file });
     const t1 = performance.now();
     const startedAt = job.snapshot().started_at;
-    assert.ok(Math.abs(startedAt - wallStart) < 5000, `started_at ${startedAt} is a wall-clock time near ${wallStart}`);
+    assert.ok(Math.abs(startedAt - WALL_START) < 5000, `started_at ${startedAt} is a wall-clock time near ${WALL_START}`);
 
     await sleep(200);
     clock.set(clock.now() - HOUR);
-    assertWithin(elapsedBetween(() => job.snapshot().elapsed_ms, t1, t0), 'before the first report, after the jump back');
+    assertElapsedWithin(() => job.snapshot().elapsed_ms, t0, t1, 'before the first report, after the jump back');
     await sleep(100);
     clock.set(clock.now() + 2 * HOUR);
-    assertWithin(elapsedBetween(() => job.snapshot().elapsed_ms, t1, t0), 'before the first report, after the jump forward');
+    assertElapsedWithin(() => job.snapshot().elapsed_ms, t0, t1, 'before the first report, after the jump forward');
     assert.equal(job.snapshot().started_at, startedAt, 'started_at is the wall reading of the start, not moved by the jumps');
 
     // From the printer's reports on, Klipper's print_duration (pauses left out).
@@ -82,8 +70,7 @@ test('the wall clock jumps back an hour and forward two, before the printer repo
 
 test('a print started on the printer that vanishes while we are away: print_seconds is measured on the monotonic clock, started_at and ended_at are wall times', async () => {
   const h = await harness();
-  const wallStart = Date.UTC(2026, 4, 1, 8, 0, 0);
-  const clock = new ShiftedClock(wallStart);
+  const clock = new ShiftedClock(WALL_START);
   const p = h.printer({ clock });
   try {
     await p.connect();
@@ -92,7 +79,7 @@ test('a print started on the printer that vanishes while we are away: print_seco
     await until('the external print', () => p.snapshot().external_job !== null);
     const t1 = performance.now();
     const startedAt = p.snapshot().external_job!.started_at;
-    assert.ok(Math.abs(startedAt - wallStart) < 5000, `started_at ${startedAt} is a wall-clock time near ${wallStart}`);
+    assert.ok(Math.abs(startedAt - WALL_START) < 5000, `started_at ${startedAt} is a wall-clock time near ${WALL_START}`);
 
     // Our link drops; meanwhile the wall clock is set back and Klipper restarts: the print is gone when we are back,
     // with no print_duration of it left to report.
@@ -109,7 +96,7 @@ test('a print started on the printer that vanishes while we are away: print_seco
       started_at: number; ended_at: number; print_seconds: number; status: string;
     };
     assert.equal(ended.started_at, startedAt);
-    assert.ok(Math.abs(ended.ended_at - (wallStart - HOUR)) < 10_000, `ended_at ${ended.ended_at} is the wall reading at the end (after the jump back)`);
+    assert.ok(Math.abs(ended.ended_at - (WALL_START - HOUR)) < 10_000, `ended_at ${ended.ended_at} is the wall reading at the end (after the jump back)`);
     // From the printer's start (t0..t1) to our noticing its end (t2..t3).
     assert.ok(ended.print_seconds * 1000 >= t2 - t1 - 1 && ended.print_seconds * 1000 <= t3 - t0 + 1, `print_seconds ${ended.print_seconds}, the real time is ${Math.round(t2 - t1)}..${Math.round(t3 - t0)} ms`);
   } finally {

@@ -4,29 +4,36 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { ShiftedClock } from '../../../src/clock.js';
-import { rig, testGcode, until } from './octoprint-harness.js';
+import { assertElapsedWithin } from '../elapsed-bounds.js';
+import { rig, testGcode, until, type Rig } from './octoprint-harness.js';
 
 const HOUR = 3_600_000;
+const WALL_START = Date.UTC(2026, 4, 1, 8, 0, 0);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-test('the wall clock jumps back an hour and forward two while printing and while paused: elapsed_ms stays the real printing time', async () => {
-  const wallStart = Date.UTC(2026, 4, 1, 8, 0, 0);
-  const clock = new ShiftedClock(wallStart);
+/** A connected driver whose wall clock starts at WALL_START and can be jumped; the stand-in keeps the real time. */
+async function withJumpingClock(run: (r: Rig, clock: ShiftedClock) => Promise<void>): Promise<void> {
+  const clock = new ShiftedClock(WALL_START);
   const r = await rig({ driver: { clock } });
   try {
     await r.driver.connect();
+    await run(r, clock);
+  } finally {
+    await r.close();
+  }
+}
+
+test('the wall clock jumps back an hour and forward two while printing and while paused: elapsed_ms stays the real printing time', () =>
+  withJumpingClock(async (r, clock) => {
     const t0 = performance.now();
     const handle = await r.driver.startJob({ jobId: 'job_jump', filePath: r.file('jump.gcode', testGcode(600)) });
     const t1 = performance.now();
     const startedAt = handle.snapshot().started_at;
-    assert.ok(Math.abs(startedAt - wallStart) < 5000, `started_at ${startedAt} is a wall-clock time near ${wallStart}`);
+    assert.ok(Math.abs(startedAt - WALL_START) < 5000, `started_at ${startedAt} is a wall-clock time near ${WALL_START}`);
 
     await until('progress', () => handle.snapshot().bytes_acked > 300);
     clock.set(clock.now() - HOUR);
-    const before = performance.now();
-    const printing = handle.snapshot().elapsed_ms;
-    const after = performance.now();
-    assert.ok(printing >= before - t1 - 1 && printing <= after - t0 + 1, `after the jump back: elapsed_ms ${printing}, the real time is ${Math.round(before - t1)}..${Math.round(after - t0)} ms`);
+    assertElapsedWithin(() => handle.snapshot().elapsed_ms, t0, t1, 'printing, after the jump back');
 
     const pauseCalled = performance.now();
     await r.driver.pause();
@@ -49,16 +56,10 @@ test('the wall clock jumps back an hour and forward two while printing and while
     assert.ok(end.elapsed_ms >= pauseCalled - t1 - 1, `elapsed_ms ${end.elapsed_ms}: at least the printing before the pause (${Math.round(pauseCalled - t1)} ms)`);
     assert.ok(end.elapsed_ms <= realMs - (resumeCalled - paused) + 1, `elapsed_ms ${end.elapsed_ms} within the real printing time (${Math.round(realMs - (resumeCalled - paused))} ms)`);
     assert.equal(end.started_at, startedAt, 'started_at is the wall reading of the start, not moved by the jumps');
-  } finally {
-    await r.close();
-  }
-});
+  }));
 
-test('a wall clock jumping forward while the upload runs does not read the still idle printer as the end of the job', async () => {
-  const clock = new ShiftedClock(Date.UTC(2026, 4, 1, 8, 0, 0));
-  const r = await rig({ driver: { clock } });
-  try {
-    await r.driver.connect();
+test('a wall clock jumping forward while the upload runs does not read the still idle printer as the end of the job', () =>
+  withJumpingClock(async (r, clock) => {
     // Big enough that OctoPrint is still idle, receiving it, when the driver hears from it below.
     const path = r.file('big.gcode', testGcode(120_000));
     const started = r.driver.startJob({ jobId: 'job_big', filePath: path });
@@ -74,17 +75,10 @@ test('a wall clock jumping forward while the upload runs does not read the still
     await until('progress', () => handle.snapshot().bytes_acked > 300);
     await r.driver.cancel();
     assert.deepEqual(await handle.finished, { status: 'cancelled' });
-  } finally {
-    await r.close();
-  }
-});
+  }));
 
-test('a job adopted after our restart measures on from OctoPrint\'s printTime: a wall jump afterwards changes nothing', async () => {
-  const wallStart = Date.UTC(2026, 4, 1, 8, 0, 0);
-  const clock = new ShiftedClock(wallStart);
-  const r = await rig({ driver: { clock } });
-  try {
-    await r.driver.connect();
+test('a job adopted after our restart measures on from OctoPrint\'s printTime: a wall jump afterwards changes nothing', () =>
+  withJumpingClock(async (r, clock) => {
     const path = r.file('adopt.gcode', testGcode(3000));
     const t0 = performance.now();
     const first = await r.driver.startJob({ jobId: 'job_a', filePath: path, remoteName: 'job_a-1.gcode' });
@@ -99,15 +93,9 @@ test('a job adopted after our restart measures on from OctoPrint\'s printTime: a
     const handle = await again.adoptJob!({ jobId: 'job_a', filePath: path, remoteName: 'job_a-1.gcode', startedAt });
     assert.ok(handle);
     clock.set(clock.now() - HOUR);
-    const before = performance.now();
-    const elapsed = handle.snapshot().elapsed_ms;
-    const after = performance.now();
     // OctoPrint reports printTime in whole seconds: half a second either way.
-    assert.ok(elapsed >= before - t1 - 501 && elapsed <= after - t0 + 501, `elapsed_ms ${elapsed}, the real time is ${Math.round(before - t1)}..${Math.round(after - t0)} ms`);
+    assertElapsedWithin(() => handle.snapshot().elapsed_ms, t0, t1, 'adopted, after the jump back', 501);
     assert.equal(handle.snapshot().started_at, startedAt, 'started_at is the recorded start');
     await again.cancel();
     assert.deepEqual(await handle.finished, { status: 'cancelled' });
-  } finally {
-    await r.close();
-  }
-});
+  }));
