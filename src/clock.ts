@@ -11,6 +11,14 @@ export interface Clock {
   monotonic(): number;
 }
 
+/** One instant read on both clocks: the wall reading for the record (started_at), the monotonic one to measure from. */
+export interface Instant {
+  wall: number;
+  monotonic: number;
+}
+
+export const instantOf = (clock: Clock): Instant => ({ wall: clock.now(), monotonic: clock.monotonic() });
+
 export const systemClock: Clock = { now: () => Date.now(), monotonic: () => performance.now() };
 
 /** A clock tests set and advance by hand: advance() moves both readings, set() only the wall clock (a jump). */

@@ -1,5 +1,6 @@
 // One job printing on a Moonraker: its handle, the counters from the printer's reports, the filament from the file's
 // extrusion index at the reported file position, and its one ending.
+import type { Instant } from '../../clock.js';
 import type { ExtrusionIndex } from '../../protocol/extrusion-index.js';
 import type { JobOutcome, JobSnapshot } from '../printer-state.js';
 import type { JobHandle } from '../session-job-control.js';
@@ -19,20 +20,28 @@ export class MoonrakerJob {
   private fileSize: number;
   private progress = 0;
   private printSeconds: number | null = null;
+  /** Monotonic reading at the ending. */
   private endedAt: number | null = null;
   private settle!: (o: JobOutcome) => void;
+  /** Wall-clock ms of the start, for the record (started_at); the elapsed time is measured from `startMono`. */
+  readonly startedAt: number;
+  private readonly startMono: number;
 
   constructor(
     readonly id: string,
     readonly filePath: string,
     /** The name of the upload on the printer (relative to the gcodes root). */
     readonly remoteName: string,
-    readonly startedAt: number,
+    /** The same instant on both clocks: started_at from the wall, the elapsed time from the monotonic one. */
+    start: Instant,
     fileSize: number,
     /** print_stats before our start: an old ending of the same file name is not this job's. */
     readonly baseline: { filename: string; state: PrintState },
-    private readonly now: () => number,
+    /** Reads the monotonic clock: a wall-clock jump mid-print must not make the elapsed time negative or hours long. */
+    private readonly monotonic: () => number,
   ) {
+    this.startedAt = start.wall;
+    this.startMono = start.monotonic;
     this.fileSize = fileSize;
     const finished = new Promise<JobOutcome>((resolve) => (this.settle = resolve));
     this.handle = { id, finished, snapshot: () => this.snapshot() };
@@ -64,7 +73,7 @@ export class MoonrakerJob {
   end(outcome: JobOutcome): boolean {
     if (this.outcome) return false;
     this.outcome = outcome;
-    this.endedAt = this.now();
+    this.endedAt = this.monotonic();
     if (outcome.status === 'completed') {
       this.filePosition = this.fileSize;
       this.progress = 100;
@@ -82,7 +91,7 @@ export class MoonrakerJob {
   }
 
   snapshot(): JobSnapshot {
-    const now = this.endedAt ?? this.now();
+    const now = this.endedAt ?? this.monotonic();
     return {
       id: this.id,
       file_path: this.filePath,
@@ -96,8 +105,8 @@ export class MoonrakerJob {
       lines_total: null,
       phase: this.phase,
       started_at: this.startedAt,
-      // Klipper's print_duration leaves pauses out; before its first report, the wall clock.
-      elapsed_ms: this.printSeconds !== null ? Math.round(this.printSeconds * 1000) : Math.max(0, now - this.startedAt),
+      // Klipper's print_duration leaves pauses out; before its first report, our own monotonic measure.
+      elapsed_ms: this.printSeconds !== null ? Math.round(this.printSeconds * 1000) : Math.max(0, Math.round(now - this.startMono)),
       extruded_mm: this.index ? this.index.extrudedAt(this.filePosition) : [],
       used_basis: 'file_position',
       // The printer runs its own copy: an action takes effect there, never held behind a wait of ours.

@@ -5,7 +5,7 @@
 // link state, and one class keeps its invariants (one status function, one report function) in one place.
 import { stat } from 'node:fs/promises';
 import type { Clock } from '../../clock.js';
-import { systemClock } from '../../clock.js';
+import { instantOf, systemClock } from '../../clock.js';
 import { AppError, badRequest } from '../../errors.js';
 import type { EventBus } from '../../events/event-bus.js';
 import type { Logger } from '../../logger.js';
@@ -54,6 +54,7 @@ export interface MoonrakerPrinterOptions {
   bus: EventBus;
   /** One per program: the extrusion index of each job's file. */
   extrusionIndexes: ExtrusionIndexCache;
+  /** Wall readings for timestamps (started_at, ended_at, connected since); every duration runs on its monotonic one. */
   clock?: Clock;
   logger?: Logger;
   /** Reconnect by itself after a lost or failed connection (default true). */
@@ -72,7 +73,8 @@ export interface MoonrakerPrinterOptions {
 }
 
 type Waiter = { test: (v: PrintView) => boolean; resolve: () => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
-type ExternalPrint = ExternalJob & { firstSeen: number };
+/** startMono: the print's start on the monotonic clock, to measure it once the printer no longer reports it. */
+type ExternalPrint = ExternalJob & { startMono: number };
 
 export class MoonrakerPrinter implements PrinterLink {
   readonly printerId: string;
@@ -446,15 +448,15 @@ export class MoonrakerPrinter implements PrinterLink {
       this.external = null;
       const end = klippyUp && v.filename === ext.file_name ? endOf(v.state, v.message) : null;
       const status = end?.status ?? 'failed';
-      const now = this.clock.now();
+      const now = instantOf(this.clock);
       if (status === 'completed') this.ready = false;
       this.bus.emit('printer.external_job_ended', {
         printer_id: this.printerId,
         file_name: ext.file_name,
         status,
         started_at: ext.started_at,
-        ended_at: now,
-        print_seconds: v.filename === ext.file_name ? v.printDuration : (now - ext.started_at) / 1000,
+        ended_at: now.wall,
+        print_seconds: v.filename === ext.file_name ? v.printDuration : (now.monotonic - ext.startMono) / 1000,
         extruded_mm: v.filename === ext.file_name ? [v.filamentUsed] : null,
         message: end?.message ?? (end ? undefined : 'the printer stopped reporting this print'),
       });
@@ -465,8 +467,9 @@ export class MoonrakerPrinter implements PrinterLink {
       return;
     }
     // Klipper's total_duration runs from the start, pauses included: the start is that long ago.
-    const now = this.clock.now();
-    this.external = { file_name: v.filename, progress: v.progress, started_at: Math.round(now - v.totalDuration * 1000), firstSeen: now };
+    const now = instantOf(this.clock);
+    const sinceMs = v.totalDuration * 1000;
+    this.external = { file_name: v.filename, progress: v.progress, started_at: Math.round(now.wall - sinceMs), startMono: now.monotonic - sinceMs };
   }
 
   // ---------------------------------------------------------------- jobs
@@ -481,7 +484,7 @@ export class MoonrakerPrinter implements PrinterLink {
     await this.client.upload(req.filePath, remoteName);
     this.requireIdle('start a job');
     const before = printView(this.objects);
-    const job = new MoonrakerJob(req.jobId, req.filePath, remoteName, this.clock.now(), size, { filename: before.filename, state: before.state }, () => this.clock.now());
+    const job = new MoonrakerJob(req.jobId, req.filePath, remoteName, instantOf(this.clock), size, { filename: before.filename, state: before.state }, () => this.clock.monotonic());
     this.job = job;
     this.setView('printing', null, null);
     try {
@@ -505,7 +508,9 @@ export class MoonrakerPrinter implements PrinterLink {
     const v = printView(this.objects);
     if (this.klippy !== 'ready' || v.filename !== remoteName) return null;
     const size = await stat(req.filePath).then((s) => s.size, () => v.fileSize);
-    const job = new MoonrakerJob(req.jobId, req.filePath, remoteName, req.startedAt, size, { filename: '', state: 'standby' }, () => this.clock.now());
+    // Our monotonic clock did not run before our restart: Klipper's total_duration says how long ago the print started.
+    const start = { wall: req.startedAt, monotonic: this.clock.monotonic() - v.totalDuration * 1000 };
+    const job = new MoonrakerJob(req.jobId, req.filePath, remoteName, start, size, { filename: '', state: 'standby' }, () => this.clock.monotonic());
     job.startAcked = true;
     job.index = await this.indexes.forFile(req.filePath, 'klipper').catch(() => null);
     if (this.job && !this.job.outcome) return null; // a job started meanwhile

@@ -1,5 +1,7 @@
 // One of our jobs as OctoPrint prints it: counters from the reported file position (consumption from the extrusion
-// index at that offset), the pause-aware elapsed time, and the `finished` promise its handle hands out.
+// index at that offset), the pause-aware elapsed time (on the monotonic clock), and the `finished` promise its handle
+// hands out.
+import type { Instant } from '../../clock.js';
 import type { ExtrusionIndex } from '../../protocol/extrusion-index.js';
 import type { JobOutcome, JobSnapshot } from '../printer-state.js';
 import type { JobHandle } from '../session-job-control.js';
@@ -19,15 +21,24 @@ export class OctoPrintJob {
   private pausedMs = 0;
   private pausedSince: number | null = null;
   private endedAt: number | null = null;
+  /** Wall-clock ms of the start, for the record (started_at); the elapsed time runs from `startMono` instead. */
+  readonly startedAt: number;
+  private readonly startMono: number;
 
+  /**
+   * `start`: the same instant on the wall clock (kept as started_at) and on the monotonic clock, which every `now` given
+   * to this job's methods is read from: a wall-clock jump mid-print changes neither the elapsed time nor the pauses.
+   */
   constructor(
     readonly id: string,
     readonly filePath: string,
     readonly remoteName: string,
     readonly size: number,
     readonly index: ExtrusionIndex,
-    readonly startedAt: number,
+    start: Instant,
   ) {
+    this.startedAt = start.wall;
+    this.startMono = start.monotonic;
     this.finished = new Promise((r) => (this.resolve = r));
   }
 
@@ -88,7 +99,7 @@ export class OctoPrintJob {
       lines_total: null,
       phase: this.phase,
       started_at: this.startedAt,
-      elapsed_ms: Math.max(0, until - this.startedAt - this.pausedMs - pausedNow),
+      elapsed_ms: Math.max(0, Math.round(until - this.startMono - this.pausedMs - pausedNow)),
       extruded_mm: this.index.extrudedAt(this.filepos),
       used_basis: 'file_position',
       // The printer runs its own copy: an action takes effect there, never held behind a wait of ours.
@@ -96,6 +107,7 @@ export class OctoPrintJob {
     };
   }
 
+  /** `now` reads the monotonic clock. */
   handle(now: () => number): JobHandle {
     return { id: this.id, finished: this.finished, snapshot: () => this.snapshot(now()) };
   }

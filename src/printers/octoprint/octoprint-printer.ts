@@ -4,8 +4,8 @@
 // updates, and one class keeps those transitions in one place (apply()).
 import { stat } from 'node:fs/promises';
 import { AppError, badRequest } from '../../errors.js';
-import type { Clock } from '../../clock.js';
-import { systemClock } from '../../clock.js';
+import type { Clock, Instant } from '../../clock.js';
+import { instantOf, systemClock } from '../../clock.js';
 import type { EventBus } from '../../events/event-bus.js';
 import type { ProtocolStats, Temperatures } from '../../protocol/protocol-types.js';
 import type { ExtrusionIndexCache } from '../extrusion-index-cache.js';
@@ -50,6 +50,7 @@ export interface OctoPrintPrinterOptions {
   apiKey: string;
   bus: EventBus;
   extrusionIndexes: ExtrusionIndexCache;
+  /** Wall readings for timestamps (started_at, ended_at, connected since); every duration runs on its monotonic one. */
   clock?: Clock;
   /** Polling interval while the push socket is down, and between reconnect attempts while offline (default 2000 ms). */
   pollMs?: number;
@@ -98,8 +99,12 @@ export class OctoPrintPrinter implements PrinterLink {
   private ready = true;
   private connectedAt: number | null = null;
   private job: OctoPrintJob | null = null;
-  private jobStartAt = 0;
-  private external: (ExternalJob & { lastActivity: OpActivity; printSeconds: number | null; lastFilepos: number | null; size: number | null }) | null = null;
+  /** Monotonic reading of our last start: the grace before an idle printer means the print ended. */
+  private jobStartMono = 0;
+  /** startMono: the print's start on the monotonic clock, to measure it when OctoPrint stops reporting its printTime. */
+  private external:
+    | (ExternalJob & { lastActivity: OpActivity; printSeconds: number | null; lastFilepos: number | null; size: number | null; startMono: number })
+    | null = null;
   /** An end event from the push socket, waiting for the state update that follows it. */
   private pendingEnd: { file: string; status: EndStatus; message?: string } | null = null;
 
@@ -158,7 +163,7 @@ export class OctoPrintPrinter implements PrinterLink {
       firmware: this.firmwareName ? { name: this.firmwareName, profile: 'octoprint', capabilities: { push_socket: this.pushing } } : null,
       temperatures: { ...this.temperatures },
       ready: this.ready,
-      job: this.job ? this.job.snapshot(this.clock.now()) : null,
+      job: this.job ? this.job.snapshot(this.clock.monotonic()) : null,
       error: this.error ? { ...this.error } : null,
       offline_reason: this.offlineReason,
       external_job: ext ? { file_name: ext.file_name, progress: ext.progress, started_at: ext.started_at } : null,
@@ -331,7 +336,8 @@ export class OctoPrintPrinter implements PrinterLink {
   /** Every update (pushed or polled) passes here: status, temperatures, our job, an external print, waiters. */
   private apply(current: OpCurrent): void {
     if (this.stopped) return;
-    const now = this.clock.now();
+    // Wall for the timestamps people read, monotonic for every duration (a wall jump must not end or stretch a job).
+    const now = instantOf(this.clock);
     const m = mapState(current.state ?? {});
     const temps = mapTemperatures(current.temps);
     if (temps) this.temperatures = { ...this.temperatures, ...temps };
@@ -345,13 +351,13 @@ export class OctoPrintPrinter implements PrinterLink {
       if (ours) {
         job.seenPrinting = true;
         const before = job.phase;
-        if (job.update(view!.filepos, view!.progress, m.activity, now)) this.emitProgress(job);
+        if (job.update(view!.filepos, view!.progress, m.activity, now.monotonic)) this.emitProgress(job);
         if (before !== 'paused' && job.phase === 'paused') this.bus.emit('job.paused', { printer_id: this.printerId, job_id: job.id });
         if (before === 'paused' && job.phase !== 'paused' && m.activity !== 'cancelling') this.bus.emit('job.resumed', { printer_id: this.printerId, job_id: job.id });
-      } else if (job.seenPrinting || now - this.jobStartAt > this.startGraceMs || m.status === 'error') {
+      } else if (job.seenPrinting || now.monotonic - this.jobStartMono > this.startGraceMs || m.status === 'error') {
         // The print is over (or OctoPrint prints something else): how it ended comes from the event, else the states.
         // OctoPrint keeps the finished print's progress: its last file position is what ran.
-        if (isOurUpload(view, job.remoteName) && job.update(view!.filepos, view!.progress, job.lastActivity, now)) this.emitProgress(job);
+        if (isOurUpload(view, job.remoteName) && job.update(view!.filepos, view!.progress, job.lastActivity, now.monotonic)) this.emitProgress(job);
         this.endJob(job, m);
       }
     }
@@ -372,7 +378,7 @@ export class OctoPrintPrinter implements PrinterLink {
     } else {
       this.offlineReason = null;
       this.error = null;
-      if (this.connectedAt === null) this.connectedAt = now;
+      if (this.connectedAt === null) this.connectedAt = now.wall;
       if (was === 'offline' || was === 'error' || was === 'connecting') this.bus.emit('printer.online', { printer_id: this.printerId, firmware: this.firmwareName ?? undefined });
     }
     for (const w of [...this.waiters]) {
@@ -399,7 +405,7 @@ export class OctoPrintPrinter implements PrinterLink {
   }
 
   private finishJob(job: OctoPrintJob, outcome: JobOutcome): void {
-    if (!job.end(outcome, this.clock.now())) return;
+    if (!job.end(outcome, this.clock.monotonic())) return;
     if (this.job === job) this.job = null;
     if (job.seenPrinting) this.ready = false;
     const base = { printer_id: this.printerId, job_id: job.id };
@@ -410,7 +416,7 @@ export class OctoPrintPrinter implements PrinterLink {
     else this.bus.emit('job.failed', { ...base, error: outcome.error });
   }
 
-  private trackExternal(view: NonNullable<ReturnType<typeof mapJob>>, m: MappedState, now: number): void {
+  private trackExternal(view: NonNullable<ReturnType<typeof mapJob>>, m: MappedState, now: Instant): void {
     const ext = this.external;
     if (ext && ext.file_name === view.fileName) {
       ext.progress = view.progress;
@@ -420,11 +426,21 @@ export class OctoPrintPrinter implements PrinterLink {
       return;
     }
     if (ext) this.endExternal(m, now);
-    const started = view.printSeconds !== null ? now - view.printSeconds * 1000 : now;
-    this.external = { file_name: view.fileName, progress: view.progress, started_at: started, lastActivity: m.activity, printSeconds: view.printSeconds, lastFilepos: view.filepos, size: view.size };
+    // OctoPrint's printTime says how long ago the print started; without it, it starts now.
+    const sinceMs = (view.printSeconds ?? 0) * 1000;
+    this.external = {
+      file_name: view.fileName,
+      progress: view.progress,
+      started_at: now.wall - sinceMs,
+      startMono: now.monotonic - sinceMs,
+      lastActivity: m.activity,
+      printSeconds: view.printSeconds,
+      lastFilepos: view.filepos,
+      size: view.size,
+    };
   }
 
-  private endExternal(m: MappedState, now: number): void {
+  private endExternal(m: MappedState, now: Instant): void {
     const ext = this.external!;
     this.external = null;
     const pending = this.pendingEnd && (this.pendingEnd.file === ext.file_name || `/${this.pendingEnd.file}` === ext.file_name) ? this.pendingEnd : null;
@@ -436,8 +452,8 @@ export class OctoPrintPrinter implements PrinterLink {
       file_name: ext.file_name,
       status,
       started_at: ext.started_at,
-      ended_at: now,
-      print_seconds: ext.printSeconds ?? Math.round((now - ext.started_at) / 1000),
+      ended_at: now.wall,
+      print_seconds: ext.printSeconds ?? Math.round((now.monotonic - ext.startMono) / 1000),
       extruded_mm: null,
       ...(status === 'failed' ? { message: m.message ?? pending?.message ?? 'the print failed' } : {}),
     });
@@ -455,25 +471,26 @@ export class OctoPrintPrinter implements PrinterLink {
     const remoteName = req.remoteName ?? `${req.jobId}.gcode`;
     const [index, info] = await Promise.all([this.indexes.forFile(req.filePath, 'marlin'), stat(req.filePath)]);
     this.requireIdle('start a job');
-    const job = new OctoPrintJob(req.jobId, req.filePath, remoteName, info.size, index, this.clock.now());
+    const start = instantOf(this.clock);
+    const job = new OctoPrintJob(req.jobId, req.filePath, remoteName, info.size, index, start);
     this.job = job;
-    this.jobStartAt = this.clock.now();
+    this.jobStartMono = start.monotonic;
     this.status = 'printing';
     try {
       await this.http.upload('/api/files/local', req.filePath, remoteName, { select: 'true', print: 'true' });
     } catch (err) {
       if (this.job === job) this.job = null;
       if (this.status === 'printing') this.status = 'idle';
-      job.end({ status: 'failed', error: { code: 'file_invalid', message: (err as Error).message } }, this.clock.now());
+      job.end({ status: 'failed', error: { code: 'file_invalid', message: (err as Error).message } }, this.clock.monotonic());
       throw this.actionError(err, 'start a job');
     }
     this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
     void this.refreshSoon();
-    return job.handle(() => this.clock.now());
+    return job.handle(() => this.clock.monotonic());
   }
 
   async adoptJob(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null> {
-    if (this.job?.id === req.jobId) return this.job.handle(() => this.clock.now());
+    if (this.job?.id === req.jobId) return this.job.handle(() => this.clock.monotonic());
     if (this.status === 'offline' || this.status === 'connecting') await this.refresh();
     if (this.status !== 'printing' && this.status !== 'paused') return null;
     const remoteName = req.remoteName ?? `${req.jobId}.gcode`;
@@ -481,13 +498,17 @@ export class OctoPrintPrinter implements PrinterLink {
     if (!ext || !isOurUpload({ fileName: ext.file_name, filepos: null, size: null, progress: 0, printSeconds: null }, remoteName)) return null;
     const [index, info] = await Promise.all([this.indexes.forFile(req.filePath, 'marlin'), stat(req.filePath)]);
     if (this.external !== ext) return null;
-    const job = new OctoPrintJob(req.jobId, req.filePath, remoteName, info.size, index, req.startedAt);
+    // Our monotonic clock did not run before our restart: OctoPrint's printTime says how long it has printed (else the
+    // stored wall-clock start, the one reading left of it).
+    const now = instantOf(this.clock);
+    const sinceMs = ext.printSeconds !== null ? ext.printSeconds * 1000 : Math.max(0, now.wall - req.startedAt);
+    const job = new OctoPrintJob(req.jobId, req.filePath, remoteName, info.size, index, { wall: req.startedAt, monotonic: now.monotonic - sinceMs });
     job.seenPrinting = true;
-    job.update(ext.lastFilepos, ext.progress, ext.lastActivity, this.clock.now());
+    job.update(ext.lastFilepos, ext.progress, ext.lastActivity, now.monotonic);
     // It is ours after all: no external record for it.
     this.external = null;
     this.job = job;
-    return job.handle(() => this.clock.now());
+    return job.handle(() => this.clock.monotonic());
   }
 
   markReady(): void {
