@@ -1,7 +1,12 @@
-// Announces services of this machine by multicast DNS (bonjour-service) until stopped; a socket that cannot be used is
-// reported, never thrown, so the server runs on without its announcement.
+// Announces services of this machine by multicast DNS (bonjour-service) until stopped, under names no one else on the
+// network holds: probed first, and numbered ("NAME (2)") when taken. A socket that cannot be used is logged, never
+// thrown, so the server runs on without its announcement.
+import { hostname } from 'node:os';
 import { Bonjour, type ServiceConfig } from 'bonjour-service';
+import type { Logger } from '../logger.js';
+import { instanceFqdn, numberedName, type MdnsRecord } from '../protocol/mdns-names.js';
 import type { MdnsBrowserOptions } from './mdns-browser.js';
+import { probeNames, type MdnsSocket } from './mdns-probe.js';
 
 export interface MdnsAnnouncement {
   /** The DNS-SD service type without underscore and protocol: "http" for `_http._tcp`. */
@@ -16,6 +21,9 @@ export interface MdnsAnnouncement {
 export interface MdnsAnnouncerOptions extends MdnsBrowserOptions {
   /** Probe for a name already taken first (RFC 6762); off in tests, where the port is private. Default on. */
   probe?: boolean;
+  logger: Logger;
+  /** [0, 1): the random delay before probing (tests: 0 for two announcers that probe in step). Default Math.random. */
+  random?: () => number;
 }
 
 export interface MdnsAnnouncer {
@@ -25,10 +33,34 @@ export interface MdnsAnnouncer {
   stop(): Promise<void>;
 }
 
-export function announceOverMdns(services: readonly MdnsAnnouncement[], options: MdnsAnnouncerOptions = {}): MdnsAnnouncer {
+/** What the announcer needs of bonjour-service's internals: its multicast-dns socket. */
+interface WithSocket {
+  server: { mdns: MdnsSocket & { on(event: 'error', listener: (err: Error) => void): unknown } };
+}
+
+// Beyond this many names taken, something answers for every name (a misbehaving responder): give up, say so once.
+const MAX_NAMES = 20;
+
+/** The records that claim the services' `n`-th names, as bonjour-service will announce them (its SRV target is the host name). */
+function proposedRecords(services: readonly MdnsAnnouncement[], n: number): MdnsRecord[] {
+  return services.flatMap((s) => {
+    const name = instanceFqdn(numberedName(s.name, n), s.type);
+    return [
+      { name, type: 'SRV', ttl: 120, data: { priority: 0, weight: 0, port: s.port, target: hostname() } },
+      { name, type: 'TXT', ttl: 4500, data: Object.entries(s.txt).map(([k, v]) => `${k}=${v}`) },
+    ];
+  });
+}
+
+const distinct = (names: string[]): string => [...new Set(names)].join(', ');
+
+export function announceOverMdns(services: readonly MdnsAnnouncement[], options: MdnsAnnouncerOptions): MdnsAnnouncer {
+  const { logger } = options;
   let error: string | null = null;
   const fail = (err: Error): void => {
-    error ??= `mDNS socket: ${err.message}`;
+    if (error !== null) return;
+    error = `mDNS socket: ${err.message}`;
+    logger.warn('not announced on the LAN by mDNS', { error });
   };
   // As in the browser: with an interface, listen on all addresses, membership and outgoing interface keep it there.
   const socketOptions = {
@@ -42,18 +74,50 @@ export function announceOverMdns(services: readonly MdnsAnnouncement[], options:
     fail(err as Error);
     return { error: () => error, stop: () => Promise.resolve() };
   }
+  const mdns = (bonjour as unknown as WithSocket).server.mdns;
   // multicast-dns emits 'error' when it cannot bind (port taken, no permission): unheard, it would end the process.
-  (bonjour as unknown as { server: { mdns: { on(e: 'error', l: (err: Error) => void): void } } }).server.mdns.on('error', fail);
-  for (const s of services) {
-    const service = bonjour.publish({ type: s.type, name: s.name, port: s.port, txt: s.txt, probe: options.probe ?? true });
-    // A name conflict found by probing ends that announcement only.
-    service.on('error', fail);
-  }
+  mdns.on('error', fail);
+  const stopping = new AbortController();
+
+  // bonjour-service's own probing cannot rename: on a conflict it drops the service and prints a stack trace. So we
+  // probe, and hand it names already ours.
+  const publish = (n: number): void => {
+    for (const s of services) {
+      bonjour.publish({ type: s.type, name: numberedName(s.name, n), port: s.port, txt: s.txt, probe: false });
+    }
+  };
+  const claim = async (): Promise<void> => {
+    for (let n = 1; n <= MAX_NAMES; n++) {
+      const outcome = await probeNames(mdns, proposedRecords(services, n), {
+        signal: stopping.signal,
+        onSendError: fail,
+        ...(options.random ? { random: options.random } : {}),
+      });
+      if (outcome === 'stopped' || stopping.signal.aborted) return;
+      if (outcome === 'taken') continue;
+      if (n > 1) {
+        logger.info('mDNS name taken on the network: announced under the next free one', {
+          name: distinct(services.map((s) => s.name)),
+          announced_as: distinct(services.map((s) => numberedName(s.name, n))),
+        });
+      }
+      publish(n);
+      return;
+    }
+    logger.warn('not announced on the LAN by mDNS: every name tried is taken', {
+      name: distinct(services.map((s) => s.name)),
+      tried: MAX_NAMES,
+    });
+  };
+  if (options.probe === false) publish(1);
+  else void claim();
+
   let stopped: Promise<void> | null = null;
   return {
     error: () => error,
     stop: () =>
       (stopped ??= new Promise<void>((resolve) => {
+        stopping.abort();
         let done = false;
         const close = (): void => {
           if (done) return;
