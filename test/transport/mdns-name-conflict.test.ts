@@ -4,8 +4,8 @@
 import { after, describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { announceOverMdns, type MdnsAnnouncement, type MdnsAnnouncer } from '../../src/transport/mdns-announcer.js';
-import { createMdnsBrowser, type MdnsServiceRecord } from '../../src/transport/mdns-browser.js';
-import { freeUdpPort, LOOPBACK, prepareLoopbackMdns } from '../helpers/loopback-mdns.js';
+import type { MdnsServiceRecord } from '../../src/transport/mdns-browser.js';
+import { browseUntil, freeUdpPort, LOOPBACK, prepareLoopbackMdns } from '../helpers/loopback-mdns.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 
 const loopback = await prepareLoopbackMdns();
@@ -23,17 +23,9 @@ function seen(found: MdnsServiceRecord[]): string[] {
   return found.map((s) => `${s.type}: ${s.name} → ${s.port}`).sort();
 }
 
-/** Browses until `want` is exactly what answers, or 10 s pass (probing takes about a second per name tried). */
-async function browseUntil(port: number, want: string[]): Promise<string[]> {
-  const deadline = Date.now() + 10_000;
-  let last: string[] = [];
-  while (Date.now() < deadline) {
-    const { services: found, error } = await createMdnsBrowser({ interface: LOOPBACK, port }).browse(TYPES, 700);
-    assert.equal(error, null);
-    last = seen(found);
-    if (JSON.stringify(last) === JSON.stringify(want)) break;
-  }
-  return last;
+/** Browses until exactly `want` answers (see browseUntil), and hands back what did. */
+async function browseFor(port: number, want: string[]): Promise<string[]> {
+  return seen(await browseUntil(port, TYPES, (found) => JSON.stringify(seen(found)) === JSON.stringify(want)));
 }
 
 const both = (first: string, second: string): string[] =>
@@ -64,9 +56,9 @@ describe('two announcers of one name on one network', { skip: loopback.skip ?? f
     const console = quietConsole(t);
     const port = await freeUdpPort();
     const first = announce(port, 1111);
-    assert.deepEqual(await browseUntil(port, TYPES.map((type) => `${type}: ${NAME} → 1111`)), TYPES.map((type) => `${type}: ${NAME} → 1111`));
+    assert.deepEqual(await browseFor(port, TYPES.map((type) => `${type}: ${NAME} → 1111`)), TYPES.map((type) => `${type}: ${NAME} → 1111`));
     const second = announce(port, 2222);
-    assert.deepEqual(await browseUntil(port, both('1111', '2222')), both('1111', '2222'));
+    assert.deepEqual(await browseFor(port, both('1111', '2222')), both('1111', '2222'));
 
     assert.deepEqual(first.logger.lines, [], 'the first had its name: nothing to say');
     assert.equal(second.logger.lines.length, 1, JSON.stringify(second.logger.lines));
@@ -82,7 +74,7 @@ describe('two announcers of one name on one network', { skip: loopback.skip ?? f
     // second is not disturbed and keeps "(2)", saying nothing more.
     await first.announcer.stop();
     const again = announce(port, 3333);
-    assert.deepEqual(await browseUntil(port, both('3333', '2222')), both('3333', '2222'));
+    assert.deepEqual(await browseFor(port, both('3333', '2222')), both('3333', '2222'));
     assert.deepEqual(again.logger.lines, []);
     assert.equal(second.logger.lines.length, 1);
     console();
@@ -97,7 +89,7 @@ describe('two announcers of one name on one network', { skip: loopback.skip ?? f
     const b = announce(port, 5555, () => 0);
     // Neither is announced yet, so neither answers the other: each hears the other's probe instead, and the records
     // they propose decide (here the SRV records, by port: 5555 sorts later and keeps the name).
-    assert.deepEqual(await browseUntil(port, both('5555', '4444')), both('5555', '4444'));
+    assert.deepEqual(await browseFor(port, both('5555', '4444')), both('5555', '4444'));
     assert.equal(a.logger.lines.length, 1, JSON.stringify(a.logger.lines));
     assert.deepEqual(b.logger.lines, []);
     console();
