@@ -102,3 +102,13 @@ export function losesTieBreak(ours: readonly MdnsRecord[], theirs: readonly Mdns
   }
   return a.length < b.length;
 }
+
+/**
+ * RFC 6762 §9: once announced, a live record (not a goodbye, TTL 0) heard for one of our names, of a type we claim, with
+ * other data than ours, is another host holding the same name: both must probe again.
+ */
+export function claimedByOther(ours: readonly MdnsRecord[], heard: readonly MdnsRecord[]): boolean {
+  return heard.some(
+    (r) => r.ttl !== 0 && ours.some((o) => o.type === r.type && sameDnsName(o.name, r.name) && compareRecords(o, r) !== 0),
+  );
+}

@@ -2,11 +2,11 @@
 // network holds: probed first, and numbered ("NAME (2)") when taken. A socket that cannot be used is logged, never
 // thrown, so the server runs on without its announcement.
 import { hostname } from 'node:os';
-import { Bonjour, type ServiceConfig } from 'bonjour-service';
+import { Bonjour, type Service, type ServiceConfig } from 'bonjour-service';
 import type { Logger } from '../logger.js';
-import { instanceFqdn, numberedName, type MdnsRecord } from '../protocol/mdns-names.js';
+import { claimedByOther, instanceFqdn, numberedName, type MdnsRecord } from '../protocol/mdns-names.js';
 import type { MdnsBrowserOptions } from './mdns-browser.js';
-import { probeNames, type MdnsSocket } from './mdns-probe.js';
+import { probeNames, type MdnsPacket, type MdnsSocket } from './mdns-probe.js';
 
 export interface MdnsAnnouncement {
   /** The DNS-SD service type without underscore and protocol: "http" for `_http._tcp`. */
@@ -40,6 +40,8 @@ interface WithSocket {
 
 // Beyond this many names taken, something answers for every name (a misbehaving responder): give up, say so once.
 const MAX_NAMES = 20;
+// After a conflict heard once announced, this long before probing again (RFC 6762 §9 leaves it open; §8.2 waits 1 s).
+const RECLAIM_DELAY_MS = 1000;
 
 /** The records that claim the services' `n`-th names, as bonjour-service will announce them (its SRV target is the host name). */
 function proposedRecords(services: readonly MdnsAnnouncement[], n: number): MdnsRecord[] {
@@ -81,13 +83,35 @@ export function announceOverMdns(services: readonly MdnsAnnouncement[], options:
 
   // bonjour-service's own probing cannot rename: on a conflict it drops the service and prints a stack trace. So we
   // probe, and hand it names already ours.
+  let published: Service[] = [];
+  let unwatch = (): void => {};
   const publish = (n: number): void => {
-    for (const s of services) {
-      bonjour.publish({ type: s.type, name: numberedName(s.name, n), port: s.port, txt: s.txt, probe: false });
-    }
+    published = services.map((s) =>
+      bonjour.publish({ type: s.type, name: numberedName(s.name, n), port: s.port, txt: s.txt, probe: false }),
+    );
+    watch(n);
   };
-  const claim = async (): Promise<void> => {
-    for (let n = 1; n <= MAX_NAMES; n++) {
+  // RFC 6762 §9: another host announcing one of our names after all (it did not hear our probes: a network joined
+  // later, lost packets) sends both back to probing, where the tie-break or its answer settles who keeps the name. Only
+  // the SRV records are compared: host and port are what tell one instance from another, and ours come back to us.
+  const watch = (n: number): void => {
+    const ours = proposedRecords(services, n).filter((r) => r.type === 'SRV');
+    const onResponse = (packet: MdnsPacket): void => {
+      if (!claimedByOther(ours, [...(packet.answers ?? []), ...(packet.additionals ?? [])])) return;
+      unwatch();
+      const withdrawn = published;
+      published = [];
+      for (const service of withdrawn) service.stop?.();
+      // A second first: the other host's announcements still on the way (one per service) must not count against the
+      // probe, which would push both on to the next name.
+      const later = setTimeout(() => void claim(n), RECLAIM_DELAY_MS);
+      unwatch = () => clearTimeout(later);
+    };
+    mdns.on('response', onResponse);
+    unwatch = () => mdns.removeListener('response', onResponse);
+  };
+  const claim = async (from: number): Promise<void> => {
+    for (let n = from; n < from + MAX_NAMES; n++) {
       const outcome = await probeNames(mdns, proposedRecords(services, n), {
         signal: stopping.signal,
         onSendError: fail,
@@ -110,7 +134,7 @@ export function announceOverMdns(services: readonly MdnsAnnouncement[], options:
     });
   };
   if (options.probe === false) publish(1);
-  else void claim();
+  else void claim(1);
 
   let stopped: Promise<void> | null = null;
   return {
@@ -118,6 +142,7 @@ export function announceOverMdns(services: readonly MdnsAnnouncement[], options:
     stop: () =>
       (stopped ??= new Promise<void>((resolve) => {
         stopping.abort();
+        unwatch();
         let done = false;
         const close = (): void => {
           if (done) return;

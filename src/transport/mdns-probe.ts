@@ -53,8 +53,10 @@ export function probeNames(mdns: MdnsSocket, proposed: readonly MdnsRecord[], op
     };
     const onAbort = (): void => finish('stopped');
     const onResponse = (packet: MdnsPacket): void => {
-      // Nothing of ours is announced yet, so any answer with one of these names is someone else's.
-      if ([...(packet.answers ?? []), ...(packet.additionals ?? [])].some((r) => ours(r.name))) finish('taken');
+      // Nothing of ours is announced yet, so any answer with one of these names is someone else's; but a goodbye
+      // (TTL 0) gives the name up: another host that withdrew it to probe again must not push us on to the next one.
+      const records = [...(packet.answers ?? []), ...(packet.additionals ?? [])];
+      if (records.some((r) => r.ttl !== 0 && ours(r.name))) finish('taken');
     };
     const onQuery = (packet: MdnsPacket): void => {
       // A probe carries its proposed records in the authority section; a plain question carries none.

@@ -2,7 +2,7 @@
 // RFC 6762 §8.2 tie-break between two simultaneous probes.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { instanceFqdn, losesTieBreak, numberedName, type MdnsRecord } from '../../src/protocol/mdns-names.js';
+import { claimedByOther, instanceFqdn, losesTieBreak, numberedName, type MdnsRecord } from '../../src/protocol/mdns-names.js';
 
 it('numbered names: the name itself, then "(2)", "(3)"; a long name is cut to 63 bytes, never its number nor inside a character', () => {
   assert.equal(numberedName('printfarm on farm-pi', 1), 'printfarm on farm-pi');
@@ -41,4 +41,13 @@ it('tie-break: the proposal that sorts earlier loses, whichever order the record
   assert.equal(losesTieBreak([srv(80), txt('a=b')], [txt('a=b')]), false);
   // TXT strings as received (Buffers) compare as the strings sent.
   assert.equal(losesTieBreak([txt('a=b')], [{ name: 'n', type: 'TXT', data: [Buffer.from('a=b')] }]), false);
+});
+
+it('once announced: a live SRV of our name with another host or port is a rival; our own, a goodbye or another name is not', () => {
+  const ours = [{ ...srv(8080), name: 'N._http._tcp.local' }];
+  assert.equal(claimedByOther(ours, [{ ...srv(9090), name: 'n._HTTP._tcp.local', ttl: 120 }]), true);
+  assert.equal(claimedByOther(ours, [{ ...srv(8080, 'other-host'), name: 'N._http._tcp.local', ttl: 120 }]), true);
+  assert.equal(claimedByOther(ours, [{ ...srv(8080), name: 'N._http._tcp.local', ttl: 120 }]), false);
+  assert.equal(claimedByOther(ours, [{ ...srv(9090), name: 'N._http._tcp.local', ttl: 0 }]), false);
+  assert.equal(claimedByOther(ours, [{ ...srv(9090), name: 'N (2)._http._tcp.local', ttl: 120 }]), false);
 });

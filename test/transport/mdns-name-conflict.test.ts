@@ -45,9 +45,9 @@ function quietConsole(t: TestContext): () => void {
 describe('two announcers of one name on one network', { skip: loopback.skip ?? false }, () => {
   const running: MdnsAnnouncer[] = [];
   after(() => Promise.all(running.map((a) => a.stop())));
-  function announce(port: number, servicePort: number, random?: () => number) {
+  function announce(port: number, servicePort: number, more: { random?: () => number; probe?: boolean } = {}) {
     const logger = recordingLogger();
-    const announcer = announceOverMdns(services(servicePort), { interface: LOOPBACK, port, logger, ...(random ? { random } : {}) });
+    const announcer = announceOverMdns(services(servicePort), { interface: LOOPBACK, port, logger, ...more });
     running.push(announcer);
     return { announcer, logger };
   }
@@ -85,13 +85,30 @@ describe('two announcers of one name on one network', { skip: loopback.skip ?? f
     const console = quietConsole(t);
     const port = await freeUdpPort();
     // No random delay: both probe in step, so each one's probes all go out before the other could answer.
-    const a = announce(port, 4444, () => 0);
-    const b = announce(port, 5555, () => 0);
+    const a = announce(port, 4444, { random: () => 0 });
+    const b = announce(port, 5555, { random: () => 0 });
     // Neither is announced yet, so neither answers the other: each hears the other's probe instead, and the records
     // they propose decide (here the SRV records, by port: 5555 sorts later and keeps the name).
     assert.deepEqual(await browseFor(port, both('5555', '4444')), both('5555', '4444'));
     assert.equal(a.logger.lines.length, 1, JSON.stringify(a.logger.lines));
     assert.deepEqual(b.logger.lines, []);
+    console();
+    await Promise.all([a.announcer.stop(), b.announcer.stop()]);
+  });
+
+  it('two that announce one name without having heard each other (no probes: a network joined later) find out and settle it (§9)', async (t) => {
+    const console = quietConsole(t);
+    const port = await freeUdpPort();
+    const a = announce(port, 6666, { probe: false });
+    const b = announce(port, 7777, { probe: false });
+    // Each hears the other's announcement, withdraws and probes again; the tie-break gives 7777 the name.
+    assert.deepEqual(await browseFor(port, both('7777', '6666')), both('7777', '6666'));
+    assert.equal(a.logger.lines.length, 1, JSON.stringify(a.logger.lines));
+    assert.deepEqual(b.logger.lines, []);
+    // Settled: the re-announcements that follow (1 s, 3 s after) change nothing.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    assert.deepEqual(await browseFor(port, both('7777', '6666')), both('7777', '6666'));
+    assert.equal(a.logger.lines.length, 1);
     console();
     await Promise.all([a.announcer.stop(), b.announcer.stop()]);
   });
