@@ -104,7 +104,7 @@ export function announceOverMdns(services: readonly MdnsAnnouncement[], options:
       for (const service of withdrawn) service.stop?.();
       // A second first: the other host's announcements still on the way (one per service) must not count against the
       // probe, which would push both on to the next name.
-      const later = setTimeout(() => void claim(n), RECLAIM_DELAY_MS);
+      const later = setTimeout(() => claimOrFail(n), RECLAIM_DELAY_MS);
       unwatch = () => clearTimeout(later);
     };
     mdns.on('response', onResponse);
@@ -133,8 +133,13 @@ export function announceOverMdns(services: readonly MdnsAnnouncement[], options:
       tried: MAX_NAMES,
     });
   };
+  // Claiming runs on after this returns: whatever it throws (bonjour-service refusing a service) is reported like a
+  // socket failure, never left to end the process as an unhandled rejection.
+  const claimOrFail = (from: number): void => {
+    claim(from).catch((err: Error) => fail(err));
+  };
   if (options.probe === false) publish(1);
-  else void claim(1);
+  else claimOrFail(1);
 
   let stopped: Promise<void> | null = null;
   return {

@@ -10,6 +10,7 @@ import { startServer } from '../../src/server.js';
 import { createMdnsBrowser } from '../../src/transport/mdns-browser.js';
 import { VERSION } from '../../src/version.js';
 import { selfAnnouncements } from '../../src/app/self-announcement.js';
+import { announceOverMdns } from '../../src/transport/mdns-announcer.js';
 import { browseUntil, freeUdpPort, LOOPBACK, prepareLoopbackMdns } from '../helpers/loopback-mdns.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 
@@ -86,6 +87,23 @@ describe('self-announcement over mDNS on the loopback interface', { skip: loopba
     } finally {
       await second?.close();
       await first.close();
+    }
+  });
+
+  it('a service the mDNS library refuses once probing is done (port 0) is one warning, not an unhandled rejection', async () => {
+    const logger = recordingLogger();
+    const announcer = announceOverMdns([{ type: 'http', name: 'printfarm on nowhere', port: 0, txt: {} }], {
+      interface: LOOPBACK,
+      port: await freeUdpPort(),
+      logger,
+    });
+    try {
+      const deadline = Date.now() + 5000;
+      while (announcer.error() === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.match(announcer.error() ?? '', /port/);
+      assert.deepEqual(logger.lines.map((l) => [l.level, l.msg]), [['warn', 'not announced on the LAN by mDNS']]);
+    } finally {
+      await announcer.stop();
     }
   });
 });
