@@ -1,6 +1,7 @@
 // Two appliances with one name on one network (RFC 6762 §8-9), on the loopback interface with real multicast sockets:
 // the later one probes, finds the name taken and announces "NAME (2)"; one log line, no stack trace; a restart of the
-// first takes its own name back and the second keeps its; two started together still end with two names.
+// first takes its own name back and the second keeps its; two started together, or two that announced one name without
+// hearing each other, still end with two names.
 import { after, describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { announceOverMdns, type MdnsAnnouncement, type MdnsAnnouncer } from '../../src/transport/mdns-announcer.js';
@@ -53,7 +54,7 @@ describe('two announcers of one name on one network', { skip: loopback.skip ?? f
   }
 
   it('the second probes, finds the name taken and announces "NAME (2)"; a browser sees both; one log line, no stack trace', async (t) => {
-    const console = quietConsole(t);
+    const consoleStaysQuiet = quietConsole(t);
     const port = await freeUdpPort();
     const first = announce(port, 1111);
     assert.deepEqual(await browseFor(port, TYPES.map((type) => `${type}: ${NAME} → 1111`)), TYPES.map((type) => `${type}: ${NAME} → 1111`));
@@ -68,7 +69,7 @@ describe('two announcers of one name on one network', { skip: loopback.skip ?? f
     assert.doesNotMatch(line!.msg, /\n|Error/);
     assert.equal(first.announcer.error(), null);
     assert.equal(second.announcer.error(), null);
-    console();
+    consoleStaysQuiet();
 
     // The first restarts (goodbye, then a fresh start): it probes its own name, finds it free and takes it back; the
     // second is not disturbed and keeps "(2)", saying nothing more.
@@ -77,12 +78,12 @@ describe('two announcers of one name on one network', { skip: loopback.skip ?? f
     assert.deepEqual(await browseFor(port, both('3333', '2222')), both('3333', '2222'));
     assert.deepEqual(again.logger.lines, []);
     assert.equal(second.logger.lines.length, 1);
-    console();
+    consoleStaysQuiet();
     await Promise.all([second.announcer.stop(), again.announcer.stop()]);
   });
 
   it('two started at the same moment still end with two names: the simultaneous probes are broken by RFC 6762 §8.2', async (t) => {
-    const console = quietConsole(t);
+    const consoleStaysQuiet = quietConsole(t);
     const port = await freeUdpPort();
     // No random delay: both probe in step, so each one's probes all go out before the other could answer.
     const a = announce(port, 4444, { random: () => 0 });
@@ -92,12 +93,12 @@ describe('two announcers of one name on one network', { skip: loopback.skip ?? f
     assert.deepEqual(await browseFor(port, both('5555', '4444')), both('5555', '4444'));
     assert.equal(a.logger.lines.length, 1, JSON.stringify(a.logger.lines));
     assert.deepEqual(b.logger.lines, []);
-    console();
+    consoleStaysQuiet();
     await Promise.all([a.announcer.stop(), b.announcer.stop()]);
   });
 
   it('two that announce one name without having heard each other (no probes: a network joined later) find out and settle it (§9)', async (t) => {
-    const console = quietConsole(t);
+    const consoleStaysQuiet = quietConsole(t);
     const port = await freeUdpPort();
     const a = announce(port, 6666, { probe: false });
     const b = announce(port, 7777, { probe: false });
@@ -109,7 +110,7 @@ describe('two announcers of one name on one network', { skip: loopback.skip ?? f
     await new Promise((resolve) => setTimeout(resolve, 3500));
     assert.deepEqual(await browseFor(port, both('7777', '6666')), both('7777', '6666'));
     assert.equal(a.logger.lines.length, 1);
-    console();
+    consoleStaysQuiet();
     await Promise.all([a.announcer.stop(), b.announcer.stop()]);
   });
 });
