@@ -258,9 +258,8 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   // The same switch as discovery (--no-mdns): a machine where multicast is unwanted sends none at all.
   let announcer: MdnsAnnouncer | null = null;
   if (config.mdns) {
-    announcer = announceOverMdns(selfAnnouncements(address.port, hostname(), VERSION), options.mdnsSocket);
-    const error = announcer.error();
-    if (error !== null) logger.warn('not announced on the LAN by mDNS', { error });
+    // It logs for itself what it finds later: a socket that fails, a name taken on the network.
+    announcer = announceOverMdns(selfAnnouncements(address.port, hostname(), VERSION), { ...options.mdnsSocket, logger });
   }
 
   let closed: Promise<void> | undefined;

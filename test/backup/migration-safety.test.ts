@@ -6,7 +6,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DataDirDatabaseError, openDataDirDatabase } from '../../src/app/open-data-dir.js';
-import type { Logger } from '../../src/logger.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
 import { silentLogger } from '../../src/logger.js';
 import { startServer, StartupError } from '../../src/server.js';
 import { openDatabase } from '../../src/storage/db.js';
@@ -18,12 +18,6 @@ const root = mkdtempSync(path.join(tmpdir(), 'printfarm-migration-safety-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 const NOW = Date.UTC(2026, 2, 1, 12, 0, 0);
 const KNOWN = migrations.length;
-
-function recordingLogger(): Logger & { lines: Array<{ level: string; msg: string; fields?: Record<string, unknown> }> } {
-  const lines: Array<{ level: string; msg: string; fields?: Record<string, unknown> }> = [];
-  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push({ level, msg, ...(fields ? { fields } : {}) });
-  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-}
 
 /** A data directory whose database is at `version`, with one printer row to recognise it by. */
 async function dataDirAt(name: string, version: number): Promise<string> {

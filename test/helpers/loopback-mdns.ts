@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import dgram from 'node:dgram';
 import { Bonjour, type Service, type ServiceConfig } from 'bonjour-service';
-import { createMdnsBrowser } from '../../src/transport/mdns-browser.js';
+import { createMdnsBrowser, type MdnsServiceRecord } from '../../src/transport/mdns-browser.js';
 
 /** Every socket on 127.0.0.1's interface: queries and answers never leave the machine. */
 export const LOOPBACK = '127.0.0.1';
@@ -76,4 +76,23 @@ export async function prepareLoopbackMdns(): Promise<LoopbackMdns> {
   if (await roundTrip(await freeUdpPort())) return { skip: null, restore };
   restore();
   return { skip: 'an mDNS answer on lo did not arrive, even with the MULTICAST flag on lo', ...nothing };
+}
+
+/**
+ * Browses `types` on the loopback interface at `port` again and again until `done` holds for what answered, or 10 s
+ * pass (an announcer probing takes about a second per name it tries); hands back the last answers.
+ */
+export async function browseUntil(
+  port: number,
+  types: string[],
+  done: (found: MdnsServiceRecord[]) => boolean,
+): Promise<MdnsServiceRecord[]> {
+  const deadline = Date.now() + 10_000;
+  let found: MdnsServiceRecord[] = [];
+  do {
+    const answers = await createMdnsBrowser({ interface: LOOPBACK, port }).browse(types, 700);
+    if (answers.error !== null) throw new Error(answers.error);
+    found = answers.services;
+  } while (!done(found) && Date.now() < deadline);
+  return found;
 }

@@ -3,14 +3,16 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger, type Logger } from '../../src/logger.js';
 import { startServer } from '../../src/server.js';
 import { createMdnsBrowser } from '../../src/transport/mdns-browser.js';
 import { VERSION } from '../../src/version.js';
 import { selfAnnouncements } from '../../src/app/self-announcement.js';
-import { freeUdpPort, LOOPBACK, prepareLoopbackMdns } from '../helpers/loopback-mdns.js';
+import { announceOverMdns } from '../../src/transport/mdns-announcer.js';
+import { browseUntil, freeUdpPort, LOOPBACK, prepareLoopbackMdns } from '../helpers/loopback-mdns.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
 
 const loopback = await prepareLoopbackMdns();
 after(() => loopback.restore());
@@ -24,11 +26,11 @@ it('the announcements: one name, both types, version and dashboard path in TXT; 
 });
 
 describe('self-announcement over mDNS on the loopback interface', { skip: loopback.skip ?? false }, () => {
-  async function serve(mdns: boolean, port: number) {
+  async function serve(mdns: boolean, port: number, { probe = false, logger = silentLogger as Logger } = {}) {
     const dir = await mkdtemp(path.join(tmpdir(), 'pf-announce-'));
     const server = await startServer(
       { host: LOOPBACK, port: 0, dataDir: dir, env: 'test', mdns },
-      { logger: silentLogger, mdnsSocket: { interface: LOOPBACK, port, probe: false } },
+      { logger, mdnsSocket: { interface: LOOPBACK, port, probe } },
     );
     return { server, close: async () => { await server.close(); await rm(dir, { recursive: true, force: true }); } };
   }
@@ -61,6 +63,47 @@ describe('self-announcement over mDNS on the loopback interface', { skip: loopba
       assert.deepEqual(services, []);
     } finally {
       await close();
+    }
+  });
+
+  it('two servers on one host (the Many boxes setup on one box): the second is "printfarm on HOST (2)" and says so in one line', async () => {
+    const port = await freeUdpPort();
+    const name = selfAnnouncements(0, hostname(), VERSION)[0]!.name;
+    const first = await serve(true, port, { probe: true });
+    const logger = recordingLogger();
+    let second: Awaited<ReturnType<typeof serve>> | undefined;
+    try {
+      const firstPort = Number(new URL(first.server.url).port);
+      const announced = (found: Array<{ name: string; port: number }>, who: string, at: number): boolean =>
+        found.filter((s) => s.name === who && s.port === at).length === 2;
+      assert.ok(announced(await browseUntil(port, ['http', 'printfarm'], (f) => announced(f, name, firstPort)), name, firstPort));
+      second = await serve(true, port, { probe: true, logger });
+      const secondPort = Number(new URL(second.server.url).port);
+      const found = await browseUntil(port, ['http', 'printfarm'], (f) => announced(f, `${name} (2)`, secondPort));
+      assert.ok(announced(found, `${name} (2)`, secondPort), JSON.stringify(found));
+      assert.ok(announced(found, name, firstPort), 'the first keeps its name');
+      const mdnsLines = logger.lines.filter((l) => /mDNS/.test(l.msg));
+      assert.deepEqual(mdnsLines.map((l) => [l.level, l.fields]), [['info', { name, announced_as: `${name} (2)` }]]);
+    } finally {
+      await second?.close();
+      await first.close();
+    }
+  });
+
+  it('a service the mDNS library refuses once probing is done (port 0) is one warning, not an unhandled rejection', async () => {
+    const logger = recordingLogger();
+    const announcer = announceOverMdns([{ type: 'http', name: 'printfarm on nowhere', port: 0, txt: {} }], {
+      interface: LOOPBACK,
+      port: await freeUdpPort(),
+      logger,
+    });
+    try {
+      const deadline = Date.now() + 5000;
+      while (announcer.error() === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.match(announcer.error() ?? '', /port/);
+      assert.deepEqual(logger.lines.map((l) => [l.level, l.msg]), [['warn', 'not announced on the LAN by mDNS']]);
+    } finally {
+      await announcer.stop();
     }
   });
 });
