@@ -19,7 +19,9 @@ export class MoonrakerJob {
   private filePosition = 0;
   private fileSize: number;
   private progress = 0;
-  private printSeconds: number | null = null;
+  /** Monotonic ms spent paused so far, and since when the current pause runs (null: not paused). */
+  private pausedMs = 0;
+  private pausedSince: number | null = null;
   /** Monotonic reading at the ending. */
   private endedAt: number | null = null;
   private settle!: (o: JobOutcome) => void;
@@ -54,7 +56,7 @@ export class MoonrakerJob {
     this.filePosition = v.filePosition;
     if (v.fileSize > 0) this.fileSize = v.fileSize;
     this.progress = v.progress;
-    this.printSeconds = v.printDuration;
+    this.notePaused(v.state === 'paused');
     return moved;
   }
 
@@ -67,6 +69,19 @@ export class MoonrakerJob {
     const endedSinceStart = this.startAcked && (this.baseline.filename !== this.remoteName || this.baseline.state !== v.state);
     if (active || endedSinceStart) this.armed = true;
     return this.armed;
+  }
+
+  /**
+   * Pauses as the printer reports them. Klipper's own print_duration is no use for the job's time: it starts at the
+   * first extrusion (klippy/extras/print_stats.py), so a heat-up of minutes would read as no time at all.
+   */
+  private notePaused(paused: boolean): void {
+    const now = this.monotonic();
+    if (paused && this.pausedSince === null) this.pausedSince = now;
+    else if (!paused && this.pausedSince !== null) {
+      this.pausedMs += now - this.pausedSince;
+      this.pausedSince = null;
+    }
   }
 
   /** Ends the job once; returns false when it had ended already. */
@@ -105,8 +120,8 @@ export class MoonrakerJob {
       lines_total: null,
       phase: this.phase,
       started_at: this.startedAt,
-      // Klipper's print_duration leaves pauses out; before its first report, our own monotonic measure.
-      elapsed_ms: this.printSeconds !== null ? Math.round(this.printSeconds * 1000) : Math.max(0, Math.round(now - this.startMono)),
+      // Printing time as a serial job counts it: from the start, heat-ups included, pauses left out, on the monotonic clock.
+      elapsed_ms: Math.max(0, Math.round(now - this.startMono - this.pausedMs - (this.pausedSince !== null ? now - this.pausedSince : 0))),
       extruded_mm: this.index ? this.index.extrudedAt(this.filePosition) : [],
       used_basis: 'file_position',
       // The printer runs its own copy: an action takes effect there, never held behind a wait of ours.

@@ -39,6 +39,8 @@ export class KlipperHost {
   private file: Buffer | null = null;
   private position = 0;
   private printMs = 0;
+  /** Printing time before the first extrusion: Klipper's print_duration leaves it out (print_stats.py init_duration). */
+  private initMs = 0;
   private totalStart = 0;
   private runningSince: number | null = null;
   private extrusion = new ExtrusionTracker('klipper');
@@ -79,15 +81,17 @@ export class KlipperHost {
     const now = Date.now();
     const printMs = this.printMs + (this.runningSince !== null ? now - this.runningSince : 0);
     const progress = size > 0 ? this.position / size : 0;
+    const filamentUsed = Math.round(this.extrusion.netMm(0) * 1000) / 1000;
+    if (filamentUsed <= 0) this.initMs = printMs;
     return {
       webhooks: { state: this.klippy, state_message: this.stateMessage },
       print_stats: {
         filename: this.filename,
         state: this.state,
         message: this.message,
-        print_duration: printMs / 1000,
+        print_duration: (printMs - this.initMs) / 1000,
         total_duration: this.totalStart ? (now - this.totalStart) / 1000 : 0,
-        filament_used: Math.round(this.extrusion.netMm(0) * 1000) / 1000,
+        filament_used: filamentUsed,
         info: { total_layer: null, current_layer: null },
       },
       virtual_sdcard: {
@@ -100,7 +104,8 @@ export class KlipperHost {
       extruder: { temperature: r2(t.hotend), target: t.hotendTarget, power: r2(t.hotendPower), can_extrude: t.hotend >= 170 },
       heater_bed: { temperature: r2(t.bed), target: t.bedTarget, power: r2(t.bedPower) },
       display_status: { message: this.displayMessage, progress },
-      toolhead: { homed_axes: '', extruder: 'extruder', position: [0, 0, 0, 0], status: this.state === 'printing' ? 'Printing' : 'Ready' },
+      // Klipper's toolhead has no status field (the recording in test/network/recorded/moonraker.json).
+      toolhead: { homed_axes: '', extruder: 'extruder', position: [0, 0, 0, 0] },
     };
   }
 
@@ -180,6 +185,7 @@ export class KlipperHost {
     this.position = 0;
     this.message = '';
     this.printMs = 0;
+    this.initMs = 0;
     this.totalStart = Date.now();
     this.extrusion = new ExtrusionTracker('klipper');
     this.setState('printing');
@@ -254,6 +260,7 @@ export class KlipperHost {
     this.message = '';
     this.totalStart = 0;
     this.printMs = 0;
+    this.initMs = 0;
     this.klippy = 'ready';
     this.stateMessage = 'Printer is ready';
     this.events.klippy('ready');

@@ -169,7 +169,9 @@ export async function startOctoPrintStandIn(opts: OctoPrintStandInOptions): Prom
       filepos: active ? host.filepos : null,
       printTime: host.printTime(Date.now()),
       printTimeLeft: null,
-      printTimeLeftOrigin: null,
+      // OctoPrint 1.9.3 names the origin key printTimeOrigin while nothing prints, printTimeLeftOrigin while it does
+      // (test/network/recorded/octoprint.json).
+      [active ? 'printTimeLeftOrigin' : 'printTimeOrigin']: null,
     };
   }
 
@@ -211,8 +213,10 @@ export async function startOctoPrintStandIn(opts: OctoPrintStandInOptions): Prom
       case 'GET /api/connection':
         return json(res, 200, {
           current: { state: stateText(), port: host.printer ? 'VIRTUAL' : null, baudrate: host.printer ? 250000 : null, printerProfile: '_default' },
-          options: { ports: ['VIRTUAL'], baudrates: [250000, 115200], printerProfiles: [{ id: '_default', name: 'Default' }], portPreference: 'VIRTUAL', baudratePreference: 250000, printerProfilePreference: '_default', autoconnect: true },
+          options: { ports: ['VIRTUAL'], baudrates: [250000, 115200], printerProfiles: [{ id: '_default', name: 'Default' }], portPreference: 'VIRTUAL', baudratePreference: 250000, printerProfilePreference: '_default' },
         });
+      case 'POST /api/connection':
+        return connectionCommand(res, parseJson(body));
       case 'GET /api/printer': {
         if (!host.operational) return json(res, 409, { error: 'Printer is not operational' });
         const t = host.temps;
@@ -235,6 +239,14 @@ export async function startOctoPrintStandIn(opts: OctoPrintStandInOptions): Prom
       default:
         return json(res, 404, { error: 'The requested URL was not found on the server.' });
     }
+  }
+
+  /** The Connection panel's connect and disconnect (OctoPrint answers 204 to both, 400 to anything else). */
+  function connectionCommand(res: ServerResponse, data: Record<string, unknown> | null): void {
+    if (data?.command === 'connect') host.connectPrinter();
+    else if (data?.command === 'disconnect') host.disconnectPrinter();
+    else return json(res, 400, { error: 'command must be one of connect, disconnect, fake_ack' });
+    return noContent(res);
   }
 
   function jobCommand(res: ServerResponse, data: Record<string, unknown> | null): void {
@@ -364,7 +376,8 @@ function json(res: ServerResponse, status: number, value: unknown): void {
 }
 
 function noContent(res: ServerResponse): void {
-  res.writeHead(204);
+  // Flask labels even an empty answer text/plain.
+  res.writeHead(204, { 'Content-Type': 'text/plain' });
   res.end();
 }
 

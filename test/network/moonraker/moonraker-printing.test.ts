@@ -167,3 +167,22 @@ test('a print started on the printer: printing with external_job, nothing sent t
   p.markReady();
   await p.disconnect();
 });
+
+test("a heat-up at the start is printing time: Klipper's print_duration stays 0 until the first extrusion, the job's time does not", async () => {
+  // Real Klipper (print_stats.py) counts print_duration from the first extrusion; the stand-in does the same now.
+  const slow = await harness({ simulator: { speed: 1 } });
+  try {
+    const p = slow.printer();
+    await p.connect();
+    const file = await slow.file('heat.gcode', `M109 S200\n${testPrint(20)}`);
+    const job = await p.startJob({ jobId: 'job-heat', filePath: file });
+    await until('the heat-up to be under way', () => (slow.standIn.klipper.objects().extruder!.target as number) === 200);
+    await new Promise((r) => setTimeout(r, 1200));
+    assert.equal(slow.standIn.klipper.objects().print_stats!.print_duration, 0, 'Klipper counts nothing before the first extrusion');
+    const elapsed = job.snapshot().elapsed_ms;
+    assert.ok(elapsed >= 1000, `the heat-up counts as printing time: elapsed_ms ${elapsed}`);
+    await p.disconnect();
+  } finally {
+    await slow.close();
+  }
+});

@@ -81,7 +81,7 @@ export const OCTOPRINT_EXCHANGES: Exchange[] = [
   { name: 'connection', method: 'GET', path: '/api/connection', same: ['current.state'] },
   { name: 'printer', method: 'GET', path: '/api/printer', same: ['state.text', 'state.flags.operational', 'state.flags.printing'] },
   { name: 'job while idle', method: 'GET', path: '/api/job', same: ['state'] },
-  { name: 'passive login', method: 'POST', path: '/api/login', json: { passive: true }, same: ['name'] },
+  { name: 'passive login', method: 'POST', path: '/api/login', json: { passive: true } },
   { name: 'console M115', method: 'POST', path: '/api/printer/command', json: { commands: ['M115'] } },
   { name: 'cancel while idle', method: 'POST', path: '/api/job', json: { command: 'cancel' } },
   {
@@ -160,7 +160,8 @@ export async function recordSocket(wsUrl: string, during: () => Promise<void>): 
   ws.on('message', (data) => {
     const msg = JSON.parse(String(data)) as Record<string, unknown>;
     if (typeof msg.id === 'number') pending.get(msg.id)?.(msg);
-    else if (typeof msg.method === 'string' && !(msg.method in notifications)) notifications[msg.method] = mask(msg);
+    // Each notification carries only what changed: the union of all seen is the shape of that method.
+    else if (typeof msg.method === 'string') notifications[msg.method] = unionShape(notifications[msg.method], mask(msg));
   });
   let id = 0;
   const call = (method: string, params: unknown): Promise<Record<string, unknown>> =>
@@ -180,7 +181,7 @@ export async function recordSocket(wsUrl: string, during: () => Promise<void>): 
   return { calls, notifications };
 }
 
-const VOLATILE_STRING = /\/(work|tmp|home|root)\/|^[0-9A-F]{24,}$|^\d{4}-\d\d-\d\dT|^v?\d+\.\d+\.\d+-\d+-g[0-9a-f]+/i;
+const VOLATILE_STRING = /\/(work|tmp|home|root)\/|^[0-9A-Z]{24,}$|^\d{4}-\d\d-\d\dT|^v?\d+\.\d+\.\d+-\d+-g[0-9a-f]+/i;
 
 /**
  * Masks what changes between runs and machines, keeping the type: non-integer and large numbers become "<number>",
@@ -192,6 +193,18 @@ export function mask(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(mask);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mask(x)]));
   return v;
+}
+
+/** Both values' keys at every level (b's value wins where both have one); arrays merge position by position. */
+export function unionShape(a: unknown, b: unknown): unknown {
+  if (a === undefined) return b;
+  if (Array.isArray(a) && Array.isArray(b)) return Array.from({ length: Math.max(a.length, b.length) }, (_, i) => unionShape(a[i], b[i]));
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const out: Record<string, unknown> = { ...(a as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(b)) out[k] = unionShape(out[k], v);
+    return out;
+  }
+  return b === undefined ? a : b;
 }
 
 const kindOf = (v: unknown): string => {
@@ -214,13 +227,15 @@ export function shapeDiff(real: unknown, standIn: unknown, at = '$'): string[] {
   if (rk === 'object' && sk === 'object') {
     const r = real as Record<string, unknown>;
     const s = standIn as Record<string, unknown>;
+    // An empty object in the recording (OctoPrint's temperature before the first report) says nothing of its keys.
+    if (Object.keys(r).length === 0) return [];
     return Object.keys(s).flatMap((k) => (k in r ? shapeDiff(r[k], s[k], `${at}.${k}`) : [`${at}.${k}: sent by the stand-in, not by the real program`]));
   }
   if (rk === 'array' && sk === 'array') {
     const r = real as unknown[];
     const s = standIn as unknown[];
-    // Items of one list share a shape: each stand-in item is checked against the real program's first.
-    return r.length ? s.flatMap((x, i) => shapeDiff(r[0], x, `${at}[${i}]`)) : [];
+    // Position by position (JSON-RPC params are positional); items past the recorded ones against the first.
+    return r.length ? s.flatMap((x, i) => shapeDiff(r[i] ?? r[0], x, `${at}[${i}]`)) : [];
   }
   return [];
 }
