@@ -124,8 +124,8 @@ export class MoonrakerJob {
       elapsed_ms: Math.max(0, Math.round(now - this.startMono - this.pausedMs - (this.pausedSince !== null ? now - this.pausedSince : 0))),
       extruded_mm: this.index ? this.index.extrudedAt(this.filePosition) : [],
       used_basis: 'file_position',
-      // The printer runs its own copy: an action takes effect there, never held behind a wait of ours.
-      pending_action: null,
+      // Sent to the printer and not yet shown by it (Klipper runs a cancel behind an M109 wait, a pause after the move).
+      pending_action: this.outcome ? null : this.cancelRequested ? 'cancel' : this.phase === 'pausing' ? 'pause' : null,
     };
   }
 }

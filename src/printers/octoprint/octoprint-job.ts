@@ -14,6 +14,8 @@ export class OctoPrintJob {
   /** OctoPrint has shown this file printing: from now on an idle printer means the print ended. */
   seenPrinting = false;
   cancelRequested = false;
+  /** Our pause was sent and OctoPrint has not shown Paused yet. */
+  pauseRequested = false;
   lastActivity: OpActivity = 'starting';
   outcome: JobOutcome | null = null;
   readonly finished: Promise<JobOutcome>;
@@ -102,8 +104,8 @@ export class OctoPrintJob {
       elapsed_ms: Math.max(0, Math.round(until - this.startMono - this.pausedMs - pausedNow)),
       extruded_mm: this.index.extrudedAt(this.filepos),
       used_basis: 'file_position',
-      // The printer runs its own copy: an action takes effect there, never held behind a wait of ours.
-      pending_action: null,
+      // Taken by the printer, not done yet: OctoPrint shows Cancelling/Pausing while Marlin's buffered moves run.
+      pending_action: this.outcome ? null : this.cancelRequested || this.lastActivity === 'cancelling' ? 'cancel' : this.phase === 'pausing' || (this.pauseRequested && this.phase !== 'paused') ? 'pause' : null,
     };
   }
 

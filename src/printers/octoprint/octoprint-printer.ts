@@ -23,6 +23,7 @@ import {
 } from '../printer-state.js';
 import type { ConsoleEntry } from '../session-context.js';
 import type { JobHandle } from '../session-job-control.js';
+import { cancelOrPending } from '../pending-cancel.js';
 import { OctoPrintHttpClient, OctoPrintHttpError } from './octoprint-http-client.js';
 import { OctoPrintJob } from './octoprint-job.js';
 import { OctoPrintPushSocket } from './octoprint-push-socket.js';
@@ -518,7 +519,13 @@ export class OctoPrintPrinter implements PrinterLink {
   async pause(): Promise<void> {
     const job = this.requireJob('pause', ['printing']);
     if (job.phase === 'paused') return;
-    await this.jobCommand({ command: 'pause', action: 'pause' }, 'pause', (m) => m.activity === 'paused' || m.status !== 'printing');
+    // Shown as the job's pending action until OctoPrint reports Paused (it first lets Marlin's planner run dry).
+    job.pauseRequested = true;
+    try {
+      await this.jobCommand({ command: 'pause', action: 'pause' }, 'pause', (m) => m.activity === 'paused' || m.status !== 'printing');
+    } finally {
+      job.pauseRequested = false;
+    }
     if (this.status !== 'paused') throw wrongState(this.printerId, 'pause', this.status);
   }
 
@@ -527,16 +534,20 @@ export class OctoPrintPrinter implements PrinterLink {
     await this.jobCommand({ command: 'pause', action: 'resume' }, 'resume', (m) => m.activity !== 'paused');
   }
 
-  async cancel(): Promise<'cancelled'> {
+  async cancel(): Promise<'cancelled' | 'pending'> {
     const job = this.requireJob('cancel', ['printing', 'paused']);
     job.cancelRequested = true;
+    const withdraw = (err: Error): void => {
+      job.cancelRequested = false;
+      this.log(`${this.printerId}: cancel failed: ${err.message}`);
+    };
     try {
-      await this.jobCommand({ command: 'cancel' }, 'cancel', () => this.job !== job);
+      // OctoPrint answers at once but shows Cancelling until Marlin's buffered moves ran: pending meanwhile.
+      return await cancelOrPending(this.jobCommand({ command: 'cancel' }, 'cancel', () => this.job !== job), withdraw);
     } catch (err) {
       job.cancelRequested = false;
       throw err;
     }
-    return 'cancelled';
   }
 
   /** POST /api/job, then wait until an update satisfies `until` (pushed or, without the socket, the next poll). */

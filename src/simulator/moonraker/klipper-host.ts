@@ -41,6 +41,8 @@ export class KlipperHost {
   private printMs = 0;
   /** Printing time before the first extrusion: Klipper's print_duration leaves it out (print_stats.py init_duration). */
   private initMs = 0;
+  /** A pause waits for the running line: the reader takes no next one meanwhile. */
+  private holding = false;
   private totalStart = 0;
   private runningSince: number | null = null;
   private extrusion = new ExtrusionTracker('klipper');
@@ -193,12 +195,18 @@ export class KlipperHost {
   }
 
   /** Pauses after the line being run; resolves once paused. */
+  /** As in Klipper, PAUSE waits for the G-code holding the queue (an M109 wait): the print reads `printing` until then. */
   async pause(): Promise<void> {
     this.requireReady();
     if (this.state === 'paused') return;
     if (this.state !== 'printing') throw new GcodeError('Print is not in progress');
-    this.setState('paused');
-    await this.lineSettled();
+    this.holding = true;
+    try {
+      await this.lineSettled();
+    } finally {
+      this.holding = false;
+    }
+    if (this.state === 'printing') this.setState('paused');
   }
 
   async resume(): Promise<void> {
@@ -211,13 +219,17 @@ export class KlipperHost {
     void this.read(this.printGen);
   }
 
-  /** Stops reading, lets the running line finish, turns the heaters off (as CANCEL_PRINT macros do). */
+  /**
+   * Stops reading, lets the running line finish, turns the heaters off (as CANCEL_PRINT macros do). As in Klipper, the
+   * cancel waits for the G-code that holds the queue (an M109 wait) and the print reads `printing` until then.
+   */
   async cancel(): Promise<void> {
     this.requireReady();
     if (this.state !== 'printing' && this.state !== 'paused') throw new GcodeError('No print in progress');
-    this.printGen++;
-    this.setState('cancelled');
+    const gen = ++this.printGen;
     await this.lineSettled();
+    if (gen !== this.printGen || (this.state !== 'printing' && this.state !== 'paused')) return;
+    this.setState('cancelled');
     await this.script('M104 S0\nM140 S0');
   }
 
@@ -269,7 +281,7 @@ export class KlipperHost {
   private async read(gen: number): Promise<void> {
     const file = this.file!;
     let sinceYield = 0;
-    while (gen === this.printGen && this.state === 'printing') {
+    while (gen === this.printGen && this.state === 'printing' && !this.holding) {
       if (this.position >= file.length) {
         this.setState('complete');
         return;

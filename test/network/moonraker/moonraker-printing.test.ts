@@ -186,3 +186,26 @@ test("a heat-up at the start is printing time: Klipper's print_duration stays 0 
     await slow.close();
   }
 });
+
+test('cancel inside a heat-up: Klipper runs it after the wait, so the cancel answers pending at once and lands later', async () => {
+  // Real Klipper held the cancel request for 22 s behind an M109 (print_stats printing all along); a request timeout
+  // shorter than the wait must not turn the accepted cancel into an error.
+  const slow = await harness({ simulator: { speed: 1 } });
+  try {
+    const p = slow.printer();
+    await p.connect();
+    const file = await slow.file('heat-cancel.gcode', `M109 S45\n${testPrint(20)}`);
+    const job = await p.startJob({ jobId: 'job-heat-cancel', filePath: file });
+    await until('the heat-up to be under way', () => (slow.standIn.klipper.objects().extruder!.target as number) === 45);
+    const t0 = performance.now();
+    assert.equal(await p.cancel(), 'pending');
+    assert.ok(performance.now() - t0 < 2000, `answered after ${Math.round(performance.now() - t0)} ms`);
+    assert.equal(job.snapshot().pending_action, 'cancel');
+    assert.deepEqual(await job.finished, { status: 'cancelled' });
+    assert.equal(job.snapshot().pending_action, null);
+    p.markReady();
+    await p.disconnect();
+  } finally {
+    await slow.close();
+  }
+});
