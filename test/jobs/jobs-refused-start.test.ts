@@ -3,10 +3,9 @@
 // changes or someone retries (action connect, a PATCH); a retry that goes through prints the job and forgets the count.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { JobStartRequest } from '../../src/printers/printer-link.js';
 import { START_REFUSAL_LIMIT } from '../../src/printers/start-refusals.js';
 import { fastSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
-import { createJob, gcode, getJob, untilJob, untilStatus } from './jobs-harness.js';
+import { createJob, gcode, getJob, refuseStarts, untilJob, untilStatus } from './jobs-harness.js';
 
 const FULL = 'POST /api/files/local: HTTP 507 Insufficient Storage (the printer has no room for the file)';
 /** Far longer than the retry interval below: a loop that was still trying would have tried several times by then. */
@@ -21,19 +20,11 @@ describe('a printer that refuses job starts', () => {
   });
   after(() => app.close());
 
-  /** A live printer whose starts fail as a full printer's upload does, while `refusing.on`; counts every start. */
+  /** A live printer of its own group whose starts fail as a full printer's upload does, while `state.on`. */
   async function refusingPrinter(name: string) {
     const p = await app.create({ name, connection_url: fastSim(`refused-${name}`), group: name });
     await app.untilStatus(p.id, 'idle');
-    const session = app.t.deps.sessions.get(p.id)!;
-    const real = session.startJob.bind(session);
-    const state = { on: true, attempts: 0 };
-    session.startJob = async (req: JobStartRequest) => {
-      state.attempts++;
-      if (state.on) throw new Error(FULL);
-      return real(req);
-    };
-    return { printer: p, state };
+    return { printer: p, state: refuseStarts(app, p.id, FULL) };
   }
 
   it('is held after three refusals in a row: the job says why, the printer shows it, and no start is tried again', async () => {
@@ -53,9 +44,11 @@ describe('a printer that refuses job starts', () => {
     assert.match(held.start_refusal?.since ?? '', /^\d{4}-\d\d-\d\dT/);
     assert.ok(updates.some((u) => u.printer_id === printer.id), 'printer.updated tells the dashboards');
 
-    // Nothing loops: the retry timer, a new job and a scheduler pass all leave the held printer alone.
+    // Nothing loops: the retry timer, a new job, the node's heartbeat (it wakes the scheduler every few seconds: the
+    // loop the issue saw) and a scheduler pass all leave the held printer alone.
     const second = await createJob(app, gcode({ tag: 'second' }), { group: 'full' });
     await untilJob(app, second.id, (j) => j.waiting_reason === 'printer_refused', 'to wait with printer_refused too', 10_000);
+    for (let i = 0; i < 3; i++) await app.t.deps.nodes.tick();
     await app.t.deps.scheduler.passNow();
     await sleep(QUIET_MS);
     assert.equal(state.attempts, START_REFUSAL_LIMIT, 'no start was tried while the printer is held');
