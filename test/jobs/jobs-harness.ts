@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import type { JobRecord } from '../../src/jobs/job-record.js';
 import type { JobStartRequest } from '../../src/printers/printer-link.js';
+import type { SessionRegistry } from '../../src/printers/session-registry.js';
 import type { PrintersApp } from '../printers/printers-api-harness.js';
 import { dbRows } from '../helpers/test-database.js';
 
@@ -78,8 +79,8 @@ export async function setOrg(app: PrintersApp, patch: Record<string, unknown>): 
  * Makes a live printer's session refuse every job start with `message` while `on` is true, as a printer whose upload
  * is refused (full storage) does; `attempts` counts every start the runner tried.
  */
-export function refuseStarts(app: PrintersApp, printerId: string, message: string): { on: boolean; attempts: number } {
-  const session = app.t.deps.sessions.get(printerId);
+export function refuseStarts(sessions: SessionRegistry, printerId: string, message: string): { on: boolean; attempts: number } {
+  const session = sessions.get(printerId);
   assert.ok(session, `a session for ${printerId}`);
   const real = session.startJob.bind(session);
   const state = { on: true, attempts: 0 };

@@ -24,7 +24,7 @@ describe('a printer that refuses job starts', () => {
   async function refusingPrinter(name: string) {
     const p = await app.create({ name, connection_url: fastSim(`refused-${name}`), group: name });
     await app.untilStatus(p.id, 'idle');
-    return { printer: p, state: refuseStarts(app, p.id, FULL) };
+    return { printer: p, state: refuseStarts(app.t.deps.sessions, p.id, FULL) };
   }
 
   it('is held after three refusals in a row: the job says why, the printer shows it, and no start is tried again', async () => {

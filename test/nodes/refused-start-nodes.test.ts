@@ -21,7 +21,7 @@ describe('a refusing printer on a farm of two nodes', () => {
     const other = await farm.node('other', { startRetryMs: 50, heartbeatMs: QUIET_BEATS });
     const p = await owner.create({ name: 'full one', connection_url: fastSim('refused-nodes') });
     await owner.untilStatus(p.id, 'idle');
-    const state = refuseStarts(owner, p.id, FULL);
+    const state = refuseStarts(owner.t.deps.sessions, p.id, FULL);
 
     // Created on the other node, pinned to the owner's printer: the owner tries it, three times.
     const job = await createJob(other, gcode({ tag: 'nodes' }), { printer_id: p.id });

@@ -109,7 +109,7 @@ export function PrinterCard({ printer: p, job, next, wall = false, canAct = fals
             <div class="thumb thumb-empty" aria-hidden="true">▧</div>
             <div class="pc-job-main"><${ExternalJob} job=${p.external_job} printerName=${p.name} /></div>
           </div>`
-      : p.status === 'idle' && p.ready
+      : p.status === 'idle' && p.ready && !p.start_refusal
         ? html`<p class="pc-job-none muted">Ready for the next job</p>`
         : null}
     <${StartRefused} printer=${p} canAct=${!wall && canAct && !!onChanged} onChanged=${onChanged} />

@@ -53,7 +53,7 @@ export const WAITING_WORDS: Record<string, WaitingWords> = {
   },
   printer_refused: {
     label: 'A printer refused to start it',
-    why: 'The printer that could take it refused to start jobs several times in a row (below: which printer, and what it said), so no more are sent to it.',
+    why: 'The printer that could take it refused to start jobs several times in a row, so no more are sent to it.',
     todo: 'Fix what the printer says (free its storage, check its software), then press Retry on that printer; editing or reconnecting it retries too.',
   },
   pinned_printer_busy: {
