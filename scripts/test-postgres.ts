@@ -24,6 +24,7 @@ export const POSTGRES_TEST_FOLDERS = [
   'test/nodes/nodes-registry.test.ts',
   'test/nodes/two-nodes.test.ts',
   'test/nodes/node-lost.test.ts',
+  'test/nodes/refused-start-nodes.test.ts',
 ];
 
 function testFiles(target: string): string[] {

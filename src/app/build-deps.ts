@@ -71,6 +71,8 @@ export interface DepsSettings {
   cluster?: ClusterBus;
   /** Publishing and staleness of printer state between nodes (tests shorten them). */
   remotePrinters?: RemotePrinterStatesOptions;
+  /** How long after a refused job start the printer is offered it again (tests shorten it). */
+  startRetryMs?: number;
   /** Heartbeat and liveness tuning (tests shorten them). */
   nodes?: NodeTuning;
 }
@@ -111,7 +113,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events, cluster }, s.webhooks);
   const contentStore = openContentStore(s.fileStorage ?? defaultFileStorage(handle.engine, s.filesDir), { db: handle.db, dataDir: s.dataDir, engine: handle.engine });
-  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore, nodeId: node.id, cluster });
+  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore, nodeId: node.id, cluster, ...(s.startRetryMs !== undefined ? { startRetryMs: s.startRetryMs } : {}) });
   const nodes = nodeRuntime(s, node, cluster, printers, farm);
   const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
   const deps: AppDeps = {

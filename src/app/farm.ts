@@ -26,6 +26,8 @@ import type { StorageStatus } from '../storage/storage-status.js';
 import type { HostResolver } from '../files/url-guard.js';
 import type { ClusterBus } from '../cluster/cluster-bus.js';
 import { schedulerNodeView } from '../nodes/scheduler-node-view.js';
+import { START_RETRY_MS } from '../printers/start-refusals.js';
+import { printerRefusedDetail } from '../scheduler/waiting-reasons.js';
 
 export interface FarmBase {
   events: EventsRuntime;
@@ -50,6 +52,8 @@ export interface FarmBase {
   nodeId: string;
   /** Signals between the nodes: a queued job wakes every node's scheduler. */
   cluster: ClusterBus;
+  /** How long after a refused start the printer is offered the job again (START_RETRY_MS by default; tests shorten it). */
+  startRetryMs?: number;
 }
 
 export interface Farm {
@@ -141,6 +145,18 @@ export function createFarm(base: FarmBase): Farm {
     ownsPrinter: async (printerId) => (await base.printers.get(printerId).catch(() => null))?.node_id === base.nodeId,
     publishProgress: (job) => base.events.live('job.progress', job),
     onJobEnded: (printerId) => storeReady(printerId),
+    refusals: {
+      refused: async (printerId, message) => {
+        const count = await base.printers.startRefused(printerId, message);
+        return { held: count.held, attempts: count.attempts, detail: printerRefusedDetail(count.name, message) };
+      },
+      requeued: (printerId, held) => {
+        // Held: its record changed (dashboards follow printer.updated, which also wakes the scheduler to name the reason).
+        if (held) base.bus.emit('printer.updated', { printer_id: printerId, reason: 'held: it refused job starts in a row' });
+        else scheduler?.wakeAfter(base.startRetryMs ?? START_RETRY_MS);
+      },
+      accepted: (printerId) => base.printers.startAccepted(printerId),
+    },
   });
   runnerRef = runner;
   scheduler = new SchedulerLoop({
@@ -154,6 +170,8 @@ export function createFarm(base: FarmBase): Farm {
       const spools = await spoolsByPrinter(base.db);
       return (await base.printers.listOwn()).map((p) => ({
         id: p.id,
+        name: p.name,
+        start_refusal: p.start_refusal,
         group: p.group,
         tags: p.tags,
         ready: p.ready,

@@ -45,6 +45,8 @@ export interface JobRecord {
   tags: string[];
   batch_id: string | null;
   waiting_reason: string | null;
+  /** Words beside waiting_reason (printer_refused: which printer refused, and its message); null for most reasons. */
+  waiting_detail: string | null;
   /** `pause` or `cancel` accepted inside a heat-up or dwell the firmware cannot break; null otherwise. */
   pending_action: PendingAction | null;
   error: { code: string; message: string } | null;
@@ -89,6 +91,7 @@ export function toJobRecord(row: JobReadRow, live?: LiveJobCounters | null): Job
     tags: JSON.parse(row.tags) as string[],
     batch_id: row.batch_id,
     waiting_reason: row.status === 'queued' ? row.waiting_reason : null,
+    waiting_detail: row.status === 'queued' ? row.waiting_detail : null,
     pending_action: running && live ? (live.pendingAction ?? null) : null,
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
     created_at: row.created_at,

@@ -48,6 +48,18 @@ export interface JobRunnerDeps {
    * disk is full.
    */
   durable: DurableWriter;
+  /** Counts the starts each printer refuses (after a few in a row it is held); absent: refusals are not counted. */
+  refusals?: StartRefusals;
+}
+
+/** What the runner tells of refused starts (printers/start-refusals.ts keeps the count in the printer's row). */
+export interface StartRefusals {
+  /** Counts a refused start: `held` when the printer takes no job now; `detail` is the words a job held by it shows. */
+  refused(printerId: string, message: string): Promise<{ held: boolean; attempts: number; detail: string }>;
+  /** The job is back in the queue: a hold is announced (dashboards, scheduler), a lone refusal is tried again later. */
+  requeued(printerId: string, held: boolean): void;
+  /** A start went through: the printer's earlier refusals no longer count. */
+  accepted(printerId: string): Promise<void>;
 }
 
 /** A job's file cannot be read back whole and intact: the claimed job fails with `code` instead of going back to the queue. */
@@ -220,20 +232,41 @@ export class JobRunner {
         await this.d.onJobEnded(printerId, outcome);
         return false;
       }
+      const message = (err as Error).message;
+      const count = await this.countRefusal(printerId, message);
       this.d.logger.warn('printer refused a job start; the job goes back to the queue', {
         job_id: jobId,
         printer_id: printerId,
-        reason: (err as Error).message,
+        reason: message,
+        refused_in_a_row: count.attempts,
+        held: count.held,
       });
-      await this.d.durable.write(`requeue job ${jobId}`, () => this.d.jobs.applyTrigger(jobId, { type: 'requeue' }, { quietIfFinal: true }));
+      // Held: the job says at once why it waits (the scheduler's next pass may find it another printer).
+      const waiting = count.held ? { reason: 'printer_refused', detail: count.detail } : undefined;
+      await this.d.durable.write(`requeue job ${jobId}`, () =>
+        this.d.jobs.applyTrigger(jobId, { type: 'requeue', ...(waiting ? { waiting } : {}) }, { quietIfFinal: true }),
+      );
+      this.d.refusals?.requeued(printerId, count.held);
       return false;
     }
+    if (this.d.refusals) this.track(this.d.refusals.accepted(printerId), jobId);
     this.running.set(jobId, handle);
     this.d.meter?.begin(jobId, printerId);
     // Cancelled on another node while the start was on its way (its signal found nothing running here yet).
     this.stopJobsEndedElsewhere([jobId]).catch((err: Error) => this.d.logger.error('could not stop a job ended by another node', { job_id: jobId, error: err }));
     void handle.finished.then((outcome) => this.ended(jobId, printerId, handle, outcome));
     return true;
+  }
+
+  /** Counts a refused start; a count that cannot be stored holds nothing (the start is tried again as before). */
+  private async countRefusal(printerId: string, message: string): Promise<{ held: boolean; attempts: number; detail: string }> {
+    if (!this.d.refusals) return { held: false, attempts: 0, detail: message };
+    try {
+      return await this.d.refusals.refused(printerId, message);
+    } catch (err) {
+      this.d.logger.error('could not count a refused start', { printer_id: printerId, error: err as Error });
+      return { held: false, attempts: 0, detail: message };
+    }
   }
 
   /**

@@ -14,8 +14,11 @@ export type JobTrigger =
   | { type: 'complete' }
   | { type: 'fail'; error: { code: string; message: string } }
   | { type: 'cancel' }
-  /** The printer refused the start before a line was sent: back to the queue, as if never claimed (no event). */
-  | { type: 'requeue' };
+  /**
+   * The printer refused the start before a line was sent: back to the queue, as if never claimed (no event); `waiting`
+   * is the reason it shows at once (the scheduler's next pass may name another).
+   */
+  | { type: 'requeue'; waiting?: { reason: string; detail: string | null } };
 
 /** Public event names the transitions publish (api-decisions "States"). */
 export type JobEventType = 'job.started' | 'job.paused' | 'job.resumed' | 'job.completed' | 'job.failed' | 'job.cancelled';

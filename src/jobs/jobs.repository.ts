@@ -64,7 +64,7 @@ export async function claimJob(db: Q, id: string, printerId: string, startedAt: 
   try {
     const res = await db
       .updateTable('jobs')
-      .set({ status: 'printing', printer_id: printerId, started_at: startedAt, updated_at: startedAt, waiting_reason: null })
+      .set({ status: 'printing', printer_id: printerId, started_at: startedAt, updated_at: startedAt, waiting_reason: null, waiting_detail: null })
       .where('id', '=', id)
       .where('status', '=', 'queued')
       .where((eb) => eb.or([eb('pinned', '=', 0), eb('printer_id', '=', printerId)]))
@@ -98,11 +98,14 @@ export async function activeJobs(db: Q): Promise<JobRow[]> {
   return db.selectFrom('jobs').selectAll().where('status', 'in', ['printing', 'paused']).execute();
 }
 
-/** Records the scheduler's reason for each queued job that changed (one statement per change; few change per pass). */
-export async function setWaitingReason(db: Q, id: string, reason: string | null): Promise<void> {
+/**
+ * Records the scheduler's reason for each queued job that changed (one statement per change; few change per pass), with
+ * its words where the code alone does not say enough (printer_refused: which printer, and its message).
+ */
+export async function setWaitingReason(db: Q, id: string, reason: string | null, detail: string | null = null): Promise<void> {
   await db
     .updateTable('jobs')
-    .set({ waiting_reason: reason })
+    .set({ waiting_reason: reason, waiting_detail: detail })
     .where('id', '=', id)
     .where('status', '=', 'queued')
     .execute();

@@ -156,6 +156,10 @@ export const jobRecordSchema: JsonSchema = {
     tags: { type: 'array', items: { type: 'string' } },
     batch_id: nullable({ type: 'string' }),
     waiting_reason: nullable({ type: 'string', description: 'Extension: why a queued job is not printing yet' }),
+    waiting_detail: nullable({
+      type: 'string',
+      description: 'Extension: words beside waiting_reason where the code alone does not say enough (printer_refused: which printer refused the start, and its message); null otherwise',
+    }),
     pending_action: nullable({
       type: 'string',
       enum: ['pause', 'cancel'],

@@ -157,6 +157,7 @@ export class JobsService {
       progress: 0,
       elapsed_time: 0,
       waiting_reason: null,
+      waiting_detail: null,
       error_code: null,
       error_message: null,
       created_by_key_id: keyId,
@@ -208,6 +209,7 @@ export class JobsService {
       progress: p.status === 'completed' ? 100 : 0,
       elapsed_time: p.printSeconds,
       waiting_reason: null,
+      waiting_detail: null,
       error_code: p.error?.code ?? null,
       error_message: p.error?.message ?? null,
       created_by_key_id: null,
@@ -310,6 +312,7 @@ export class JobsService {
       if (t.sets.started) {
         set.started_at = nowIso;
         set.waiting_reason = null;
+        set.waiting_detail = null;
       }
       if (t.sets.printerId) set.printer_id = t.sets.printerId;
       if (t.sets.completed) set.completed_at = nowIso;
@@ -318,6 +321,10 @@ export class JobsService {
         set.progress = 0;
         set.elapsed_time = 0;
         if (!row.pinned) set.printer_id = null;
+        if (trigger.type === 'requeue' && trigger.waiting) {
+          set.waiting_reason = trigger.waiting.reason;
+          set.waiting_detail = trigger.waiting.detail;
+        }
       }
       if (t.sets.error) {
         set.error_code = t.sets.error.code;

@@ -82,7 +82,7 @@ export async function printerNodes(db: Q): Promise<Array<{ id: string; name: str
 export async function setPinnedWaitingReason(db: Q, nodeId: string, reason: 'node_lost' | null): Promise<number> {
   let q = db
     .updateTable('jobs')
-    .set({ waiting_reason: reason })
+    .set({ waiting_reason: reason, waiting_detail: null })
     .where('status', '=', 'queued')
     .where('pinned', '=', 1)
     .where('printer_id', 'in', db.selectFrom('printers').select('id').where('node_id', '=', nodeId));

@@ -69,6 +69,8 @@ export async function runPrinterAction(svc: PrintersService, id: string, action:
     // Closing a link is quick and the answer should show the printer offline: wait for it.
     await session?.disconnect();
   } else if (session) {
+    // connect is also the retry of a printer held for refused starts (connected or not: it is offered jobs again).
+    if (action === 'connect') await svc.liftStartRefusal(id, 'action connect');
     const log = (err: Error): void => svc.deps.logger.warn('printer action failed after it was accepted', { printer_id: id, action, error: err });
     await whenAccepted(session, sessionCall(session, action), log);
   }

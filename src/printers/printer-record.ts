@@ -6,6 +6,7 @@ import { printerKindOf } from './network-url.js';
 import type { OfflineReason, PrinterSnapshot, PrinterStatus } from './printer-state.js';
 import { SerialStatsSchema, type SerialStats } from './serial-stats.js';
 import type { HeldJob } from './session-registry.js';
+import { startRefusalOf } from './start-refusals.js';
 
 /** A printers row; reads also carry `loaded_spools` (JSON array of the spools on its tools, from the materials table). */
 export type PrinterRow = Selectable<PrinterTable> & { loaded_spools?: string | null };
@@ -81,6 +82,19 @@ export const PrinterRecordSchema = Type.Object({
       },
     ),
   ),
+  start_refusal: nullable(
+    Type.Object(
+      {
+        message: Type.String({ description: "The printer's words for the last refused start." }),
+        since: Type.String({ format: 'date-time', description: 'When the printer was held.' }),
+        attempts: Type.Integer({ description: 'Job starts refused in a row.' }),
+      },
+      {
+        description:
+          'Extension: the printer refused several job starts in a row (its upload or start failed) and takes no job until it reconnects, its settings change, or action connect retries; null otherwise.',
+      },
+    ),
+  ),
   material_type: nullableString('Loaded material type (stop-gap: the scheduler uses it only while no spool is loaded).'),
   material_color: nullableString('Loaded material colour (stop-gap, as material_type).'),
   materials: Type.Array(
@@ -149,6 +163,7 @@ export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null, s
     error: snap?.error ? { code: snap.error.code, message: snap.error.message } : null,
     offline_reason: offlineReasonOf(snap),
     external_job: externalJobOf(snap),
+    start_refusal: startRefusalOf(row),
     material_type: row.material_type,
     material_color: row.material_color,
     materials: row.loaded_spools ? (JSON.parse(row.loaded_spools) as PrinterRecord['materials']) : [],

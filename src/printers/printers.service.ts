@@ -27,6 +27,7 @@ import { printerBusy } from './printer-state.js';
 import type { PrinterCreateInput, PrinterUpdateInput } from './printers.schemas.js';
 import { activeJobStatus, allPrinters, deletePrinter, findPrinterById, insertPrinter, selectPrinters, updatePrinter } from './printers.repository.js';
 import type { SecretBox } from './secret-box.js';
+import { forgetStartRefusals, liftStartRefusal, recordStartRefusal, type RefusalCount } from './start-refusals.js';
 import { serialStatsOf } from './serial-stats.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { LinkWorkerPool } from './workers/link-worker-pool.js';
@@ -113,6 +114,8 @@ export class PrintersService {
     this.unsubscribe.push(
       deps.bus.on('printer.online', (p) => {
         if (p.firmware) this.track(updatePrinter(deps.db, p.printer_id, { firmware: p.firmware }));
+        // A printer that connected again may have been fixed (restarted, storage freed): it is offered jobs again.
+        this.track(this.liftStartRefusal(p.printer_id, 'reconnected'));
       }),
     );
   }
@@ -253,6 +256,9 @@ export class PrintersService {
       clear_bed_gcode: cleanClearBedGcode(input.clear_bed_gcode ?? null),
       clear_bed_temperature: input.clear_bed_temperature ?? null,
       node_id: nodeId,
+      start_refusals: 0,
+      start_refused_message: null,
+      start_refused_since: null,
       created_at: now,
       updated_at: now,
     };
@@ -299,13 +305,16 @@ export class PrintersService {
     if (input.power_watts !== undefined) patch.power_watts = input.power_watts;
     if (input.clear_bed_gcode !== undefined) patch.clear_bed_gcode = cleanClearBedGcode(input.clear_bed_gcode);
     if (input.clear_bed_temperature !== undefined) patch.clear_bed_temperature = input.clear_bed_temperature;
+    // Someone changed the printer: a start it kept refusing is tried again (the refusal count stays, see start-refusals).
+    patch.start_refused_since = null;
     patch.updated_at = isoTime(this.deps.clock.now());
     await this.unlessTaken(patch.connection_url ?? row.connection_url, updatePrinter(this.deps.db, id, patch));
     const updated: PrinterRow = { ...row, ...patch } as PrinterRow;
     if (reconnect && updated.node_id === this.deps.nodeId) {
       await this.deps.sessions.remove(id);
       this.openSession(updated);
-    } else if (reconnect) {
+    } else if (reconnect || (row.start_refused_since !== null && updated.node_id !== this.deps.nodeId)) {
+      // The owner opens the new link, or offers its lifted printer jobs again.
       await this.deps.signalNodes();
     } else if (this.openedWith.has(id)) {
       // A key a serial link does not use changed: its session stays as it is.
@@ -344,6 +353,26 @@ export class PrintersService {
     }
     this.session(printerId)?.markReady();
     this.deps.bus.emit('printer.ready', { printer_id: printerId });
+  }
+
+  /**
+   * The printer refused a job start (its upload or start failed before a line printed): counted, and held once the
+   * count reached the limit. The caller announces it (printer.updated) once the job is back in the queue.
+   */
+  async startRefused(printerId: string, message: string): Promise<RefusalCount> {
+    return recordStartRefusal(this.deps.db, printerId, message, isoTime(this.deps.clock.now()));
+  }
+
+  /** A start went through: the refusals before it no longer count. */
+  async startAccepted(printerId: string): Promise<void> {
+    await forgetStartRefusals(this.deps.db, printerId);
+  }
+
+  /** The printer is offered jobs again (it reconnected, was edited, or action connect retries it); `why` is logged. */
+  async liftStartRefusal(printerId: string, why: string): Promise<void> {
+    if (!(await liftStartRefusal(this.deps.db, printerId))) return;
+    this.deps.logger.info('printer offered jobs again after refused starts', { printer_id: printerId, reason: why });
+    this.deps.bus.emit('printer.updated', { printer_id: printerId, reason: `start refusal lifted: ${why}` });
   }
 
   /** The printer interface's credential, decrypted (for the network printer drivers); null when none is stored. */

@@ -27,6 +27,7 @@ export function decide(input: SchedulerInput): Decisions {
 
   const starts: StartDecision[] = [];
   const waiting = new Map<string, WaitingReason>();
+  const refused_by = new Map<string, string>();
   queue.forEach((job, k) => {
     const { reason, printers: fitting } = eligibility[k]!;
     if (reason !== null) {
@@ -50,8 +51,12 @@ export function decide(input: SchedulerInput): Decisions {
       taken[best] = 1;
       freeLeft -= 1;
       power.add(best);
+    } else if (heldByPower) {
+      waiting.set(job.id, 'power_budget');
     } else {
-      waiting.set(job.id, heldByPower ? 'power_budget' : heldBy(job, fitting, nearness, taken));
+      const held = heldBy(job, fitting, nearness, taken);
+      waiting.set(job.id, held.reason);
+      if (held.reason === 'printer_refused') refused_by.set(job.id, printers[held.printer]!.id);
     }
   });
 
@@ -59,36 +64,49 @@ export function decide(input: SchedulerInput): Decisions {
     .filter((_, i) => states[i] === 'clear_now')
     .map((p) => ({ printer_id: p.id }))
     .sort((a, b) => compareIds(a.printer_id, b.printer_id));
-  return { starts, clear_bed, waiting };
+  return { starts, clear_bed, waiting, refused_by };
 }
 
 /** How near a printer is to taking a job; the reason names the nearest one's state. (A power-held printer, nearer
  *  still, is settled before heldBy() is asked.) */
 const NEARNESS: Readonly<Record<PrinterAvailability, number>> = {
   offline: 0,
-  busy: 1,
-  not_ready: 2,
-  cooling: 3,
-  clear_now: 3,
-  clearing: 3,
+  // Online and idle, but it takes nothing until someone acts: nearer than a printer to bring online, farther than a print to end.
+  refused: 1,
+  busy: 2,
+  not_ready: 3,
+  cooling: 4,
+  clear_now: 4,
+  clearing: 4,
   // A fitting free printer reaches heldBy() only once an earlier job of this pass took it: busy from now on.
-  free: 1,
+  free: 2,
 };
 
-function heldBy(job: SchedulerJob, fitting: readonly number[], nearness: Int8Array, taken: Uint8Array): WaitingReason {
+/** The reason naming the fitting printer nearest to taking the job, and that printer (its index). */
+function heldBy(job: SchedulerJob, fitting: readonly number[], nearness: Int8Array, taken: Uint8Array): { reason: WaitingReason; printer: number } {
   let nearest = 0;
+  let printer = -1;
   for (const i of fitting) {
     const n = taken[i] === 1 ? NEARNESS.busy : nearness[i]!;
-    if (n > nearest) nearest = n;
-    if (nearest === 3) break;
+    if (n > nearest) {
+      nearest = n;
+      printer = i;
+    }
+    if (nearest === NEARNESS.cooling) break;
   }
   const pinned = job.printer_id !== null;
+  return { reason: reasonFor(nearest, pinned), printer };
+}
+
+function reasonFor(nearest: number, pinned: boolean): WaitingReason {
   switch (nearest) {
     case 0:
       return pinned ? 'pinned_printer_offline' : 'no_printer_online';
     case 1:
-      return pinned ? 'pinned_printer_busy' : 'printers_busy';
+      return 'printer_refused';
     case 2:
+      return pinned ? 'pinned_printer_busy' : 'printers_busy';
+    case 3:
       return 'printers_not_ready';
     default:
       return 'bed_clearing';

@@ -11,8 +11,9 @@ export const DEFAULT_JOB_DURATION_S = 3600;
 /**
  * Plays decide() forward in time. At each moment printers become free, the queue is walked in order and each job
  * takes the free printer it fits that decide() would choose; that printer is free again when the job's estimated
- * duration (plus the changeover) has passed. Offline printers take nothing. Not modelled: the power budget (heat-ups
- * last minutes, prints hours), spools running down, jobs created later, prints failing.
+ * duration (plus the changeover) has passed. Offline printers, and printers held for refused starts, take nothing. Not
+ * modelled: the power budget (heat-ups last minutes, prints hours), spools running down, jobs created later, prints
+ * failing.
  */
 export function forecast(input: ForecastInput, options: ForecastOptions = {}): Forecast {
   const defaultMs = (options.default_duration_s ?? DEFAULT_JOB_DURATION_S) * 1000;
@@ -28,7 +29,8 @@ export function forecast(input: ForecastInput, options: ForecastOptions = {}): F
   const freeAt = new Float64Array(printers.length);
   printers.forEach((p, i) => {
     const state = states[i]!;
-    active[i] = state === 'offline' ? 0 : 1;
+    // A printer held for refused starts takes nothing until someone acts: like an offline one, no time can be promised.
+    active[i] = state === 'offline' || state === 'refused' ? 0 : 1;
     if (state === 'free') freeAt[i] = now;
     else if (state === 'busy') freeAt[i] = now + remainingMs(p.current_job_remaining_s, defaultMs) + changeoverMs;
     // Not ready, cooling or clearing: assume the bed is cleared within one changeover.
@@ -41,7 +43,8 @@ export function forecast(input: ForecastInput, options: ForecastOptions = {}): F
     const { reason, printers: fitting } = eligibility[k]!;
     if (reason !== null) unplaced.push({ job_id: job.id, reason });
     else if (!fitting.some((i) => active[i] === 1)) {
-      unplaced.push({ job_id: job.id, reason: job.printer_id !== null ? 'pinned_printer_offline' : 'no_printer_online' });
+      const refused = fitting.some((i) => states[i] === 'refused');
+      unplaced.push({ job_id: job.id, reason: refused ? 'printer_refused' : job.printer_id !== null ? 'pinned_printer_offline' : 'no_printer_online' });
     } else pending.push(job);
   });
 

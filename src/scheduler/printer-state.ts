@@ -1,4 +1,4 @@
-// Where one printer stands for the scheduler right now: free to start, busy, offline, or held by its bed.
+// Where one printer stands for the scheduler right now: free to start, busy, offline, or held by its bed or its refusals.
 import type { SchedulerOrg, SchedulerPrinter } from './scheduler-types.js';
 
 /** Used when a printer has clear-bed G-code but no threshold of its own: most PEI and glass beds release below it. */
@@ -18,7 +18,9 @@ export type PrinterAvailability =
   /** idle, not ready, has clear-bed G-code, bed cool enough: run it now. */
   | 'clear_now'
   /** the loop is running its clear-bed G-code. */
-  | 'clearing';
+  | 'clearing'
+  /** would be free, but refused several job starts in a row: held until it changes or someone retries. */
+  | 'refused';
 
 /**
  * The one place that reads the bed-clear gate. A printer with clear-bed G-code clears itself even under auto_start:
@@ -37,9 +39,11 @@ export function classifyPrinter(printer: SchedulerPrinter, org: SchedulerOrg): P
       break;
   }
   if (printer.clearing_bed) return 'clearing';
-  if (printer.ready) return 'free';
+  // The hold matters only where the printer would take a job: a bed to clear is still cleared first.
+  const free = printer.start_refused ? 'refused' : 'free';
+  if (printer.ready) return free;
   if (printer.has_clear_bed_gcode) return bedCoolEnough(printer) ? 'clear_now' : 'cooling';
-  return org.auto_start ? 'free' : 'not_ready';
+  return org.auto_start ? free : 'not_ready';
 }
 
 function bedCoolEnough(printer: SchedulerPrinter): boolean {

@@ -10,12 +10,17 @@ import type { Logger } from '../logger.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { PrinterSnapshot } from '../printers/printer-state.js';
 import { decide } from './decide.js';
+import { printerRefusedDetail } from './waiting-reasons.js';
 import { forecast } from './forecast.js';
 import type { Decisions, Forecast, LoadedMaterial, SchedulerInput, SchedulerJob, SchedulerOrg, SchedulerPrinter } from './scheduler-types.js';
 
 /** What the loop needs to know of a stored printer (the printers feature's row, reduced). */
 export interface PrinterSchedulingInfo {
   id: string;
+  /** For the words of a job it holds back (printer_refused). */
+  name?: string;
+  /** Held after refusing several job starts in a row (its last message); null or absent: not held. */
+  start_refusal?: { message: string } | null;
   group: string | null;
   tags: string[];
   /** The bed is cleared (persisted, so a restart does not forget an uncleared bed). */
@@ -87,6 +92,8 @@ export class SchedulerLoop {
   private again = false;
   private stopped = false;
   private watch: NodeJS.Timeout | null = null;
+  /** A pass asked for later (a refused start is tried again then). */
+  private later: NodeJS.Timeout | null = null;
   /** When this loop started a job on a printer: it counts as heating until its heaters reach their targets. */
   private readonly heatingSince = new Map<string, number>();
   private readonly clearing = new Set<string>();
@@ -120,6 +127,16 @@ export class SchedulerLoop {
     });
   }
 
+  /** Runs a pass after `ms` even if nothing else changes (a refused start is tried again then); one such timer at a time. */
+  wakeAfter(ms: number): void {
+    if (this.stopped || this.later) return;
+    this.later = setTimeout(() => {
+      this.later = null;
+      this.wake();
+    }, ms);
+    this.later.unref();
+  }
+
   /** Runs one pass now and resolves when it (and any pass it triggered) is done: for tests and the forecast. */
   async passNow(): Promise<Decisions | null> {
     while (this.running) await this.running;
@@ -131,16 +148,19 @@ export class SchedulerLoop {
     for (const off of this.unsubscribe.splice(0)) off();
     if (this.watch) clearTimeout(this.watch);
     this.watch = null;
+    if (this.later) clearTimeout(this.later);
+    this.later = null;
     while (this.running) await this.running;
   }
 
   /** The input decide() would see now (also the forecast's). */
-  async input(): Promise<{ input: SchedulerInput; rows: JobRow[]; writesSharedReasons: boolean; lost: boolean }> {
+  async input(): Promise<{ input: SchedulerInput; rows: JobRow[]; infos: PrinterSchedulingInfo[]; writesSharedReasons: boolean; lost: boolean }> {
     const [all, printers, org, view] = await Promise.all([queuedJobs(this.d.db), this.d.printers(), this.d.org(), this.d.nodeView?.()]);
     const rows = view ? all.filter((r) => !(r.pinned && r.printer_id !== null && view.foreignPrinters.has(r.printer_id))) : all;
     return {
       input: { jobs: rows.map(toSchedulerJob), printers: printers.map((p) => this.toSchedulerPrinter(p)), org },
       rows,
+      infos: printers,
       writesSharedReasons: view?.writesSharedReasons ?? true,
       lost: view?.lost ?? false,
     };
@@ -183,7 +203,7 @@ export class SchedulerLoop {
   }
 
   private async pass(): Promise<Decisions> {
-    const { input, rows, writesSharedReasons, lost } = await this.input();
+    const { input, rows, infos, writesSharedReasons, lost } = await this.input();
     const decisions = decide(input);
     // Marked lost by the other nodes: nothing starts here (nor is a reason written) until this node beats again.
     if (lost) return decisions;
@@ -207,12 +227,20 @@ export class SchedulerLoop {
     const next = new Map<string, string | null>();
     for (const [jobId, reason] of decisions.waiting) {
       if (!writesSharedReasons && !pinned.has(jobId)) continue;
-      next.set(jobId, reason);
-      if (this.lastReasons.get(jobId) !== reason) await setWaitingReason(this.d.db, jobId, reason);
+      const detail = this.detailOf(decisions.refused_by.get(jobId), infos);
+      const key = detail === null ? reason : `${reason}\n${detail}`;
+      next.set(jobId, key);
+      if (this.lastReasons.get(jobId) !== key) await setWaitingReason(this.d.db, jobId, reason, detail);
     }
     this.lastReasons = next;
     this.armWatch(input, decisions);
     return decisions;
+  }
+
+  /** The words of a job held back by a refusing printer: its name and what it said. */
+  private detailOf(printerId: string | undefined, infos: readonly PrinterSchedulingInfo[]): string | null {
+    const info = printerId === undefined ? undefined : infos.find((p) => p.id === printerId);
+    return info?.start_refusal ? printerRefusedDetail(info.name ?? info.id, info.start_refusal.message) : null;
   }
 
   private toSchedulerPrinter(p: PrinterSchedulingInfo): SchedulerPrinter {
@@ -231,6 +259,7 @@ export class SchedulerLoop {
       clear_bed_temperature: p.clear_bed_temperature,
       bed_temperature: t.bed ?? null,
       clearing_bed: this.clearing.has(p.id),
+      start_refused: !!p.start_refusal,
       nozzle_diameter: p.nozzle_diameter,
       heatup_watts: p.heatup_watts,
       heating: this.isHeating(p.id, snap),

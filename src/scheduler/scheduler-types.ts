@@ -30,6 +30,8 @@ export interface SchedulerPrinter {
   bed_temperature: number | null;
   /** True while the loop runs this printer's clear-bed G-code, so decide() neither repeats it nor starts a job there. */
   clearing_bed: boolean;
+  /** Refused several job starts in a row: takes no job until it changes or someone retries (absent: false). */
+  start_refused?: boolean;
   nozzle_diameter: number | null;
   /** What the printer draws while heating up (W); null: unknown, counted as 0 against the power budget. */
   heatup_watts: number | null;
@@ -98,6 +100,8 @@ export interface Decisions {
   clear_bed: ClearBedDecision[];
   /** Every job not started, with the one reason an operator reads; iteration in queue order. */
   waiting: Map<string, WaitingReason>;
+  /** Jobs waiting with printer_refused -> the refusing printer their reason names (for the words they carry). */
+  refused_by: Map<string, string>;
 }
 
 export interface ForecastInput extends SchedulerInput {

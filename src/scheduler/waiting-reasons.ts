@@ -15,6 +15,7 @@ export const WAITING_REASONS = [
   'insufficient_material',
   'pinned_printer_offline',
   'no_printer_online',
+  'printer_refused',
   'pinned_printer_busy',
   'printers_busy',
   'printers_not_ready',
@@ -64,6 +65,10 @@ export const WAITING_REASON_TEXT: Readonly<Record<WaitingReason, WaitingReasonTe
     label: 'No printer online',
     detail: 'No printer that fits the job is online: they are offline, connecting or in error, or none is set up yet. Connect one.',
   },
+  printer_refused: {
+    label: 'Printer refused the start',
+    detail: "A printer that fits refused to start jobs several times in a row (waiting_detail and the printer's start_refusal say why) and takes none until it reconnects, its settings change, or the connect action retries it. Fix what it says, then retry.",
+  },
   pinned_printer_busy: {
     label: 'Pinned printer busy',
     detail: 'The printer the job is pinned to is printing or paused, or takes a more urgent job now. The job starts after it.',
@@ -87,3 +92,6 @@ export const WAITING_REASON_TEXT: Readonly<Record<WaitingReason, WaitingReasonTe
 };
 
 export const waitingReasonText = (reason: WaitingReason): WaitingReasonText => WAITING_REASON_TEXT[reason];
+
+/** The words a job waiting with printer_refused carries (its waiting_detail): which printer, and what it said. */
+export const printerRefusedDetail = (printerName: string, message: string): string => `Printer "${printerName}" refused to start jobs: ${message}`;

@@ -143,6 +143,8 @@ export interface JobTable {
   progress: number;
   elapsed_time: number;
   waiting_reason: string | null;
+  /** Words beside waiting_reason (migration 019): which printer refused the start, and why; null for most reasons. */
+  waiting_detail: Generated<string | null>;
   error_code: string | null;
   error_message: string | null;
   created_by_key_id: string | null;
@@ -229,6 +231,12 @@ export interface PrinterTable {
   updated_at: string;
   /** The node that opens this printer's connection (migration 017); null on a farm upgraded from one box until a node takes it. */
   node_id: Generated<string | null>;
+  /** Job starts refused in a row (migration 019); a start that goes through resets it. */
+  start_refusals: Generated<number>;
+  /** The printer's words for the last refused start. */
+  start_refused_message: Generated<string | null>;
+  /** When the refusals reached the limit: the printer takes no job until it changes or is retried; null: not held. */
+  start_refused_since: Generated<string | null>;
 }
 
 /** One appliance sharing the database (migration 017). */

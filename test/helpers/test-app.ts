@@ -77,6 +77,8 @@ export async function startTestApp(
     /** One bus shared by the apps acting as nodes of one farm; a bus of its own when absent. */
     cluster?: ClusterBus;
     remotePrinters?: RemotePrinterStatesOptions;
+    /** How long after a refused job start the printer is offered it again (5 s in the server). */
+    startRetryMs?: number;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -113,6 +115,7 @@ export async function startTestApp(
     ...(options.fileStorage ? { fileStorage: options.fileStorage } : {}),
     ...(options.forwarding ? { forwarding: options.forwarding } : {}),
     ...(options.remotePrinters ? { remotePrinters: options.remotePrinters } : {}),
+    ...(options.startRetryMs !== undefined ? { startRetryMs: options.startRetryMs } : {}),
   });
   const { printers } = deps;
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);

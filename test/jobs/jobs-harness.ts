@@ -1,6 +1,8 @@
 // Test helpers for the jobs API: G-code files with slicer headers, multipart and JSON creates, waits on job state.
 import assert from 'node:assert/strict';
 import type { JobRecord } from '../../src/jobs/job-record.js';
+import type { JobStartRequest } from '../../src/printers/printer-link.js';
+import type { SessionRegistry } from '../../src/printers/session-registry.js';
 import type { PrintersApp } from '../printers/printers-api-harness.js';
 import { dbRows } from '../helpers/test-database.js';
 
@@ -71,4 +73,21 @@ export async function jobEvents(app: PrintersApp, jobId: string): Promise<string
 export async function setOrg(app: PrintersApp, patch: Record<string, unknown>): Promise<void> {
   const res = await app.call('PATCH', '/v1/organization', patch);
   assert.equal(res.status, 200, JSON.stringify(res.body));
+}
+
+/**
+ * Makes a live printer's session refuse every job start with `message` while `on` is true, as a printer whose upload
+ * is refused (full storage) does; `attempts` counts every start the runner tried.
+ */
+export function refuseStarts(sessions: SessionRegistry, printerId: string, message: string): { on: boolean; attempts: number } {
+  const session = sessions.get(printerId);
+  assert.ok(session, `a session for ${printerId}`);
+  const real = session.startJob.bind(session);
+  const state = { on: true, attempts: 0 };
+  session.startJob = async (req: JobStartRequest) => {
+    state.attempts++;
+    if (state.on) throw new Error(message);
+    return real(req);
+  };
+  return state;
 }

@@ -14,7 +14,7 @@ export interface Farm {
   file: string;
   cluster: LocalClusterBus;
   /** Starts a node on the farm's database (a fresh id unless given: the same id is the same node starting again). */
-  node(name: string, tuning?: NodeTuning & { id?: string }): Promise<PrintersApp & { nodeId: string }>;
+  node(name: string, tuning?: NodeTuning & { id?: string; startRetryMs?: number }): Promise<PrintersApp & { nodeId: string }>;
   close(): Promise<void>;
 }
 
@@ -30,12 +30,12 @@ export function startFarm(): Farm {
     file,
     cluster,
     async node(name, tuning = {}) {
-      const { id = newId('nod'), ...nodes } = tuning;
+      const { id = newId('nod'), startRetryMs, ...nodes } = tuning;
       // One data directory: the secret key and the stored G-code files are shared, as PRINTFARM_SECRET_KEY and a shared
       // files directory make them between boxes; the node id is given, not read from it.
       const dataDir = dir;
       const database = pg ? { databaseUrl: (await pg).url } : { file };
-      const app = await startPrintersApp({ ...database, dataDir, cluster, node: { id, name }, nodes });
+      const app = await startPrintersApp({ ...database, dataDir, cluster, node: { id, name }, nodes, ...(startRetryMs !== undefined ? { startRetryMs } : {}) });
       apps.push(app);
       return Object.assign(app, { nodeId: id });
     },

@@ -100,6 +100,7 @@ test('record: connecting shows as offline; temperatures are null while offline; 
     id: 'prt_1', name: 'n', connection_url: 'sim://n', api_key_sealed: null, model: null, group_name: null, tags: '[]', ready: 1,
     firmware: 'Marlin 2.1', material_type: null, material_color: null, nozzle_diameter: null, heatup_watts: null,
     power_watts: null, clear_bed_gcode: null, clear_bed_temperature: null, created_at: 't', updated_at: 't', node_id: null,
+    start_refusals: 0, start_refused_message: null, start_refused_since: null,
   };
   const snap = {
     printer_id: 'prt_1', url: 'sim://n', status: 'offline' as const, ready: false, firmware: null,

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WAITING_REASON_TEXT, WAITING_REASONS, type WaitingReason } from '../../src/scheduler/waiting-reasons.js';
-import { checkDecideRow, job, printer, type DecideRow } from './scheduler-fixtures.js';
+import { decide } from '../../src/scheduler/decide.js';
+import { checkDecideRow, job, ORG, printer, type DecideRow } from './scheduler-fixtures.js';
 
 /** One row per code, the simplest situation that yields it. */
 const oneEach: Array<DecideRow & { reason: WaitingReason }> = [
@@ -14,6 +15,7 @@ const oneEach: Array<DecideRow & { reason: WaitingReason }> = [
   { reason: 'insufficient_material', name: '', printers: [printer('p1', { mat: 'PLA@10' })], jobs: [job('j', { mat: 'PLA', usage: 10 })] },
   { reason: 'pinned_printer_offline', name: '', printers: [printer('p1', { status: 'offline' }), printer('p2')], jobs: [job('j', { pin: 'p1' })] },
   { reason: 'no_printer_online', name: '', printers: [printer('p1', { status: 'error' })], jobs: [job('j')] },
+  { reason: 'printer_refused', name: '', printers: [printer('p1', { start_refused: true })], jobs: [job('j')] },
   { reason: 'pinned_printer_busy', name: '', printers: [printer('p1', { status: 'paused' }), printer('p2')], jobs: [job('j', { pin: 'p1' })] },
   { reason: 'printers_busy', name: '', printers: [printer('p1', { status: 'printing' })], jobs: [job('j')] },
   { reason: 'printers_not_ready', name: '', printers: [printer('p1', { ready: false })], jobs: [job('j')] },
@@ -108,6 +110,32 @@ const precedence: DecideRow[] = [
     waiting: { j: 'insufficient_material' },
   },
   {
+    name: 'a printer held for refused starts takes no job, pinned or not; another free printer takes it',
+    printers: [printer('p1', { start_refused: true }), printer('p2', { group: 'other' })],
+    jobs: [job('pinned', { pin: 'p1', priority: 'high' }), job('any'), job('later', { at: 1 })],
+    starts: { any: 'p2' },
+    waiting: { pinned: 'printer_refused', later: 'printers_busy' },
+  },
+  {
+    name: 'a refusing printer is nearer than an offline one (it is online; one retry starts the job)',
+    printers: [printer('p1', { status: 'offline' }), printer('p2', { start_refused: true })],
+    jobs: [job('j')],
+    waiting: { j: 'printer_refused' },
+  },
+  {
+    name: 'a print to end is nearer than a refusing printer',
+    printers: [printer('p1', { start_refused: true }), printer('p2', { status: 'printing' })],
+    jobs: [job('j')],
+    waiting: { j: 'printers_busy' },
+  },
+  {
+    name: 'a held printer still clears its bed (the hold only keeps jobs away)',
+    printers: [printer('p1', { start_refused: true, ready: false, has_clear_bed_gcode: true, bed_temperature: 25 })],
+    jobs: [job('j')],
+    waiting: { j: 'bed_clearing' },
+    clear_bed: ['p1'],
+  },
+  {
     name: 'no printers at all',
     printers: [],
     jobs: [job('j')],
@@ -116,3 +144,13 @@ const precedence: DecideRow[] = [
 ];
 
 for (const row of precedence) test(row.name, () => checkDecideRow(row));
+
+test('a job held by a refusing printer names that printer (its words come from it)', () => {
+  const out = decide({
+    jobs: [job('j', { group: 'h' }), job('k', { group: 'g' })],
+    printers: [printer('p1', { status: 'offline', group: 'h' }), printer('p2', { start_refused: true, group: 'h' }), printer('p3', { group: 'g', status: 'printing' })],
+    org: ORG,
+  });
+  assert.deepEqual(Object.fromEntries(out.waiting), { j: 'printer_refused', k: 'printers_busy' });
+  assert.deepEqual(Object.fromEntries(out.refused_by), { j: 'p2' });
+});

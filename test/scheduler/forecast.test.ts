@@ -90,6 +90,13 @@ const rows: ForecastRow[] = [
     unplaced: { abs: 'no_printer_online', 'pin-off': 'pinned_printer_offline', tpu: 'no_printer_with_material', 'pin-gone': 'pinned_printer_unknown' },
   },
   {
+    name: 'a printer held for refused starts takes nothing; jobs only it fits are unplaced with printer_refused',
+    printers: [printer('p1', { mat: 'PLA' }), printer('held', { start_refused: true, mat: 'ABS' }), printer('off', { status: 'offline', mat: 'ABS' })],
+    jobs: [job('abs', { mat: 'ABS' }), job('pin-held', { pin: 'held' }), job('ok', { duration: h(1), at: 1 })],
+    entries: [['ok', 'p1', 0, 60]],
+    unplaced: { abs: 'printer_refused', 'pin-held': 'printer_refused' },
+  },
+  {
     name: 'a free printer no job fits stays out of the way',
     printers: [printer('tpu', { mat: 'TPU' }), printer('pla', { mat: 'PLA', status: 'printing', current_job_remaining_s: 60 })],
     jobs: [job('a', { mat: 'PLA', duration: h(1) }), job('b', { mat: 'PLA', duration: h(1), at: 1 })],

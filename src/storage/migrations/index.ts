@@ -18,6 +18,7 @@ import { migration015BackupSettings } from './015-backup-settings.js';
 import { migration016FilePruning } from './016-file-pruning.js';
 import { migration017Nodes } from './017-nodes.js';
 import { migration018FileChunks } from './018-file-chunks.js';
+import { migration019StartRefusals } from './019-start-refusals.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   migration016FilePruning,
   migration017Nodes,
   migration018FileChunks,
+  migration019StartRefusals,
 ];

@@ -9,6 +9,7 @@ import type { Printer, ShownJob } from '../pages/farm-data.js';
 import type { ForecastEntry } from '../pages/queue-types.js';
 import { Button, ErrorNote, ProgressBar, StatusBadge, Swatch } from './ui.js';
 import { ExternalJob, KindBadge, problemWords } from './printer-kind.js';
+import { StartRefused } from './start-refusal.js';
 import { now } from '../lib/clock.js';
 
 const clock = (ms: number): string => new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -108,9 +109,10 @@ export function PrinterCard({ printer: p, job, next, wall = false, canAct = fals
             <div class="thumb thumb-empty" aria-hidden="true">▧</div>
             <div class="pc-job-main"><${ExternalJob} job=${p.external_job} printerName=${p.name} /></div>
           </div>`
-      : p.status === 'idle' && p.ready
+      : p.status === 'idle' && p.ready && !p.start_refusal
         ? html`<p class="pc-job-none muted">Ready for the next job</p>`
         : null}
+    <${StartRefused} printer=${p} canAct=${!wall && canAct && !!onChanged} onChanged=${onChanged} />
     ${p.status === 'idle' && !p.ready
       ? wall || !canAct || !onChanged
         ? html`<p class="warn-line"><span aria-hidden="true">⚠ </span>Bed not cleared</p>`

@@ -9,6 +9,7 @@ import { useSession } from '../lib/session.js';
 import { tempWithTarget } from '../lib/format.js';
 import { Button, ErrorNote, Notice, StatusBadge } from '../components/ui.js';
 import { KindBadge, problemWords } from '../components/printer-kind.js';
+import { StartRefused } from '../components/start-refusal.js';
 import { applyTelemetry, statusKey, statusMoved, type Printer, type Telemetry } from './printer-types.js';
 import type { Job } from './queue-types.js';
 import { PrinterControls } from './printer-controls.js';
@@ -91,6 +92,7 @@ function PrinterView({ id }: { id: string }) {
       ${' · '}hotend ${tempWithTarget(t.hotend, t.hotend_target)} · bed ${tempWithTarget(t.bed, t.bed_target)}
     </p>
     ${p.error ? html`<${Notice} kind="warning"><span><strong>${p.status === 'error' ? 'The printer is in error' : 'Last connection problem'}:</strong> ${problemWords(p) ?? p.error.message}${problemWords(p) && problemWords(p) !== p.error.message && p.offline_reason !== 'firmware_error' ? html` <small class="hint">(${p.error.message})</small>` : null}${p.status === 'error' ? ' Check the printer, then press Connect to reconnect it.' : ''}</span><//>` : null}
+    <${StartRefused} printer=${p} canAct=${canWrite} onChanged=${(next: Printer) => printer.set(next)} />
     ${!p.ready && p.status === 'idle' ? html`<${Notice} kind="info"><span>The last print is still on the bed. Remove it, then press <strong>Bed cleared</strong> so the printer can take the next job.</span><//>` : null}
     <div class="printer-grid">
       <${CurrentJob} job=${jobId ? job.data : undefined} readAt=${jobReadAt} progress=${p.progress} error=${job.error} hasJob=${jobId !== null}

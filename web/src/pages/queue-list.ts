@@ -64,6 +64,7 @@ function JobRow({ job, position, printers, canWrite, focus, onChanged }: { job: 
       ${why
         ? html`<div class="waiting" data-reason=${job.waiting_reason}>
             <strong>Waiting: ${why.label}.</strong> ${why.why} <span class="todo">${why.todo}</span>
+            ${job.waiting_detail ? html`<p class="waiting-detail">${job.waiting_detail}</p>` : null}
           </div>`
         : null}
       ${job.status === 'printing' || job.status === 'paused'

@@ -51,6 +51,11 @@ export const WAITING_WORDS: Record<string, WaitingWords> = {
     why: 'No printer that could print this job is online: they are offline, connecting or in error (or none is set up).',
     todo: 'Switch on and connect a fitting printer; the job starts by itself once one is ready.',
   },
+  printer_refused: {
+    label: 'A printer refused to start it',
+    why: 'The printer that could take it refused to start jobs several times in a row, so no more are sent to it.',
+    todo: 'Fix what the printer says (free its storage, check its software), then press Retry on that printer; editing or reconnecting it retries too.',
+  },
   pinned_printer_busy: {
     label: 'Its printer is busy',
     why: 'The printer this job is pinned to is printing something else or about to start a more urgent job.',

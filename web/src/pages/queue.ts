@@ -41,7 +41,8 @@ export function QueuePage({ route }: { route: Route }) {
   const printers = useResource(() => api.get<Page<Printer>>('/v1/printers', { per_page: 100, sort: 'name' }), []);
   const focus = route.query.get('job');
 
-  useReloadOn(['job.created', 'job.started', 'job.paused', 'job.resumed', 'job.completed', 'job.failed', 'job.cancelled', 'printer.online', 'printer.offline', 'printer.error'], jobs);
+  // printer.updated too: a printer held for refused starts (or retried) changes why jobs wait.
+  useReloadOn(['job.created', 'job.started', 'job.paused', 'job.resumed', 'job.completed', 'job.failed', 'job.cancelled', 'printer.online', 'printer.offline', 'printer.error', 'printer.updated'], jobs);
   useReloadOn(['job.created', 'job.started', 'job.paused', 'job.resumed', 'job.completed', 'job.failed', 'job.cancelled', 'printer.online', 'printer.offline', 'printer.error'], forecast, 1000);
   useReloadOn(['printer.online', 'printer.offline', 'printer.error'], printers, 1000);
 
