@@ -39,6 +39,7 @@ walkPeer({
   // Klipper refuses cold extrusion (min_extrude_temp 170): heat first, as a slicer's start G-code does.
   preamble: ['M109 S200'],
   feed: 1200,
+  heatup: { target: 230, coldBelow: 120 },
   afterOurKill: 'completed',
   async startExternal(gcode) {
     const form = new FormData();

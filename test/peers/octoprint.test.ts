@@ -38,6 +38,7 @@ walkPeer({
   console: { command: 'M115', reply: /FIRMWARE_NAME:Marlin/ },
   preamble: ['M302 P1'],
   feed: 1200,
+  heatup: { target: 230, coldBelow: 120 },
   afterOurKill: 'completed',
   async startExternal(gcode) {
     const form = new FormData();

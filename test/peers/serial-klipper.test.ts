@@ -21,6 +21,7 @@ walkPeer({
   console: { command: 'M105', reply: /T0?:\d/ },
   preamble: ['M109 S200'],
   feed: 1200,
+  heatup: { target: 230, coldBelow: 120 },
   afterOurKill: 'failed',
   async restart() {
     // Klippy's own RESTART, typed on its console by someone else (Moonraker's API here).

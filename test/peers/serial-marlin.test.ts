@@ -22,6 +22,7 @@ for (const build of ['marlin', 'marlin_full'] as const) {
     // Marlin's sim heaters are not driven here: cold extrusion allowed, as the peers kit does.
     preamble: ['M302 P1'],
     feed: 1200,
+    heatup: { target: 230, coldBelow: 120 },
     // We stream every line: with our process gone the printer stops, and the job is recorded as interrupted.
     afterOurKill: 'failed',
     async restart() {
