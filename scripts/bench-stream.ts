@@ -23,6 +23,7 @@ import { createSimTransport, type SimTransport } from '../src/transport/sim.tran
 import { ManualScheduler, type SimScheduler } from '../src/simulator/sim-scheduler.js';
 import { checkRecord } from '../test/e2e/e2e-harness.js';
 import { spawnSimulators } from './bench/simulators.js';
+import { zigZagMoves } from '../test/helpers/zigzag-moves.js';
 
 // ---------------------------------------------------------------- arguments
 
@@ -117,23 +118,9 @@ async function streamFile(s: Streamer, file: string): Promise<StreamResult> {
 
 // ---------------------------------------------------------------- G-code files
 
-/** Extrusion moves of `segmentMm` length at `feed` mm/min along a zig-zag, ~28 bytes a line like sliced G-code. */
+/** The zig-zag moves as a file's text (the protocol tests stream the same lines). */
 function moves(count: number, segmentMm = 0.4, feed = 3000): string {
-  const out = ['G90', 'M82', 'G92 E0', `G1 F${feed}`];
-  let x = 20;
-  let y = 20;
-  let e = 0;
-  let dir = 1;
-  for (let i = 0; i < count; i++) {
-    x += dir * segmentMm;
-    if (x > 200 || x < 20) {
-      dir = -dir;
-      y += 0.4;
-    }
-    e += segmentMm * 0.033;
-    out.push(`G1 X${x.toFixed(3)} Y${y.toFixed(3)} E${e.toFixed(4)}`);
-  }
-  return out.join('\n') + '\n';
+  return zigZagMoves(count, segmentMm, feed).join('\n') + '\n';
 }
 
 async function gcodeFile(dir: string, name: string, text: string): Promise<string> {
