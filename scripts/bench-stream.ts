@@ -116,6 +116,16 @@ async function streamFile(s: Streamer, file: string): Promise<StreamResult> {
   };
 }
 
+/**
+ * The job lines the printer ran since `base`, for a check against the file. Only the simulator's full record can
+ * say (record=1): without it the simulator keeps its newest commands only, and every check would fail for that.
+ */
+function jobLinesRun(s: Streamer, base: number): string[] {
+  const printer = s.sim().printer;
+  if (!printer.options.record) throw new Error('bench: a check against the file needs the full record (record=1 in the sim:// query)');
+  return printer.executedJobLines().slice(base);
+}
+
 // ---------------------------------------------------------------- G-code files
 
 /** The zig-zag moves as a file's text (the protocol tests stream the same lines). */
@@ -384,7 +394,7 @@ async function integrity(dir: string) {
     try {
       const base = s.sim().printer.executedJobLines().length;
       const r = await streamFile(s, file);
-      const ran = s.sim().printer.executedJobLines().slice(base);
+      const ran = jobLinesRun(s, base);
       // Strict: every executed line equals the file's, in order, none missing or extra; an undetectable corruption counts too.
       const check = checkRecord(ran, expected);
       const exact = r.outcome === 'completed' && check.exact;
@@ -436,13 +446,13 @@ async function meatpack(dir: string) {
     progress(`g) ${count} lines at ${baud} baud, instant firmware, simulated time, MeatPack ${mp ? 'on' : 'off'}`);
     const scheduler = new ManualScheduler();
     const stop = driveSimulatedTime(scheduler);
-    const s = await openStreamer(`baud=${baud}&speed=1&instant=1&meatpack=${mp}`, { scheduler });
+    const s = await openStreamer(`record=1&baud=${baud}&speed=1&instant=1&meatpack=${mp}`, { scheduler });
     try {
       const base = s.sim().printer.executedJobLines().length;
       const simStart = scheduler.now();
       const r = await streamFile(s, file);
       const simMs = scheduler.now() - simStart;
-      const ran = s.sim().printer.executedJobLines().slice(base);
+      const ran = jobLinesRun(s, base);
       const check = checkRecord(ran, expected);
       if (!check.exact) progress(`g) NOT exact with MeatPack ${mp ? 'on' : 'off'}: outcome ${r.outcome}; ${check.describe()}`);
       runs.push({
