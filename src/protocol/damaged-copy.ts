@@ -23,3 +23,18 @@ export function isDamagedCopy(echo: string, line: string, maxDamage: number): bo
   }
   return cost[removed]! <= maxDamage;
 }
+
+/**
+ * Whether `echo`, a command the firmware ran and refused as unknown, can be our line `payload` (without `N<n>` and
+ * checksum) with at most `maxDamage` bytes damaged. Three ways it comes back: as sent, damage aside; with the space
+ * after `N<n>` in front, when that space was damaged (the firmware trims only a space); or without spaces, as
+ * MeatPack's no-spaces mode sends it. An echo of digits alone is the tail of a checksum, never a line.
+ */
+export function isDamagedEcho(echo: string, payload: string, maxDamage: number): boolean {
+  if (!/[^\d\s]/.test(echo)) return false;
+  return (
+    isDamagedCopy(echo, payload, maxDamage) ||
+    isDamagedCopy(echo, ' ' + payload, maxDamage) ||
+    isDamagedCopy(echo.replaceAll(' ', ''), payload.replaceAll(' ', ''), maxDamage)
+  );
+}

@@ -9,7 +9,7 @@ import { MotionTracker } from './motion-tracker.js';
 import { RingQueue } from './ring-queue.js';
 import { commandWord } from './command-classes.js';
 import { isReplaySafe } from './replay-safety.js';
-import { isDamagedCopy } from './damaged-copy.js';
+import { isDamagedEcho } from './damaged-copy.js';
 
 // Timeout / flow classes of a line.
 const CLS_SHORT = 0;
@@ -1001,14 +1001,12 @@ export class HostProtocol {
     if (m === null) return false;
     const raw = m[1]!;
     const echoed = raw.replaceAll(' ', '').toUpperCase();
-    const mayBeLine = /[^\d\s]/.test(raw);
     for (let n = this.ackedThrough + 1; n < this.sendCursor; n++) {
       const e = this.entry(n);
       if (!e) continue;
       const payload = payloadOf(e.framed);
       if (payload.replaceAll(' ', '').toUpperCase() === echoed) return false;
-      // The space after `N<n>` is the firmware's to trim, unless it was damaged: then it starts the echo.
-      if (mayBeLine && (isDamagedCopy(raw, payload, INVISIBLE_DAMAGE) || isDamagedCopy(raw, ' ' + payload, INVISIBLE_DAMAGE))) return false;
+      if (isDamagedEcho(raw, payload, INVISIBLE_DAMAGE)) return false;
     }
     return true;
   }

@@ -1,7 +1,7 @@
 // isDamagedCopy: an echo as one of our lines with a few bytes changed or dropped, never a piece of one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isDamagedCopy } from '../../src/protocol/damaged-copy.js';
+import { isDamagedCopy, isDamagedEcho } from '../../src/protocol/damaged-copy.js';
 
 test('changes and removals up to the limit make a copy; insertions, pieces and more damage do not', () => {
   const line = 'G1 X66.000 Y47.200';
@@ -18,5 +18,20 @@ test('changes and removals up to the limit make a copy; insertions, pieces and m
     ['', 2, false],
   ] as const) {
     assert.equal(isDamagedCopy(echo, line, max), expected, `${JSON.stringify(echo)} within ${max}`);
+  }
+});
+
+test('an echo is our line as sent, with its damaged separator in front, or without spaces; digits alone never are', () => {
+  const payload = 'G1 X2';
+  for (const [echo, expected] of [
+    ['Gq Xr', true],
+    ['$C1 X2', true],
+    ['GqXr', true],
+    ['G1X2', true],
+    ['12', false],
+    ['2', false],
+    ['^12 G1 X2(45', false],
+  ] as const) {
+    assert.equal(isDamagedEcho(echo, payload, 2), expected, JSON.stringify(echo));
   }
 });

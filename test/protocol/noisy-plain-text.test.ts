@@ -1,5 +1,5 @@
 // A plain-text link at a byte error rate of 1e-3 (MeatPack off, as on stock Marlin and Klipper over serial): the
-// damage it does, line by line, and a whole job through it.
+// damage it does, line by line (one row as MeatPack's no-spaces mode sends lines), and a whole job through it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ackedJobLines as acked, Transcript } from './transcript.js';
@@ -16,6 +16,7 @@ for (const [shape, echo] of [
   ['both bytes read as other letters', 'Gq X2'],
   ['both bytes became control bytes, which the reply parser drops', 'G\x11 X\x11'],
   ['the space after the number was one of the two, so it starts the command', '$C1 X2'],
+  ['sent without spaces (MeatPack\'s no-spaces mode), both bytes read as other letters', 'GqXr'],
 ] as const) {
   test(`a line the checksum could not protect (${shape}) is acknowledged by its own ok: the next replay goes at once`, () => {
     const t = Transcript.connected('marlin');
