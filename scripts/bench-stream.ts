@@ -406,6 +406,7 @@ async function integrity(dir: string) {
         checksum_invisible: check.checksumInvisible.length,
         unframed: check.unframed.length,
         resend_ratio: round(r.host.linesResent / Math.max(1, r.host.linesSent), 4),
+        resends: r.host.resends,
         timeouts: r.host.timeouts,
         seconds: round(r.ms / 1000, 1),
       });
@@ -543,7 +544,7 @@ async function main(): Promise<void> {
     for (const i of integ) {
       rows.push([
         `f) integrity ${i.error_rate}`,
-        `${i.exact ? 'exact' : 'NOT exact'}, ${i.checksum_invisible} checksum-invisible, ${i.unframed} unframed, resend ratio ${i.resend_ratio}, ${i.timeouts} timeouts`,
+        `${i.exact ? 'exact' : 'NOT exact'}, ${i.checksum_invisible} checksum-invisible, ${i.unframed} unframed, ${i.resends} resend requests (ratio ${i.resend_ratio}), ${i.timeouts} timeouts`,
         'exact',
         `${i.lines} lines, ${i.seconds} s, baud=0`,
       ]);
