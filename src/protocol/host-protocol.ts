@@ -990,10 +990,11 @@ export class HostProtocol {
    * as well), which the firmware takes as a command of its own. Its ok then belongs to nothing we sent.
    * One of our lines damaged in a way its checksum cannot see (the same bit flipped in two bytes: `G1 X1` read as
    * `Gq Xq`, as `G<DC1> X1` when a byte became a control one the parser drops, or as `$C1 X1` when the space after
-   * the number was one of the two; some lines in 100,000 at a
-   * byte error rate of 1e-3) is no piece: the firmware accepted its number and ran it, and the ok is that line's.
-   * Taking it for a piece would leave us one ok behind for the rest of the job, each later replay waiting for an
-   * ok-timeout. A piece of a cut line without `*` is the digits after it, or needs two cuts: never that close.
+   * the number was one of the two; a few lines in 100,000 at a byte error rate of 1e-3) is no piece: the firmware
+   * accepted its number and ran it, and the ok is that line's. Taking it for a piece would leave us one ok behind
+   * for the rest of the job, each later replay waiting for an ok-timeout. A piece of a cut line without `*` is the
+   * digits after it, or needs two cuts, and is then rarely that close to a whole line; a wrong guess that way costs
+   * one ok too many, which the firmware's next resend request puts right.
    */
   private isFragment(text: string): boolean {
     if (!this.numbered || this.profile.checksum !== 'xor') return false;
