@@ -993,8 +993,8 @@ export class HostProtocol {
    * the number was one of the two; a few lines in 100,000 at a byte error rate of 1e-3) is no piece: the firmware
    * accepted its number and ran it, and the ok is that line's. Taking it for a piece would leave us one ok behind
    * for the rest of the job, each later replay waiting for an ok-timeout. A piece of a cut line without `*` is the
-   * digits after it, or needs two cuts, and is then rarely that close to a whole line; a wrong guess that way costs
-   * one ok too many, which the firmware's next resend request puts right.
+   * digits after it, or needs two cuts, and is then rarely that close to a whole line; a wrong guess that way counts
+   * one ok too many, which heals (a later ok finds nothing in flight and is dropped, or a resend request rewinds).
    */
   private isFragment(text: string): boolean {
     if (!this.numbered || this.profile.checksum !== 'xor') return false;
