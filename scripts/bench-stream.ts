@@ -23,6 +23,7 @@ import { createSimTransport, type SimTransport } from '../src/transport/sim.tran
 import { ManualScheduler, type SimScheduler } from '../src/simulator/sim-scheduler.js';
 import { checkRecord } from '../test/e2e/e2e-harness.js';
 import { spawnSimulators } from './bench/simulators.js';
+import { zigZagMoves } from '../test/helpers/zigzag-moves.js';
 
 // ---------------------------------------------------------------- arguments
 
@@ -115,25 +116,21 @@ async function streamFile(s: Streamer, file: string): Promise<StreamResult> {
   };
 }
 
+/**
+ * The job lines the printer ran since `base`, for a check against the file. Only the simulator's full record can
+ * say (record=1): without it the simulator keeps its newest commands only, and every check would fail for that.
+ */
+function jobLinesRun(s: Streamer, base: number): string[] {
+  const printer = s.sim().printer;
+  if (!printer.options.record) throw new Error('bench: a check against the file needs the full record (record=1 in the sim:// query)');
+  return printer.executedJobLines().slice(base);
+}
+
 // ---------------------------------------------------------------- G-code files
 
-/** Extrusion moves of `segmentMm` length at `feed` mm/min along a zig-zag, ~28 bytes a line like sliced G-code. */
+/** The zig-zag moves as a file's text (the protocol tests stream the same lines). */
 function moves(count: number, segmentMm = 0.4, feed = 3000): string {
-  const out = ['G90', 'M82', 'G92 E0', `G1 F${feed}`];
-  let x = 20;
-  let y = 20;
-  let e = 0;
-  let dir = 1;
-  for (let i = 0; i < count; i++) {
-    x += dir * segmentMm;
-    if (x > 200 || x < 20) {
-      dir = -dir;
-      y += 0.4;
-    }
-    e += segmentMm * 0.033;
-    out.push(`G1 X${x.toFixed(3)} Y${y.toFixed(3)} E${e.toFixed(4)}`);
-  }
-  return out.join('\n') + '\n';
+  return zigZagMoves(count, segmentMm, feed).join('\n') + '\n';
 }
 
 async function gcodeFile(dir: string, name: string, text: string): Promise<string> {
@@ -397,7 +394,7 @@ async function integrity(dir: string) {
     try {
       const base = s.sim().printer.executedJobLines().length;
       const r = await streamFile(s, file);
-      const ran = s.sim().printer.executedJobLines().slice(base);
+      const ran = jobLinesRun(s, base);
       // Strict: every executed line equals the file's, in order, none missing or extra; an undetectable corruption counts too.
       const check = checkRecord(ran, expected);
       const exact = r.outcome === 'completed' && check.exact;
@@ -409,6 +406,7 @@ async function integrity(dir: string) {
         checksum_invisible: check.checksumInvisible.length,
         unframed: check.unframed.length,
         resend_ratio: round(r.host.linesResent / Math.max(1, r.host.linesSent), 4),
+        resends: r.host.resends,
         timeouts: r.host.timeouts,
         seconds: round(r.ms / 1000, 1),
       });
@@ -449,13 +447,13 @@ async function meatpack(dir: string) {
     progress(`g) ${count} lines at ${baud} baud, instant firmware, simulated time, MeatPack ${mp ? 'on' : 'off'}`);
     const scheduler = new ManualScheduler();
     const stop = driveSimulatedTime(scheduler);
-    const s = await openStreamer(`baud=${baud}&speed=1&instant=1&meatpack=${mp}`, { scheduler });
+    const s = await openStreamer(`record=1&baud=${baud}&speed=1&instant=1&meatpack=${mp}`, { scheduler });
     try {
       const base = s.sim().printer.executedJobLines().length;
       const simStart = scheduler.now();
       const r = await streamFile(s, file);
       const simMs = scheduler.now() - simStart;
-      const ran = s.sim().printer.executedJobLines().slice(base);
+      const ran = jobLinesRun(s, base);
       const check = checkRecord(ran, expected);
       if (!check.exact) progress(`g) NOT exact with MeatPack ${mp ? 'on' : 'off'}: outcome ${r.outcome}; ${check.describe()}`);
       runs.push({
@@ -546,7 +544,7 @@ async function main(): Promise<void> {
     for (const i of integ) {
       rows.push([
         `f) integrity ${i.error_rate}`,
-        `${i.exact ? 'exact' : 'NOT exact'}, ${i.checksum_invisible} checksum-invisible, ${i.unframed} unframed, resend ratio ${i.resend_ratio}, ${i.timeouts} timeouts`,
+        `${i.exact ? 'exact' : 'NOT exact'}, ${i.checksum_invisible} checksum-invisible, ${i.unframed} unframed, ${i.resends} resend requests (ratio ${i.resend_ratio}), ${i.timeouts} timeouts`,
         'exact',
         `${i.lines} lines, ${i.seconds} s, baud=0`,
       ]);

@@ -28,7 +28,7 @@ export interface FirmwareResendRules {
   skipPatterns: string[];
   /** Whether an `ok` follows a skip reply (it acknowledges nothing live). */
   okFollowsSkip: boolean;
-  /** Resend requests tolerated without the replay making progress before the job is stopped. */
+  /** Resend requests that make us write again, tolerated while no new line is acknowledged; one more stops the job. */
   stormLimit: number;
 }
 

@@ -9,6 +9,7 @@ import { MotionTracker } from './motion-tracker.js';
 import { RingQueue } from './ring-queue.js';
 import { commandWord } from './command-classes.js';
 import { isReplaySafe } from './replay-safety.js';
+import { isDamagedEcho } from './damaged-copy.js';
 
 // Timeout / flow classes of a line.
 const CLS_SHORT = 0;
@@ -95,6 +96,8 @@ const SEQUENCE_ERROR_RE = /Line Number is not|expected line/i;
 const UNNUMBERED_ERROR_RE = /No Line Number with checksum/i;
 /** The firmware refused a command it does not know (Marlin echoes it in quotes), and acknowledges it all the same. */
 const UNKNOWN_COMMAND_RE = /Unknown command:\s*"?(.*?)"?\s*$/i;
+/** Bytes a line can lose to damage its XOR checksum cannot see: two (one bit flipped in both), more is far rarer. */
+const INVISIBLE_DAMAGE = 2;
 
 export class HostProtocol {
   readonly stats: ProtocolStats = {
@@ -161,6 +164,12 @@ export class HostProtocol {
    * without a number (see UNNUMBERED_ERROR_RE).
    */
   private lastProtocolError: 'sequence' | 'content' | 'unnumbered' | null = null;
+  /**
+   * Resend requests that made us write again since a line was last acknowledged for the first time. A storm is the
+   * same lines asked for again and again with none getting through; steady noise draws a replay now and then but
+   * keeps acknowledging new lines. So only a new line acknowledged clears the count: not the end of one request's
+   * replay (a firmware asking for an old line forever passes it every time), nor an ok-timeout.
+   */
   private resendsWithoutProgress = 0;
   private forceNext = false;
 
@@ -610,6 +619,7 @@ export class HostProtocol {
       this.stats.linesAcked++;
       if (n > this.reportedThrough) {
         this.reportedThrough = n;
+        this.resendsWithoutProgress = 0;
         if (e.jobLine !== NO_JOB_LINE && !e.cancelled) {
           this.actions.push({ type: 'job-acked', jobLine: e.jobLine, bytes: e.srcBytes });
         } else if (e.commandId !== NO_COMMAND) {
@@ -622,7 +632,6 @@ export class HostProtocol {
     if (this.lastResendN >= 0 && this.ackedThrough >= this.lastResendN) {
       this.lastResendN = -1;
       this.staleResends = 0;
-      this.resendsWithoutProgress = 0;
     }
     this.okDeadline = this.inFlightLines() > 0 ? now + this.timeoutFor(this.ackedThrough + 1) : null;
     this.dirty = true;
@@ -979,15 +988,26 @@ export class HostProtocol {
    * Whether the firmware refused as unknown a command that is none of our lines in flight: a piece of a damaged line
    * with neither its `N` nor its `*` (cut in two by a byte read as a newline: `N7 G1 X1*8` + `5`, or its `N` destroyed
    * as well), which the firmware takes as a command of its own. Its ok then belongs to nothing we sent.
+   * One of our lines damaged in a way its checksum cannot see (the same bit flipped in two bytes: `G1 X1` read as
+   * `Gq Xq`, as `G<DC1> X1` when a byte became a control one the parser drops, or as `$C1 X1` when the space after
+   * the number was one of the two; a few lines in 100,000 at a byte error rate of 1e-3) is no piece: the firmware
+   * accepted its number and ran it, and the ok is that line's. Taking it for a piece would leave us one ok behind
+   * for the rest of the job, each later replay waiting for an ok-timeout. A piece of a cut line without `*` is the
+   * digits after it, or needs two cuts, and is then rarely that close to a whole line; a wrong guess that way counts
+   * one ok too many, which heals (a later ok finds nothing in flight and is dropped, or a resend request rewinds).
    */
   private isFragment(text: string): boolean {
     if (!this.numbered || this.profile.checksum !== 'xor') return false;
     const m = UNKNOWN_COMMAND_RE.exec(text);
     if (m === null) return false;
-    const echoed = m[1]!.replaceAll(' ', '').toUpperCase();
+    const raw = m[1]!;
+    const echoed = raw.replaceAll(' ', '').toUpperCase();
     for (let n = this.ackedThrough + 1; n < this.sendCursor; n++) {
       const e = this.entry(n);
-      if (e && payloadOf(e.framed).replaceAll(' ', '').toUpperCase() === echoed) return false;
+      if (!e) continue;
+      const payload = payloadOf(e.framed);
+      if (payload.replaceAll(' ', '').toUpperCase() === echoed) return false;
+      if (isDamagedEcho(raw, payload, INVISIBLE_DAMAGE)) return false;
     }
     return true;
   }

@@ -98,6 +98,14 @@ test('bench:stream --quick meets its thresholds that do not depend on timing: ex
   assert.ok(j.memory.rss_growth_mb < j.memory.file_mb / 2, `rss grew ${j.memory.rss_growth_mb} MB streaming a ${j.memory.file_mb} MB file`);
 });
 
+test('bench:stream --quick --only g checks the MeatPack figure against everything the printer ran: exact', async () => {
+  const r = await runBench(['--json', '--quick', '--only', 'g']);
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout.trim()) as { meatpack: { ratio: number; exact: boolean } };
+  // Some 680 lines a run: more than the simulator keeps unless asked for its full record.
+  assert.equal(j.meatpack.exact, true, r.stderr);
+});
+
 test('bench:stream refuses an unknown flag with exit 2', async () => {
   const r = await runBench(['--frobnicate']);
   assert.equal(r.code, 2);
