@@ -289,8 +289,8 @@ export class PrinterSession implements PrinterLink {
   }
 
   /**
-   * Drops what is queued, runs the profile's cancel script; resolves after the script ran (`cancelled`), or at once
-   * with `pending` when a blocking wait the firmware cannot break must end first (see SessionJobControl.cancel).
+   * Drops what is queued, runs the profile's cancel script; resolves once the job ended (`cancelled`: the script's
+   * filament lines ran, the printer finishes the rest on its own), or at once with `pending` when a blocking wait the firmware cannot break must end first (see SessionJobControl.cancel).
    */
   cancel(): Promise<'cancelled' | 'pending'> {
     return this.jobs.cancel();

@@ -6,7 +6,7 @@ import { JobStream } from './job-stream.js';
 import { printerOffline, wrongState, type JobFailureCode, type JobOutcome, type JobSnapshot } from './printer-state.js';
 import type { SessionContext } from './session-context.js';
 import { countGcode } from './session-gcode-total.js';
-import { cancelScript, cooldownScript, pauseScript, resumeScript, type PausedState } from './session-scripts.js';
+import { cancelScript, cooldownScript, lastFilamentLine, pauseScript, resumeScript, type PausedState } from './session-scripts.js';
 
 export interface JobHandle {
   id: string;
@@ -116,12 +116,18 @@ export class SessionJobControl {
     return parked;
   }
 
-  /** Reheats, returns to the remembered position, restores E and the modes, and streams on. */
+  /**
+   * Reheats, returns to the remembered position, restores E and the modes, and streams on. The job is printing again
+   * from the call (status and `job.resumed`): the reheat is part of the print, as its own M190 was, and may take
+   * minutes. The return itself waits for the heaters; were it refused, the job is paused again (`job.paused`).
+   */
   async resume(): Promise<void> {
     const { ctx } = this;
     const job = this.job;
     if (ctx.status() !== 'paused' || !job || !this.paused) throw wrongState(ctx.printerId, 'resume', ctx.status());
     job.transition('resuming', ctx.clock.monotonic());
+    ctx.setStatus('printing');
+    ctx.bus.emit('job.resumed', { printer_id: ctx.printerId, job_id: job.id });
     // A fresh reading decides between setting and waiting: an autoreport up to seconds old may predate a cooldown.
     await ctx.command('M105').catch(() => undefined);
     if (this.job !== job || job.outcome || !this.paused) throw wrongState(ctx.printerId, 'resume', ctx.status());
@@ -130,18 +136,19 @@ export class SessionJobControl {
     if (!replies.every((r) => r.ok)) {
       // The printer refused part of the way back: streaming on would print in the wrong place.
       job.transition('paused', ctx.clock.monotonic());
+      ctx.setStatus('paused');
+      ctx.bus.emit('job.paused', { printer_id: ctx.printerId, job_id: job.id });
       throw new AppError(409, 'invalid_state', 'resume failed: the printer did not accept the return moves', replies.flatMap((r) => r.lines).join('\n'));
     }
     this.paused = null;
     this.release();
     job.transition('streaming', ctx.clock.monotonic());
-    ctx.setStatus('printing');
-    ctx.bus.emit('job.resumed', { printer_id: ctx.printerId, job_id: job.id });
     ctx.flush();
   }
 
   /**
-   * Drops what is queued, runs the profile's cancel script; resolves after the script ran, with `cancelled`. Inside a
+   * Drops what is queued, runs the profile's cancel script; resolves with `cancelled` once the job ended (after the
+   * script's filament lines, see cancelNow; the printer finishes the script on its own). Inside a
    * blocking wait, the wait is broken first (Marlin M108) and the heaters go off ahead of the script; where the
    * firmware cannot break it, resolves at once with `pending`: the cancel is the job's pending action and happens the
    * moment the wait ends (the job stays printing until then).
@@ -181,8 +188,13 @@ export class SessionJobControl {
     ctx.setStatus('idle');
     // A broken heat-up left its target set: off first, not after the script's moves.
     const lines = heatersOff ? [...cooldownScript(ctx.profile()), ...cancelScript(ctx.profile())] : cancelScript(ctx.profile());
+    const replies = lines.map((line) => ctx.command(line));
+    // The printer finishes the rest on its own (a lift, a park, M84 that waits for every move: seconds on a real
+    // Marlin); the job ends once the script's last line that may move filament was acknowledged, so its retract or
+    // purge still counts and nobody waits for the park. A line lost with the link is the printer's to report.
+    Promise.all(replies).catch(() => undefined);
     try {
-      await ctx.runScript(lines);
+      await Promise.all(replies.slice(0, lastFilamentLine(lines) + 1));
     } finally {
       if (this.settling === job) this.settleCancelled();
     }

@@ -82,6 +82,25 @@ export function cancelScript(profile: FirmwareProfile): string[] {
   return [...profile.scripts.cancel];
 }
 
+/** Commands that never move filament, whatever their words (a G0/G1 moves it only with an E word). */
+const FILAMENT_NEUTRAL = new Set([
+  'G4', 'G28', 'G90', 'G91', 'G92', 'M17', 'M18', 'M73', 'M75', 'M76', 'M77', 'M82', 'M83', 'M84', 'M104', 'M106',
+  'M107', 'M117', 'M118', 'M140', 'M141', 'M300', 'M400',
+]);
+
+/**
+ * The index of the last line of a script that may move filament (-1: none). Unknown commands (a macro, a tool change)
+ * count as moving it: the job's meter then waits for them rather than miss a retract or a purge.
+ */
+export function lastFilamentLine(lines: readonly string[]): number {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    const word = commandWord(line);
+    if (/^G[0-3]$/.test(word) ? /E/i.test(line.slice(word.length)) : !FILAMENT_NEUTRAL.has(word)) return i;
+  }
+  return -1;
+}
+
 export function cooldownScript(profile: FirmwareProfile): string[] {
   return [...profile.scripts.cooldown];
 }

@@ -1,10 +1,11 @@
-// Printer session over a real-time simulator: pause and cancel inside a heat-up (M108 on Marlin, pending on Klipper), resume.
+// Printer session over a real-time simulator: pause and cancel inside a heat-up (M108 on Marlin, pending on Klipper),
+// resume (printing again at once), and a cancel that does not wait for the printer's park.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import type { AppError } from '../../src/errors.js';
-import { consoleEntries, openHarness, type Harness } from './session-harness.js';
+import { consoleEntries, openHarness, until, type Harness } from './session-harness.js';
 
 /** A heat-up first, then lines that must not run before a pause or cancel taken inside it. */
 const BEHIND = ['M109 S200', 'G1 X10 Y10 F6000', 'G1 X20 Y10 E1 F1200', 'G1 X30 Y10 E2'];
@@ -19,14 +20,6 @@ async function startHeating(h: Harness, bed: number): Promise<{ base: number; fi
   // The firmware is inside M190 once the bed has its target (the wait answers only at the end).
   await until(() => h.sim.printer.temperatures().bedTarget === bed);
   return { base, finished: job.finished };
-}
-
-async function until(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const ran = (h: Harness, base: number): string[] => h.sim.printer.executed.slice(base).filter((c) => !HOUSEKEEPING.test(c));
@@ -51,10 +44,53 @@ test('Marlin: pause inside M190 breaks it with M108 and parks; nothing behind th
     await until(() => h.sim.printer.queueDepth.commands > 0);
     assert.equal(await h.session.cancel(), 'cancelled');
     assert.equal((await resumed)?.code, 'invalid_state', 'the cancel ended the resume');
+    // The job ended at once; the printer finishes the cancel script on its own.
+    await until(() => ran(h, base).includes('M84'));
     const after = ran(h, base);
     assert.deepEqual(after.slice(8, 11), ['M190 S60', 'M108', 'M104 S0'], 'the re-issued wait, broken, then heaters off');
     assert.ok(!after.some((c) => BEHIND.includes(c)), `the held job lines never ran: ${after.join(' | ')}`);
     assert.equal(h.sim.printer.temperatures().bedTarget, 0);
+  } finally {
+    await h.close();
+  }
+});
+
+test('Marlin: resume after a pause inside M190 is printing at once (job.resumed); the held lines run after the heat-up', async () => {
+  const h = await openHarness('sim://heat1r?record=1&speed=1');
+  try {
+    const { base } = await startHeating(h, 35);
+    await h.session.pause();
+    const resumed = h.session.resume();
+    resumed.catch(() => undefined); // awaited below; a failure before then must not be reported as unhandled
+    await until(() => h.session.snapshot().status === 'printing', 2_000);
+    assert.ok(h.names().includes('job.resumed'), h.names().join(', '));
+    assert.equal(h.session.snapshot().job!.phase, 'resuming');
+    assert.ok(!ran(h, base).some((c) => BEHIND.includes(c)), 'nothing behind the wait ran yet');
+    await resumed;
+    assert.ok(h.sim.printer.temperatures().bed >= 34, 'streaming went on only once the bed was hot again');
+    assert.equal(h.session.snapshot().job!.phase, 'streaming');
+    await h.session.cancel();
+  } finally {
+    await h.close();
+  }
+});
+
+test('cancel settles the job after the script\'s retract; the printer finishes its park on its own', async () => {
+  const cancel = ['M83', 'G1 E-4 F2400', 'G91', 'G1 Z10 F600', 'G90', 'G1 X0 Y200 F3000', 'M104 S0', 'M140 S0', 'M84'];
+  const h = await openHarness('sim://park1?record=1&speed=1', { scripts: { cancel } });
+  try {
+    await h.session.connect();
+    const file = path.join(h.dir, 'park.gcode');
+    const travel = Array.from({ length: 3000 }, (_, i) => `G1 X${i % 2 === 0 ? 10 : 11} Y10 F600`);
+    await writeFile(file, ['G90', 'M83', 'G1 X0 Y0 Z0.2 F6000', 'G1 X5 E10 F6000', ...travel, ''].join('\n'));
+    const job = await h.session.startJob({ jobId: 'job_park', filePath: file });
+    await until(() => (job.snapshot().extruded_mm[0] ?? 0) >= 10);
+    assert.equal(await h.session.cancel(), 'cancelled');
+    assert.ok(!h.sim.printer.executed.includes('M84'), 'the cancel did not wait for the park');
+    assert.deepEqual(await job.finished, { status: 'cancelled' });
+    assert.equal(job.snapshot().extruded_mm[0], 6, '10 mm printed, 4 mm pulled back by the script');
+    await until(() => h.sim.printer.executed.includes('M84'), 10_000);
+    assert.equal(job.snapshot().extruded_mm[0], 6, 'what ran after the job settled is not its filament');
   } finally {
     await h.close();
   }
@@ -66,6 +102,7 @@ test('Marlin: cancel inside M190 breaks it, turns the heaters off and runs the c
     const { base, finished } = await startHeating(h, 60);
     assert.equal(await h.session.cancel(), 'cancelled');
     assert.deepEqual(await finished, { status: 'cancelled' });
+    await until(() => ran(h, base).includes('M84'));
     assert.deepEqual(ran(h, base), [
       'M190 S60',
       'M108',
