@@ -69,6 +69,9 @@ export interface PrinterSessionOptions {
   preparedFiles?: PreparedGcodeCache;
 }
 
+/** How long a disconnect waits for a cancel script the printer still runs (its job already ended). */
+export const CANCEL_SCRIPT_GRACE_MS = 2_000;
+
 export class PrinterSession implements PrinterLink {
   readonly printerId: string;
   readonly url: string;
@@ -252,10 +255,12 @@ export class PrinterSession implements PrinterLink {
     return this.startAttempt();
   }
 
-  /** Closes the link for good (until connect()); a running job fails with `session_closed`. */
+  /** Closes the link for good (until connect()), after a cancel script still running; a running job fails with `session_closed`. */
   async disconnect(): Promise<void> {
     this.stopped = true;
     this.timer.unschedule('reconnect');
+    // A cancel answered before its script ran to the end: let the printer take the rest (heaters off) first.
+    await this.jobs.cancelScriptDone(CANCEL_SCRIPT_GRACE_MS);
     const wasOnline = this.status !== 'offline';
     this.jobs.fail('session_closed', 'the printer session was closed');
     await this.dropLink(new AppError(409, 'printer_offline', `printer ${this.printerId} was disconnected`));

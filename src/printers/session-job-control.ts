@@ -26,6 +26,8 @@ export class SessionJobControl {
   private holding = false;
   /** The blocking wait a pause broke with the profile's break command; the park remembers it for the resume. */
   private brokenWait: string | null = null;
+  /** The cancel script the printer still runs after its job ended; null once it ran (or failed). */
+  private scriptTail: Promise<void> | null = null;
   /** False after a print until the operator marks the bed cleared. */
   ready = true;
 
@@ -192,12 +194,31 @@ export class SessionJobControl {
     // The printer finishes the rest on its own (a lift, a park, M84 that waits for every move: seconds on a real
     // Marlin); the job ends once the script's last line that may move filament was acknowledged, so its retract or
     // purge still counts and nobody waits for the park. A line lost with the link is the printer's to report.
-    Promise.all(replies).catch(() => undefined);
+    const tail = Promise.all(replies).then(
+      () => undefined,
+      () => undefined,
+    );
+    this.scriptTail = tail;
+    void tail.then(() => {
+      if (this.scriptTail === tail) this.scriptTail = null;
+    });
     try {
       await Promise.all(replies.slice(0, lastFilamentLine(lines) + 1));
     } finally {
       if (this.settling === job) this.settleCancelled();
     }
+  }
+
+  /**
+   * Resolves once the printer ran the cancel script it still runs, or after `ms`: a link closed mid-script could leave
+   * the heaters on (its heaters-off lines may still wait behind the park or the job lines in flight).
+   */
+  async cancelScriptDone(ms: number): Promise<void> {
+    const tail = this.scriptTail;
+    if (!tail) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([tail, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
   }
 
   /** Pushes job lines while the protocol has room; finishes the job once every line is acknowledged. */

@@ -96,6 +96,25 @@ test('cancel settles the job after the script\'s retract; the printer finishes i
   }
 });
 
+test('a disconnect right after a cancel lets the printer take the rest of its cancel script first: the heaters go off', async () => {
+  const cancel = ['G91', 'G1 Z10 F600', 'G90', 'G1 X0 Y200 F3000', 'M104 S0', 'M140 S0', 'M84'];
+  const h = await openHarness('sim://park2?record=1&speed=1', { scripts: { cancel } });
+  try {
+    await h.session.connect();
+    const file = path.join(h.dir, 'warm.gcode');
+    const travel = Array.from({ length: 3000 }, (_, i) => `G1 X${i % 2 === 0 ? 10 : 11} Y10 F600`);
+    await writeFile(file, ['M140 S50', 'M104 S150', 'G90', 'G1 X0 Y0 Z0.2 F6000', ...travel, ''].join('\n'));
+    const job = await h.session.startJob({ jobId: 'job_warm', filePath: file });
+    await until(() => job.snapshot().lines_acked > 20);
+    assert.equal(await h.session.cancel(), 'cancelled');
+    await h.session.disconnect();
+    const t = h.sim.printer.temperatures();
+    assert.deepEqual([t.hotendTarget, t.bedTarget], [0, 0], 'the heaters-off lines reached the printer before the link closed');
+  } finally {
+    await h.close();
+  }
+});
+
 test('Marlin: cancel inside M190 breaks it, turns the heaters off and runs the cancel script; nothing behind ran', async () => {
   const h = await openHarness('sim://heat2?record=1&speed=1');
   try {
