@@ -75,15 +75,22 @@ test('Marlin: resume after a pause inside M190 is printing at once (job.resumed)
   }
 });
 
+/** A cancel script that lifts and presents the bed (seconds of motion; M84 answers once it is done). */
+const PARK = ['G91', 'G1 Z10 F600', 'G90', 'G1 X0 Y200 F3000', 'M104 S0', 'M140 S0', 'M84'];
+
+/** Starts `head` then 3000 short travel moves on a connected harness; resolves with the job handle. */
+async function travelJob(h: Harness, id: string, head: string[]) {
+  await h.session.connect();
+  const file = path.join(h.dir, `${id}.gcode`);
+  const travel = Array.from({ length: 3000 }, (_, i) => `G1 X${i % 2 === 0 ? 10 : 11} Y10 F600`);
+  await writeFile(file, [...head, ...travel, ''].join('\n'));
+  return h.session.startJob({ jobId: id, filePath: file });
+}
+
 test('cancel settles the job after the script\'s retract; the printer finishes its park on its own', async () => {
-  const cancel = ['M83', 'G1 E-4 F2400', 'G91', 'G1 Z10 F600', 'G90', 'G1 X0 Y200 F3000', 'M104 S0', 'M140 S0', 'M84'];
-  const h = await openHarness('sim://park1?record=1&speed=1', { scripts: { cancel } });
+  const h = await openHarness('sim://park1?record=1&speed=1', { scripts: { cancel: ['M83', 'G1 E-4 F2400', ...PARK] } });
   try {
-    await h.session.connect();
-    const file = path.join(h.dir, 'park.gcode');
-    const travel = Array.from({ length: 3000 }, (_, i) => `G1 X${i % 2 === 0 ? 10 : 11} Y10 F600`);
-    await writeFile(file, ['G90', 'M83', 'G1 X0 Y0 Z0.2 F6000', 'G1 X5 E10 F6000', ...travel, ''].join('\n'));
-    const job = await h.session.startJob({ jobId: 'job_park', filePath: file });
+    const job = await travelJob(h, 'job_park', ['G90', 'M83', 'G1 X0 Y0 Z0.2 F6000', 'G1 X5 E10 F6000']);
     await until(() => (job.snapshot().extruded_mm[0] ?? 0) >= 10);
     assert.equal(await h.session.cancel(), 'cancelled');
     assert.ok(!h.sim.printer.executed.includes('M84'), 'the cancel did not wait for the park');
@@ -97,14 +104,9 @@ test('cancel settles the job after the script\'s retract; the printer finishes i
 });
 
 test('a disconnect right after a cancel lets the printer take the rest of its cancel script first: the heaters go off', async () => {
-  const cancel = ['G91', 'G1 Z10 F600', 'G90', 'G1 X0 Y200 F3000', 'M104 S0', 'M140 S0', 'M84'];
-  const h = await openHarness('sim://park2?record=1&speed=1', { scripts: { cancel } });
+  const h = await openHarness('sim://park2?record=1&speed=1', { scripts: { cancel: PARK } });
   try {
-    await h.session.connect();
-    const file = path.join(h.dir, 'warm.gcode');
-    const travel = Array.from({ length: 3000 }, (_, i) => `G1 X${i % 2 === 0 ? 10 : 11} Y10 F600`);
-    await writeFile(file, ['M140 S50', 'M104 S150', 'G90', 'G1 X0 Y0 Z0.2 F6000', ...travel, ''].join('\n'));
-    const job = await h.session.startJob({ jobId: 'job_warm', filePath: file });
+    const job = await travelJob(h, 'job_warm', ['M140 S50', 'M104 S150', 'G90', 'G1 X0 Y0 Z0.2 F6000']);
     await until(() => job.snapshot().lines_acked > 20);
     assert.equal(await h.session.cancel(), 'cancelled');
     await h.session.disconnect();
