@@ -6,7 +6,7 @@ import { JobStream } from './job-stream.js';
 import { printerOffline, wrongState, type JobFailureCode, type JobOutcome, type JobSnapshot } from './printer-state.js';
 import type { SessionContext } from './session-context.js';
 import { countGcode } from './session-gcode-total.js';
-import { cancelScript, cooldownScript, lastFilamentLine, pauseScript, resumeScript, type PausedState } from './session-scripts.js';
+import { cancelScript, cooldownScript, lastFilamentLine, pauseScript, reheatScript, returnScript, type PausedState } from './session-scripts.js';
 
 export interface JobHandle {
   id: string;
@@ -26,6 +26,10 @@ export class SessionJobControl {
   private holding = false;
   /** The blocking wait a pause broke with the profile's break command; the park remembers it for the resume. */
   private brokenWait: string | null = null;
+  /** Set while a resume's reheat lines run (the head has not moved back yet): a pause may still break them. */
+  private reheating: object | null = null;
+  /** Counts resumes: one a pause ended must not act on the replies it gets after a newer resume began. */
+  private resumes = 0;
   /** The cancel script the printer still runs after its job ended; null once it ran (or failed). */
   private scriptTail: Promise<void> | null = null;
   /** False after a print until the operator marks the bed cleared. */
@@ -102,6 +106,7 @@ export class SessionJobControl {
     const job = this.job;
     if (ctx.status() !== 'printing' || !job) return Promise.reject(wrongState(ctx.printerId, 'pause', ctx.status()));
     if (job.phase === 'pausing') return new Promise((resolve, reject) => this.pauseWaiters.push({ resolve, reject }));
+    if (job.phase === 'resuming') return this.pauseReheat(job);
     if (job.phase !== 'streaming') return Promise.reject(new AppError(409, 'invalid_state', `cannot pause while the job is ${job.phase}`));
     const now = ctx.clock.monotonic();
     job.transition('pausing', now);
@@ -119,22 +124,56 @@ export class SessionJobControl {
   }
 
   /**
+   * A pause while a resume heats again, before the head moves back: the wait is broken (Marlin M108), the rest of the
+   * resume is dropped, and the job is paused again where it was parked, with what the first pause remembered. Refused
+   * once the head is on its way back, or when the heat-up cannot be broken.
+   */
+  private pauseReheat(job: JobStream): Promise<void> {
+    const { ctx } = this;
+    const p = ctx.protocol();
+    const now = ctx.clock.monotonic();
+    const wait = p?.waitInFlight() ?? null;
+    if (!this.reheating || !p || !wait || wait.jobLine || !p.breakWait(now)) {
+      return Promise.reject(new AppError(409, 'invalid_state', 'cannot pause while the job is resuming', 'the head is on its way back, or its heat-up cannot be interrupted'));
+    }
+    p.dropQueuedCommands('not sent: the job was paused again');
+    job.transition('paused', now);
+    ctx.setStatus('paused');
+    ctx.bus.emit('job.paused', { printer_id: ctx.printerId, job_id: job.id });
+    ctx.flush();
+    return Promise.resolve();
+  }
+
+  /**
    * Reheats, returns to the remembered position, restores E and the modes, and streams on. The job is printing again
    * from the call (status and `job.resumed`): the reheat is part of the print, as its own M190 was, and may take
-   * minutes. The return itself waits for the heaters; were it refused, the job is paused again (`job.paused`).
+   * minutes (a pause may still break it, see pauseReheat). The return waits for the heaters; were it refused, the job
+   * is paused again (`job.paused`).
    */
   async resume(): Promise<void> {
     const { ctx } = this;
     const job = this.job;
     if (ctx.status() !== 'paused' || !job || !this.paused) throw wrongState(ctx.printerId, 'resume', ctx.status());
+    const run = ++this.resumes;
     job.transition('resuming', ctx.clock.monotonic());
     ctx.setStatus('printing');
     ctx.bus.emit('job.resumed', { printer_id: ctx.printerId, job_id: job.id });
     // A fresh reading decides between setting and waiting: an autoreport up to seconds old may predate a cooldown.
     await ctx.command('M105').catch(() => undefined);
     if (this.job !== job || job.outcome || !this.paused) throw wrongState(ctx.printerId, 'resume', ctx.status());
-    const replies = await ctx.runScript(resumeScript(ctx.profile(), this.paused, ctx.temperatures()));
+    // Back to back (the protocol paces them; nothing passes a heat-up wait before its ok).
+    const heating = reheatScript(ctx.profile(), this.paused, ctx.temperatures()).map((l) => ctx.command(l));
+    const moving = returnScript(ctx.profile(), this.paused).map((l) => ctx.command(l));
+    const token = {};
+    this.reheating = heating.length > 0 ? token : null;
+    const reheated = (): void => {
+      if (this.reheating === token) this.reheating = null;
+    };
+    Promise.all(heating).then(reheated, reheated);
+    const replies = await Promise.all([...heating, ...moving]);
     if (this.job !== job || job.outcome) throw wrongState(ctx.printerId, 'resume', ctx.status());
+    // A pause broke the reheat and dropped the rest: the job is paused again (maybe resumed anew) and this resume is over.
+    if (job.phase === 'paused' || run !== this.resumes) return;
     if (!replies.every((r) => r.ok)) {
       // The printer refused part of the way back: streaming on would print in the wrong place.
       job.transition('paused', ctx.clock.monotonic());

@@ -47,7 +47,7 @@ describe('actions inside a heat-up', () => {
     assert.equal(del.body.pending_action, null);
   });
 
-  it('Marlin: resume inside a broken heat-up: the job is printing within 2 s while the printer heats again', async () => {
+  it('Marlin: resume inside a broken heat-up: the job is printing within 2 s while the printer heats again; a pause breaks it again', async () => {
     const { printer, job } = await heating('m-resume', 'sim://api-heat-resume?speed=1', 80);
     assert.equal((await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'pause' })).status, 202);
     await untilStatus(app, job.id, 'paused');
@@ -61,6 +61,10 @@ describe('actions inside a heat-up', () => {
     assert.equal(p.status, 'printing');
     assert.ok((p.temperatures.bed ?? 0) < 70, `the re-run heat-up is still going (${p.temperatures.bed} °C of 80, ${took} ms after the resume)`);
     assert.equal(p.temperatures.bed_target, 80);
+    // Paused again inside that heat-up: broken too, the head still parked.
+    const again = await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'pause' });
+    assert.equal(again.status, 202, JSON.stringify(again.body));
+    await untilStatus(app, job.id, 'paused', 2_000);
     assert.equal((await app.call('DELETE', `/v1/jobs/${job.id}`)).status, 200);
   });
 

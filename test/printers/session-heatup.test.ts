@@ -75,6 +75,35 @@ test('Marlin: resume after a pause inside M190 is printing at once (job.resumed)
   }
 });
 
+test('Marlin: a pause during the heat-up a resume runs again breaks it too; nothing moved; the next resume prints on', async () => {
+  const h = await openHarness('sim://heat1p?record=1&speed=1');
+  try {
+    await startHeating(h, 40);
+    await h.session.pause();
+    const parkedAt = h.sim.printer.executed.length;
+    const sent = consoleEntries(h.session, (e) => e.direction === 'sent' && e.text === 'M190 S40', 1);
+    const first = h.session.resume();
+    first.catch(() => undefined); // awaited below; a failure before then must not be reported as unhandled
+    await sent;
+    await until(() => h.sim.printer.queueDepth.commands > 0);
+    await h.session.pause();
+    assert.equal(h.session.snapshot().status, 'paused');
+    assert.equal(h.session.snapshot().job!.phase, 'paused');
+    await first; // superseded by the pause: it ends quietly
+    await until(() => ran(h, parkedAt).includes('M108'));
+    assert.deepEqual(ran(h, parkedAt), ['M190 S40', 'M108'], 'the head never moved back');
+    assert.ok(h.sim.printer.temperatures().bed < 38, 'paused again long before the bed was hot');
+    assert.deepEqual(h.names().filter((n) => n.startsWith('job.')), ['job.started', 'job.paused', 'job.resumed', 'job.paused']);
+
+    await h.session.resume();
+    assert.equal(h.session.snapshot().job!.phase, 'streaming');
+    assert.ok(h.sim.printer.temperatures().bed >= 39, 'the second resume waited for the bed');
+    await h.session.cancel();
+  } finally {
+    await h.close();
+  }
+});
+
 /** A cancel script that lifts and presents the bed (seconds of motion; M84 answers once it is done). */
 const PARK = ['G91', 'G1 Z10 F600', 'G90', 'G1 X0 Y200 F3000', 'M104 S0', 'M140 S0', 'M84'];
 
