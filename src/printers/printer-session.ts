@@ -255,7 +255,10 @@ export class PrinterSession implements PrinterLink {
     return this.startAttempt();
   }
 
-  /** Closes the link for good (until connect()), after a cancel script still running; a running job fails with `session_closed`. */
+  /**
+   * Closes the link for good (until connect()), once a cancel script the printer still runs is done (2 s at most); a
+   * running job fails with `session_closed`.
+   */
   async disconnect(): Promise<void> {
     this.stopped = true;
     this.timer.unschedule('reconnect');
@@ -295,7 +298,8 @@ export class PrinterSession implements PrinterLink {
 
   /**
    * Drops what is queued, runs the profile's cancel script; resolves once the job ended (`cancelled`: the script's
-   * filament lines ran, the printer finishes the rest on its own), or at once with `pending` when a blocking wait the firmware cannot break must end first (see SessionJobControl.cancel).
+   * filament lines ran, the printer finishes the rest on its own), or at once with `pending` when a blocking wait the
+   * firmware cannot break must end first (see SessionJobControl.cancel).
    */
   cancel(): Promise<'cancelled' | 'pending'> {
     return this.jobs.cancel();

@@ -134,7 +134,8 @@ export class SessionJobControl {
     const now = ctx.clock.monotonic();
     const wait = p?.waitInFlight() ?? null;
     if (!this.reheating || !p || !wait || wait.jobLine || !p.breakWait(now)) {
-      return Promise.reject(new AppError(409, 'invalid_state', 'cannot pause while the job is resuming', 'the head is on its way back, or its heat-up cannot be interrupted'));
+      const why = 'the head is on its way back, or its heat-up cannot be interrupted';
+      return Promise.reject(new AppError(409, 'invalid_state', 'cannot pause while the job is resuming', why));
     }
     p.dropQueuedCommands('not sent: the job was paused again');
     job.transition('paused', now);
