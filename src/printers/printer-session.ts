@@ -69,6 +69,9 @@ export interface PrinterSessionOptions {
   preparedFiles?: PreparedGcodeCache;
 }
 
+/** How long a disconnect waits for a cancel script the printer still runs (its job already ended). */
+export const CANCEL_SCRIPT_GRACE_MS = 2_000;
+
 export class PrinterSession implements PrinterLink {
   readonly printerId: string;
   readonly url: string;
@@ -252,10 +255,15 @@ export class PrinterSession implements PrinterLink {
     return this.startAttempt();
   }
 
-  /** Closes the link for good (until connect()); a running job fails with `session_closed`. */
+  /**
+   * Closes the link for good (until connect()), once a cancel script the printer still runs is done (2 s at most); a
+   * running job fails with `session_closed`.
+   */
   async disconnect(): Promise<void> {
     this.stopped = true;
     this.timer.unschedule('reconnect');
+    // A cancel answered before its script ran to the end: let the printer take the rest (heaters off) first.
+    await this.jobs.cancelScriptDone(CANCEL_SCRIPT_GRACE_MS);
     const wasOnline = this.status !== 'offline';
     this.jobs.fail('session_closed', 'the printer session was closed');
     await this.dropLink(new AppError(409, 'printer_offline', `printer ${this.printerId} was disconnected`));
@@ -289,8 +297,9 @@ export class PrinterSession implements PrinterLink {
   }
 
   /**
-   * Drops what is queued, runs the profile's cancel script; resolves after the script ran (`cancelled`), or at once
-   * with `pending` when a blocking wait the firmware cannot break must end first (see SessionJobControl.cancel).
+   * Drops what is queued, runs the profile's cancel script; resolves once the job ended (`cancelled`: the script's
+   * filament lines ran, the printer finishes the rest on its own), or at once with `pending` when a blocking wait the
+   * firmware cannot break must end first (see SessionJobControl.cancel).
    */
   cancel(): Promise<'cancelled' | 'pending'> {
     return this.jobs.cancel();

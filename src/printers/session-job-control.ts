@@ -6,7 +6,7 @@ import { JobStream } from './job-stream.js';
 import { printerOffline, wrongState, type JobFailureCode, type JobOutcome, type JobSnapshot } from './printer-state.js';
 import type { SessionContext } from './session-context.js';
 import { countGcode } from './session-gcode-total.js';
-import { cancelScript, cooldownScript, pauseScript, resumeScript, type PausedState } from './session-scripts.js';
+import { cancelScript, cooldownScript, lastFilamentLine, pauseScript, reheatScript, returnScript, type PausedState } from './session-scripts.js';
 
 export interface JobHandle {
   id: string;
@@ -26,6 +26,12 @@ export class SessionJobControl {
   private holding = false;
   /** The blocking wait a pause broke with the profile's break command; the park remembers it for the resume. */
   private brokenWait: string | null = null;
+  /** Set while a resume's reheat lines run (the head has not moved back yet): a pause may still break them. */
+  private reheating: object | null = null;
+  /** Counts resumes: one a pause ended must not act on the replies it gets after a newer resume began. */
+  private resumes = 0;
+  /** The cancel script the printer still runs after its job ended; null once it ran (or failed). */
+  private scriptTail: Promise<void> | null = null;
   /** False after a print until the operator marks the bed cleared. */
   ready = true;
 
@@ -100,6 +106,7 @@ export class SessionJobControl {
     const job = this.job;
     if (ctx.status() !== 'printing' || !job) return Promise.reject(wrongState(ctx.printerId, 'pause', ctx.status()));
     if (job.phase === 'pausing') return new Promise((resolve, reject) => this.pauseWaiters.push({ resolve, reject }));
+    if (job.phase === 'resuming') return this.pauseReheat(job);
     if (job.phase !== 'streaming') return Promise.reject(new AppError(409, 'invalid_state', `cannot pause while the job is ${job.phase}`));
     const now = ctx.clock.monotonic();
     job.transition('pausing', now);
@@ -116,32 +123,74 @@ export class SessionJobControl {
     return parked;
   }
 
-  /** Reheats, returns to the remembered position, restores E and the modes, and streams on. */
+  /**
+   * A pause while a resume heats again, before the head moves back: the wait is broken (Marlin M108), the rest of the
+   * resume is dropped, and the job is paused again where it was parked, with what the first pause remembered. Refused
+   * once the head is on its way back, or when the heat-up cannot be broken.
+   */
+  private pauseReheat(job: JobStream): Promise<void> {
+    const { ctx } = this;
+    const p = ctx.protocol();
+    const now = ctx.clock.monotonic();
+    const wait = p?.waitInFlight() ?? null;
+    if (!this.reheating || !p || !wait || wait.jobLine || !p.breakWait(now)) {
+      const why = 'the head is on its way back, or its heat-up cannot be interrupted';
+      return Promise.reject(new AppError(409, 'invalid_state', 'cannot pause while the job is resuming', why));
+    }
+    p.dropQueuedCommands('not sent: the job was paused again');
+    job.transition('paused', now);
+    ctx.setStatus('paused');
+    ctx.bus.emit('job.paused', { printer_id: ctx.printerId, job_id: job.id });
+    ctx.flush();
+    return Promise.resolve();
+  }
+
+  /**
+   * Reheats, returns to the remembered position, restores E and the modes, and streams on. The job is printing again
+   * from the call (status and `job.resumed`): the reheat is part of the print, as its own M190 was, and may take
+   * minutes (a pause may still break it, see pauseReheat). The return waits for the heaters; were it refused, the job
+   * is paused again (`job.paused`).
+   */
   async resume(): Promise<void> {
     const { ctx } = this;
     const job = this.job;
     if (ctx.status() !== 'paused' || !job || !this.paused) throw wrongState(ctx.printerId, 'resume', ctx.status());
+    const run = ++this.resumes;
     job.transition('resuming', ctx.clock.monotonic());
+    ctx.setStatus('printing');
+    ctx.bus.emit('job.resumed', { printer_id: ctx.printerId, job_id: job.id });
     // A fresh reading decides between setting and waiting: an autoreport up to seconds old may predate a cooldown.
     await ctx.command('M105').catch(() => undefined);
     if (this.job !== job || job.outcome || !this.paused) throw wrongState(ctx.printerId, 'resume', ctx.status());
-    const replies = await ctx.runScript(resumeScript(ctx.profile(), this.paused, ctx.temperatures()));
+    // Back to back (the protocol paces them; nothing passes a heat-up wait before its ok).
+    const heating = reheatScript(ctx.profile(), this.paused, ctx.temperatures()).map((l) => ctx.command(l));
+    const moving = returnScript(ctx.profile(), this.paused).map((l) => ctx.command(l));
+    const token = {};
+    this.reheating = heating.length > 0 ? token : null;
+    const reheated = (): void => {
+      if (this.reheating === token) this.reheating = null;
+    };
+    Promise.all(heating).then(reheated, reheated);
+    const replies = await Promise.all([...heating, ...moving]);
     if (this.job !== job || job.outcome) throw wrongState(ctx.printerId, 'resume', ctx.status());
+    // A pause broke the reheat and dropped the rest: the job is paused again (maybe resumed anew) and this resume is over.
+    if (job.phase === 'paused' || run !== this.resumes) return;
     if (!replies.every((r) => r.ok)) {
       // The printer refused part of the way back: streaming on would print in the wrong place.
       job.transition('paused', ctx.clock.monotonic());
+      ctx.setStatus('paused');
+      ctx.bus.emit('job.paused', { printer_id: ctx.printerId, job_id: job.id });
       throw new AppError(409, 'invalid_state', 'resume failed: the printer did not accept the return moves', replies.flatMap((r) => r.lines).join('\n'));
     }
     this.paused = null;
     this.release();
     job.transition('streaming', ctx.clock.monotonic());
-    ctx.setStatus('printing');
-    ctx.bus.emit('job.resumed', { printer_id: ctx.printerId, job_id: job.id });
     ctx.flush();
   }
 
   /**
-   * Drops what is queued, runs the profile's cancel script; resolves after the script ran, with `cancelled`. Inside a
+   * Drops what is queued, runs the profile's cancel script; resolves with `cancelled` once the job ended (after the
+   * script's filament lines, see cancelNow; the printer finishes the script on its own). Inside a
    * blocking wait, the wait is broken first (Marlin M108) and the heaters go off ahead of the script; where the
    * firmware cannot break it, resolves at once with `pending`: the cancel is the job's pending action and happens the
    * moment the wait ends (the job stays printing until then).
@@ -181,11 +230,35 @@ export class SessionJobControl {
     ctx.setStatus('idle');
     // A broken heat-up left its target set: off first, not after the script's moves.
     const lines = heatersOff ? [...cooldownScript(ctx.profile()), ...cancelScript(ctx.profile())] : cancelScript(ctx.profile());
+    const replies = lines.map((line) => ctx.command(line));
+    // The printer finishes the rest on its own (a lift, a park, M84 that waits for every move: seconds on a real
+    // Marlin); the job ends once the script's last line that may move filament was acknowledged, so its retract or
+    // purge still counts and nobody waits for the park. A line lost with the link is the printer's to report.
+    const tail = Promise.all(replies).then(
+      () => undefined,
+      () => undefined,
+    );
+    this.scriptTail = tail;
+    void tail.then(() => {
+      if (this.scriptTail === tail) this.scriptTail = null;
+    });
     try {
-      await ctx.runScript(lines);
+      await Promise.all(replies.slice(0, lastFilamentLine(lines) + 1));
     } finally {
       if (this.settling === job) this.settleCancelled();
     }
+  }
+
+  /**
+   * Resolves once the printer ran the cancel script it still runs, or after `ms`: a link closed mid-script could leave
+   * the heaters on (its heaters-off lines may still wait behind the park or the job lines in flight).
+   */
+  async cancelScriptDone(ms: number): Promise<void> {
+    const tail = this.scriptTail;
+    if (!tail) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([tail, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
   }
 
   /** Pushes job lines while the protocol has room; finishes the job once every line is acknowledged. */

@@ -53,13 +53,12 @@ export function pauseScript(profile: FirmwareProfile, saved: PausedState): strin
 }
 
 /**
- * Reheat (bed first: it is the slow one and the nozzle should not ooze while waiting), then the profile's resume lines
- * (return to X Y, then Z, prime, restore E and F), then the job's own positioning modes. A heater measured within the
- * profile's window of its target is only set (M140/M104): a wait would cost the firmware's residency time (10 s on
- * Marlin) for a nozzle that never cooled. One that cooled during the pause is waited for (M190/M109). A wait the
- * pause broke runs again in its own words, before anything moves.
+ * The first part of a resume: reheat, bed first (it is the slow one and the nozzle should not ooze while waiting). A
+ * heater measured within the profile's window of its target is only set (M140/M104): a wait would cost the firmware's
+ * residency time (10 s on Marlin) for a nozzle that never cooled. One that cooled during the pause is waited for
+ * (M190/M109). A wait the pause broke runs again in its own words. Nothing here moves the head.
  */
-export function resumeScript(profile: FirmwareProfile, saved: PausedState, measured: MeasuredTemperatures): string[] {
+export function reheatScript(profile: FirmwareProfile, saved: PausedState, measured: MeasuredTemperatures): string[] {
   const lines: string[] = [];
   const broken = saved.interruptedWait;
   const brokenWord = broken === null ? '' : commandWord(broken);
@@ -72,14 +71,39 @@ export function resumeScript(profile: FirmwareProfile, saved: PausedState, measu
   };
   reheat(saved.bedTarget, measured.bed, 'M140', 'M190');
   reheat(saved.hotendTarget, measured.hotend, 'M104', 'M109');
-  lines.push(...profile.scripts.resume.map((l) => renderScriptLine(l, saved.position)));
-  lines.push(saved.relativeXyz ? 'G91' : 'G90');
-  lines.push(saved.relativeE ? 'M83' : 'M82');
   return lines;
+}
+
+/** The rest of a resume, once hot: the profile's resume lines (X Y, then Z, prime, E and F), then the job's modes. */
+export function returnScript(profile: FirmwareProfile, saved: PausedState): string[] {
+  return [
+    ...profile.scripts.resume.map((l) => renderScriptLine(l, saved.position)),
+    saved.relativeXyz ? 'G91' : 'G90',
+    saved.relativeE ? 'M83' : 'M82',
+  ];
 }
 
 export function cancelScript(profile: FirmwareProfile): string[] {
   return [...profile.scripts.cancel];
+}
+
+/** Commands that never move filament, whatever their words (a G0/G1 moves it only with an E word). */
+const FILAMENT_NEUTRAL = new Set([
+  'G4', 'G28', 'G90', 'G91', 'G92', 'M17', 'M18', 'M73', 'M75', 'M76', 'M77', 'M82', 'M83', 'M84', 'M104', 'M106',
+  'M107', 'M117', 'M118', 'M140', 'M141', 'M300', 'M400',
+]);
+
+/**
+ * The index of the last line of a script that may move filament (-1: none). Unknown commands (a macro, a tool change)
+ * count as moving it: the job's meter then waits for them rather than miss a retract or a purge.
+ */
+export function lastFilamentLine(lines: readonly string[]): number {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    const word = commandWord(line);
+    if (/^G[0-3]$/.test(word) ? /E/i.test(line.slice(word.length)) : !FILAMENT_NEUTRAL.has(word)) return i;
+  }
+  return -1;
 }
 
 export function cooldownScript(profile: FirmwareProfile): string[] {

@@ -8,14 +8,14 @@ import { BED, HOTEND, Heater } from './thermal-model.js';
 /** Commands a host adds around a job (handshake, temperature polls); executedJobLines() leaves them out. */
 export const HOUSEKEEPING = /^(M110|M105|M115|M155)(?!\d)/i;
 /** Commands that wait on purpose: the planner running dry around them is not starvation. */
-export const DELIBERATE_WAITS = new Set(['G4', 'G28', 'G29', 'M400', 'M109', 'M190', 'M600', 'M0', 'M1', 'M226']);
+export const DELIBERATE_WAITS = new Set(['G4', 'G28', 'G29', 'M400', 'M18', 'M84', 'M109', 'M190', 'M600', 'M0', 'M1', 'M226']);
 const HOME_MS = 4000;
 const PROBE_MS = 15000;
 
 /** Commands the model accepts without an effect worth modelling (slicer boilerplate, settings, SD, fans, ...). */
 const PLAIN = new Set(
   (
-    'G10 G11 G20 G21 G80 M0 M1 M17 M18 M20 M21 M22 M23 M24 M25 M26 M27 M31 M42 M73 M75 M76 M77 M78 M80 M81 M84 ' +
+    'G10 G11 G20 G21 G80 M0 M1 M17 M20 M21 M22 M23 M24 M25 M26 M27 M31 M42 M73 M75 M76 M77 M78 M80 M81 ' +
     'M92 M106 M107 M108 M111 M117 M118 M119 M120 M121 M141 M149 M150 M191 M200 M201 M202 M203 M204 M205 M206 ' +
     'M207 M208 M209 M217 M218 M220 M221 M226 M240 M250 M256 M260 M261 M280 M290 M300 M301 M302 M303 M304 ' +
     'M350 M355 M380 M381 M401 M402 M403 M404 M405 M406 M407 M412 M413 M420 M421 M422 M425 M486 M500 M501 M502 ' +
@@ -273,6 +273,12 @@ export class FirmwareCommands {
       case 'G29':
         return this.afterMoves(PROBE_MS);
       case 'M400':
+        return this.afterMoves(0);
+      case 'M18':
+      case 'M84':
+        // Marlin lets the planner run dry before it switches the steppers off (M18_M84.cpp, finish_and_disable), so the
+        // ok comes after the last queued move; `S` only sets the idle timeout. Klipper answers at once.
+        if (word(words, 'S') !== undefined || this.options.profile === 'klipper') return null;
         return this.afterMoves(0);
       case 'G90':
       case 'G91':

@@ -1,6 +1,9 @@
-// Pause and cancel over HTTP while a real-time virtual printer heats its bed: M108 on Marlin, pending_action on Klipper.
+// Pause, resume and cancel over HTTP while a real-time virtual printer heats its bed: M108 on Marlin, pending_action on
+// Klipper; the job follows each action within 2 s however long the printer's heat-up or park takes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { FirmwareScripts } from '../../src/protocol/firmware-profile.js';
+import { FAST_SESSIONS } from '../helpers/test-app.js';
 import { startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 import { createJob, getJob, longGcode, setOrg, untilJob, untilStatus } from './jobs-harness.js';
 
@@ -44,6 +47,27 @@ describe('actions inside a heat-up', () => {
     assert.equal(del.body.pending_action, null);
   });
 
+  it('Marlin: resume inside a broken heat-up: the job is printing within 2 s while the printer heats again; a pause breaks it again', async () => {
+    const { printer, job } = await heating('m-resume', 'sim://api-heat-resume?speed=1', 80);
+    assert.equal((await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'pause' })).status, 202);
+    await untilStatus(app, job.id, 'paused');
+    const t0 = Date.now();
+    const resume = await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'resume' });
+    assert.equal(resume.status, 202, JSON.stringify(resume.body));
+    const resumed = await untilJob(app, job.id, (j) => j.status === 'printing', 'printing again', 2_000);
+    const took = Date.now() - t0;
+    assert.equal(resumed.pending_action, null);
+    const p = await app.get(printer.id);
+    assert.equal(p.status, 'printing');
+    assert.ok((p.temperatures.bed ?? 0) < 70, `the re-run heat-up is still going (${p.temperatures.bed} °C of 80, ${took} ms after the resume)`);
+    assert.equal(p.temperatures.bed_target, 80);
+    // Paused again inside that heat-up: broken too, the head still parked.
+    const again = await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'pause' });
+    assert.equal(again.status, 202, JSON.stringify(again.body));
+    await untilStatus(app, job.id, 'paused', 2_000);
+    assert.equal((await app.call('DELETE', `/v1/jobs/${job.id}`)).status, 200);
+  });
+
   it('Klipper: DELETE inside M190 answers 202 with pending_action cancel; the job is cancelled when the wait ends', async () => {
     const { job } = await heating('k-heat', 'sim://api-heat-k?profile=klipper&speed=1', 50);
     const del = await app.call('DELETE', `/v1/jobs/${job.id}`);
@@ -63,14 +87,16 @@ describe('actions inside a heat-up', () => {
       const job = await createJob(app, longGcode(3000, ['M140 S60', 'M104 S200', 'M190 S60', 'M109 S200']), { printer_id: printer.id });
       await untilJob(app, job.id, (j) => j.status === 'printing' && j.progress > 1, 'printing past the heat-up');
       assert.equal((await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'pause' })).status, 202);
-      await untilStatus(app, job.id, 'paused');
+      const parkedAt = (await untilStatus(app, job.id, 'paused')).progress;
       await app.until('heaters off while paused', async () => {
         const t = (await app.get(printer.id)).temperatures;
         return t.hotend_target === 0 && t.bed_target === 0;
       });
       await app.until('the nozzle cooled', async () => ((await app.get(printer.id)).temperatures.hotend ?? 999) < 190);
       assert.equal((await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'resume' })).status, 202);
-      await untilStatus(app, job.id, 'printing');
+      // The job is printing from the resume on (the reheat is part of it); its lines go on once the nozzle is hot.
+      await untilStatus(app, job.id, 'printing', 2_000);
+      await untilJob(app, job.id, (j) => j.progress > parkedAt, 'printing on past the pause');
       const t = (await app.get(printer.id)).temperatures;
       assert.equal(t.hotend_target, 200);
       assert.ok((t.hotend ?? 0) >= 195, `printing resumed only once the nozzle was hot again (${t.hotend})`);
@@ -78,5 +104,48 @@ describe('actions inside a heat-up', () => {
     } finally {
       await setOrg(app, { cool_on_pause: false });
     }
+  });
+});
+
+describe('cancel after a pause inside a heat-up, on a printer whose cancel script parks for seconds', () => {
+  // Lift, then present the bed: M84 answers only once every move is done (Marlin runs its planner dry), 4-5 s here.
+  const scripts: Partial<FirmwareScripts> = { cancel: ['G91', 'G1 Z10 F600', 'G90', 'G1 X0 Y200 F3000', 'M104 S0', 'M140 S0', 'M107', 'M84'] };
+  let app: PrintersApp;
+  before(async () => {
+    app = await startPrintersApp({ printers: { sessionOptions: { ...FAST_SESSIONS, scripts } } });
+  });
+  after(() => app.close());
+
+  async function pausedInHeatUp(name: string) {
+    const printer = await app.create({ name, connection_url: `sim://${name}?speed=1` });
+    await app.untilStatus(printer.id, 'idle');
+    const job = await createJob(app, heatThenPrint(80), { printer_id: printer.id });
+    await untilJob(app, job.id, (j) => j.status === 'printing', 'printing');
+    await app.until('the bed heating', async () => (await app.get(printer.id)).temperatures.bed_target === 80);
+    assert.equal((await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'pause' })).status, 202);
+    await untilStatus(app, job.id, 'paused');
+    return { printer, job };
+  }
+
+  it('DELETE after pause and resume (the broken wait running again) answers cancelled within 2 s; the printer parks after', async () => {
+    const { printer, job } = await pausedInHeatUp('api-cancel-resumed');
+    assert.equal((await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'resume' })).status, 202);
+    await new Promise((r) => setTimeout(r, 500));
+    const t0 = Date.now();
+    const del = await app.call('DELETE', `/v1/jobs/${job.id}`);
+    const took = Date.now() - t0;
+    assert.equal(del.status, 200, JSON.stringify(del.body));
+    assert.equal(del.body.status, 'cancelled');
+    assert.ok(took < 2_000, `DELETE answered after ${took} ms`);
+    // The printer goes on with its script: heaters off at once, the park and M84 later.
+    await app.until('heaters off', async () => (await app.get(printer.id)).temperatures.bed_target === 0, 5_000);
+  });
+
+  it('the cancel action after a pause: the job reads cancelled within 2 s', async () => {
+    const { printer, job } = await pausedInHeatUp('api-cancel-paused');
+    const t0 = Date.now();
+    assert.equal((await app.call('POST', `/v1/printers/${printer.id}/actions`, { action: 'cancel' })).status, 202);
+    await untilStatus(app, job.id, 'cancelled', 2_000);
+    assert.ok(Date.now() - t0 < 2_000);
   });
 });

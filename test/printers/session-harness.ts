@@ -107,3 +107,12 @@ export function consoleEntries(
     });
   });
 }
+
+/** Resolves once `cond` holds, checking every 10 ms; fails after `timeoutMs` (a virtual printer at real speed). */
+export async function until(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

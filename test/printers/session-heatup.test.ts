@@ -1,10 +1,11 @@
-// Printer session over a real-time simulator: pause and cancel inside a heat-up (M108 on Marlin, pending on Klipper), resume.
+// Printer session over a real-time simulator: pause and cancel inside a heat-up (M108 on Marlin, pending on Klipper),
+// resume (printing again at once), and a cancel that does not wait for the printer's park.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import type { AppError } from '../../src/errors.js';
-import { consoleEntries, openHarness, type Harness } from './session-harness.js';
+import { consoleEntries, openHarness, until, type Harness } from './session-harness.js';
 
 /** A heat-up first, then lines that must not run before a pause or cancel taken inside it. */
 const BEHIND = ['M109 S200', 'G1 X10 Y10 F6000', 'G1 X20 Y10 E1 F1200', 'G1 X30 Y10 E2'];
@@ -19,14 +20,6 @@ async function startHeating(h: Harness, bed: number): Promise<{ base: number; fi
   // The firmware is inside M190 once the bed has its target (the wait answers only at the end).
   await until(() => h.sim.printer.temperatures().bedTarget === bed);
   return { base, finished: job.finished };
-}
-
-async function until(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const ran = (h: Harness, base: number): string[] => h.sim.printer.executed.slice(base).filter((c) => !HOUSEKEEPING.test(c));
@@ -51,10 +44,103 @@ test('Marlin: pause inside M190 breaks it with M108 and parks; nothing behind th
     await until(() => h.sim.printer.queueDepth.commands > 0);
     assert.equal(await h.session.cancel(), 'cancelled');
     assert.equal((await resumed)?.code, 'invalid_state', 'the cancel ended the resume');
+    // The job ended at once; the printer finishes the cancel script on its own.
+    await until(() => ran(h, base).includes('M84'));
     const after = ran(h, base);
     assert.deepEqual(after.slice(8, 11), ['M190 S60', 'M108', 'M104 S0'], 'the re-issued wait, broken, then heaters off');
     assert.ok(!after.some((c) => BEHIND.includes(c)), `the held job lines never ran: ${after.join(' | ')}`);
     assert.equal(h.sim.printer.temperatures().bedTarget, 0);
+  } finally {
+    await h.close();
+  }
+});
+
+test('Marlin: resume after a pause inside M190 is printing at once (job.resumed); the held lines run after the heat-up', async () => {
+  const h = await openHarness('sim://heat1r?record=1&speed=1');
+  try {
+    const { base } = await startHeating(h, 35);
+    await h.session.pause();
+    const resumed = h.session.resume();
+    resumed.catch(() => undefined); // awaited below; a failure before then must not be reported as unhandled
+    await until(() => h.session.snapshot().status === 'printing', 2_000);
+    assert.ok(h.names().includes('job.resumed'), h.names().join(', '));
+    assert.equal(h.session.snapshot().job!.phase, 'resuming');
+    assert.ok(!ran(h, base).some((c) => BEHIND.includes(c)), 'nothing behind the wait ran yet');
+    await resumed;
+    assert.ok(h.sim.printer.temperatures().bed >= 34, 'streaming went on only once the bed was hot again');
+    assert.equal(h.session.snapshot().job!.phase, 'streaming');
+    await h.session.cancel();
+  } finally {
+    await h.close();
+  }
+});
+
+test('Marlin: a pause during the heat-up a resume runs again breaks it too; nothing moved; the next resume prints on', async () => {
+  const h = await openHarness('sim://heat1p?record=1&speed=1');
+  try {
+    await startHeating(h, 40);
+    await h.session.pause();
+    const parkedAt = h.sim.printer.executed.length;
+    const sent = consoleEntries(h.session, (e) => e.direction === 'sent' && e.text === 'M190 S40', 1);
+    const first = h.session.resume();
+    first.catch(() => undefined); // awaited below; a failure before then must not be reported as unhandled
+    await sent;
+    await until(() => h.sim.printer.queueDepth.commands > 0);
+    await h.session.pause();
+    assert.equal(h.session.snapshot().status, 'paused');
+    assert.equal(h.session.snapshot().job!.phase, 'paused');
+    await first; // superseded by the pause: it ends quietly
+    await until(() => ran(h, parkedAt).includes('M108'));
+    assert.deepEqual(ran(h, parkedAt), ['M190 S40', 'M108'], 'the head never moved back');
+    assert.ok(h.sim.printer.temperatures().bed < 38, 'paused again long before the bed was hot');
+    assert.deepEqual(h.names().filter((n) => n.startsWith('job.')), ['job.started', 'job.paused', 'job.resumed', 'job.paused']);
+
+    await h.session.resume();
+    assert.equal(h.session.snapshot().job!.phase, 'streaming');
+    assert.ok(h.sim.printer.temperatures().bed >= 39, 'the second resume waited for the bed');
+    await h.session.cancel();
+  } finally {
+    await h.close();
+  }
+});
+
+/** A cancel script that lifts and presents the bed (seconds of motion; M84 answers once it is done). */
+const PARK = ['G91', 'G1 Z10 F600', 'G90', 'G1 X0 Y200 F3000', 'M104 S0', 'M140 S0', 'M84'];
+
+/** Starts `head` then 3000 short travel moves on a connected harness; resolves with the job handle. */
+async function travelJob(h: Harness, id: string, head: string[]) {
+  await h.session.connect();
+  const file = path.join(h.dir, `${id}.gcode`);
+  const travel = Array.from({ length: 3000 }, (_, i) => `G1 X${i % 2 === 0 ? 10 : 11} Y10 F600`);
+  await writeFile(file, [...head, ...travel, ''].join('\n'));
+  return h.session.startJob({ jobId: id, filePath: file });
+}
+
+test('cancel settles the job after the script\'s retract; the printer finishes its park on its own', async () => {
+  const h = await openHarness('sim://park1?record=1&speed=1', { scripts: { cancel: ['M83', 'G1 E-4 F2400', ...PARK] } });
+  try {
+    const job = await travelJob(h, 'job_park', ['G90', 'M83', 'G1 X0 Y0 Z0.2 F6000', 'G1 X5 E10 F6000']);
+    await until(() => (job.snapshot().extruded_mm[0] ?? 0) >= 10);
+    assert.equal(await h.session.cancel(), 'cancelled');
+    assert.ok(!h.sim.printer.executed.includes('M84'), 'the cancel did not wait for the park');
+    assert.deepEqual(await job.finished, { status: 'cancelled' });
+    assert.equal(job.snapshot().extruded_mm[0], 6, '10 mm printed, 4 mm pulled back by the script');
+    await until(() => h.sim.printer.executed.includes('M84'), 10_000);
+    assert.equal(job.snapshot().extruded_mm[0], 6, 'what ran after the job settled is not its filament');
+  } finally {
+    await h.close();
+  }
+});
+
+test('a disconnect right after a cancel lets the printer take the rest of its cancel script first: the heaters go off', async () => {
+  const h = await openHarness('sim://park2?record=1&speed=1', { scripts: { cancel: PARK } });
+  try {
+    const job = await travelJob(h, 'job_warm', ['M140 S50', 'M104 S150', 'G90', 'G1 X0 Y0 Z0.2 F6000']);
+    await until(() => job.snapshot().lines_acked > 20);
+    assert.equal(await h.session.cancel(), 'cancelled');
+    await h.session.disconnect();
+    const t = h.sim.printer.temperatures();
+    assert.deepEqual([t.hotendTarget, t.bedTarget], [0, 0], 'the heaters-off lines reached the printer before the link closed');
   } finally {
     await h.close();
   }
@@ -66,6 +152,7 @@ test('Marlin: cancel inside M190 breaks it, turns the heaters off and runs the c
     const { base, finished } = await startHeating(h, 60);
     assert.equal(await h.session.cancel(), 'cancelled');
     assert.deepEqual(await finished, { status: 'cancelled' });
+    await until(() => ran(h, base).includes('M84'));
     assert.deepEqual(ran(h, base), [
       'M190 S60',
       'M108',

@@ -159,6 +159,31 @@ test('a 100 mm move at F6000 takes about one simulated second (M400 returns when
   h.close();
 });
 
+test('M84 and M18 answer once the queued moves are done (Marlin runs the planner dry first); M84 S only sets the timeout', () => {
+  for (const off of ['M84', 'M18']) {
+    const h = harness({ baud: '0' });
+    h.write('N0 M110 N0*125\n');
+    h.advance(1);
+    h.take();
+    const t0 = h.clock.now();
+    h.write(frame(1, 'G1 Z10 F600') + frame(2, off));
+    h.advance(1);
+    assert.equal(h.take().length, 1, `the move is acknowledged when planned, ${off} not yet`);
+    h.waitFor(/^ok$/, 5000);
+    const took = h.clock.now() - t0;
+    assert.ok(took >= 1000 && took <= 1002, `${off} took ${took} simulated ms`);
+    h.close();
+  }
+  const s = harness({ baud: '0' });
+  s.write('N0 M110 N0*125\n');
+  s.advance(1);
+  s.take();
+  s.write(frame(1, 'G1 Z10 F600') + frame(2, 'M84 S120'));
+  s.advance(1);
+  assert.equal(s.take().length, 2, 'M84 S120 answers at once');
+  s.close();
+});
+
 test('ok means planned: with 16 planner blocks the 17th move waits for the first block to finish', () => {
   const h = harness({ baud: '0', slots: '4', planner: '16' });
   h.write('N0 M110 N0*125\n');
