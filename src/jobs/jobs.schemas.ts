@@ -164,7 +164,7 @@ export const jobRecordSchema: JsonSchema = {
       type: 'string',
       enum: ['pause', 'cancel'],
       description:
-        'Extension: a pause or cancel accepted while the printer waits in a heat-up or dwell its firmware cannot break (Klipper); it takes effect the moment the wait ends. null otherwise',
+        'Extension: a pause or cancel the printer accepted and has not finished yet: it first runs the moves it already holds (a serial pause parks after them; OctoPrint shows Pausing or Cancelling meanwhile) or ends a heat-up or dwell its firmware cannot break (Klipper); the job changes the moment that is done. null otherwise',
     }),
     error: nullable({ type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } }),
     created_at: timestamp,

@@ -113,10 +113,12 @@ export class SessionJobControl {
     const parked = new Promise<void>((resolve, reject) => this.pauseWaiters.push({ resolve, reject }));
     const p = ctx.protocol();
     const wait = p?.waitInFlight() ?? null;
+    // Shown on the job until it reads paused: the moves the firmware holds run first (seconds to tens of seconds on
+    // real Marlin with a full planner), or a heat-up it cannot break.
+    job.pendingAction = 'pause';
     if (p && wait) {
       this.hold(p);
       if (p.breakWait(now)) this.brokenWait = wait.command;
-      else job.pendingAction = 'pause';
     }
     if (this.parkable(job)) this.park(job);
     ctx.flush();
@@ -358,7 +360,6 @@ export class SessionJobControl {
     // Every job line is acknowledged here, so the protocol's tracker of what was sent is where the nozzle is.
     const motion = ctx.protocol()!.motion;
     const temps = ctx.temperatures();
-    job.pendingAction = null;
     const saved: PausedState = {
       position: { ...motion.position },
       relativeXyz: motion.isRelativeXyz,
@@ -375,6 +376,7 @@ export class SessionJobControl {
       async () => {
         if (await cool) await ctx.runScript(cooldownScript(ctx.profile()));
         if (this.job !== job || job.outcome || job.phase !== 'pausing') return;
+        job.pendingAction = null;
         job.transition('paused', ctx.clock.monotonic());
         ctx.setStatus('paused');
         ctx.bus.emit('job.paused', { printer_id: ctx.printerId, job_id: job.id });
@@ -382,7 +384,10 @@ export class SessionJobControl {
         this.pauseWaiters = [];
         for (const w of waiters) w.resolve();
       },
-      (err: Error) => this.rejectPauseWaiters(err),
+      (err: Error) => {
+        if (job.pendingAction === 'pause') job.pendingAction = null;
+        this.rejectPauseWaiters(err);
+      },
     );
   }
 

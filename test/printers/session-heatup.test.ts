@@ -249,3 +249,23 @@ test('resume after a short pause sets the targets without waiting; after a coold
     await h.close();
   }
 });
+
+test('a pause while moves are queued is the job\'s pending action until the printer ran them and parked', async () => {
+  // Real Marlin with a full planner of 0.5 s moves took 36 s from the pause to paused, with nothing on the job to say
+  // the pause was taken (peer tier, serial:// on Marlin).
+  const h = await openHarness('sim://pausemoves?record=1&speed=1');
+  try {
+    const moves = Array.from({ length: 40 }, (_, i) => `G1 X${i % 2 === 0 ? 10 : 20} Y10 F1200`);
+    const job = await travelJob(h, 'job_pause_moves', ['G90', 'G1 X0 Y0 Z0.2 F6000', ...moves]);
+    await until(() => job.snapshot().lines_acked > 8);
+    const paused = h.session.pause();
+    assert.equal(job.snapshot().pending_action, 'pause', 'taken at once, shown on the job');
+    assert.equal(job.snapshot().phase, 'pausing');
+    await paused;
+    assert.equal(job.snapshot().phase, 'paused');
+    assert.equal(job.snapshot().pending_action, null);
+    await h.session.cancel();
+  } finally {
+    await h.close();
+  }
+});

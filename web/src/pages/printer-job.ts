@@ -52,7 +52,7 @@ export function CurrentJob({ job, readAt, progress, error, hasJob, external, pri
     <p class="job-name"><strong>${job.name}</strong> <${StatusBadge} status=${job.status} /></p>
     ${job.pending_action
       ? html`<p class="badge status-warning pending-action" role="status" data-pending=${job.pending_action}>
-          ${job.pending_action === 'pause' ? 'Pause' : 'Cancel'} accepted: it takes effect when the printer's current wait (heat-up) ends
+          ${job.pending_action === 'pause' ? 'Pause' : 'Cancel'} accepted: the printer first finishes what it is doing (the moves it holds, or a heat-up)
         </p>`
       : null}
     <${ProgressBar} value=${pct} label=${`Progress of ${job.name}`} />
