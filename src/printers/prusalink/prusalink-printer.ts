@@ -30,7 +30,7 @@ import type { JobHandle } from '../session-job-control.js';
 import { jobIsFile, readJob, readStatus, readVersion, type JobAnswer, type StatusAnswer } from './prusalink-answers.js';
 import { PrusaLinkHttp, PrusaLinkRequestError } from './prusalink-http.js';
 import { PrusaLinkJob } from './prusalink-job.js';
-import { vanishedJobEnd } from './prusalink-states.js';
+import { endOfPrint } from './prusalink-states.js';
 import { parsePrusaLinkUrl, prusaLinkAuth } from './prusalink-url.js';
 
 export interface PrusaLinkPrinterOptions {
@@ -56,7 +56,7 @@ export interface PrusaLinkPrinterOptions {
   startTimeoutMs?: number;
 }
 
-type ExternalPrint = ExternalJob & { printerJobId: number; timePrintingS: number | null };
+type ExternalPrint = ExternalJob & { printerJobId: number; timePrintingS: number | null; /** monotonic ms */ startedMono: number };
 
 const noConsole = (what: string): AppError =>
   new AppError(409, 'invalid_state', `PrusaLink has no ${what}`, 'PrusaLink v1 offers no G-code console nor manual control; use the printer\'s screen');
@@ -127,7 +127,7 @@ export class PrusaLinkPrinter implements PrinterLink {
       firmware: this.firmware ? { ...this.firmware, capabilities: { ...this.firmware.capabilities } } : null,
       temperatures: { ...this.temperatures },
       ready: this.ready,
-      job: this.job ? this.job.snapshot(this.clock.now()) : null,
+      job: this.job ? this.job.snapshot(this.clock.monotonic()) : null,
       error: this.error ? { ...this.error } : null,
       offline_reason: this.offlineReason,
       external_job: e ? { file_name: e.file_name, progress: e.progress, started_at: e.started_at } : null,
@@ -195,7 +195,7 @@ export class PrusaLinkPrinter implements PrinterLink {
     const { size } = await stat(req.filePath);
     const binary = await startsWithBgcode(req.filePath);
     const remoteName = uploadName(req, binary);
-    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, this.clock.now(), this.lastStatus?.job?.id ?? null);
+    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, this.clock.now(), this.clock.monotonic(), this.lastStatus?.job?.id ?? null);
     this.job = job;
     this.status = 'printing';
     this.acceptsJob = false;
@@ -209,6 +209,10 @@ export class PrusaLinkPrinter implements PrinterLink {
       });
       if (res.status < 200 || res.status >= 300) {
         const text = res.body.subarray(0, 200).toString('utf8').trim();
+        // The firmware stores the upload first and only then finds it cannot print now (409 "Can't print right now",
+        // lib/WUI/nhttp/gcode_upload.cpp): our copy would stay on the stick. The job goes back to the queue, maybe to
+        // another printer, so the copy is removed (the firmware refuses to delete a file it prints, so no print is hurt).
+        if (res.status === 409) await this.dropUpload(remoteName);
         throw new AppError(409, res.status === 409 ? 'printer_busy' : 'invalid_state', `PrusaLink refused the upload (HTTP ${res.status}${text ? `: ${text}` : ''})`);
       }
     } catch (err) {
@@ -220,7 +224,17 @@ export class PrusaLinkPrinter implements PrinterLink {
     await filament;
     this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
     this.pollSoon();
-    return job.handle(() => this.clock.now());
+    return job.handle(() => this.clock.monotonic());
+  }
+
+  /** Best effort: removes an upload the printer stored but did not print; a failure is only logged. */
+  private async dropUpload(remoteName: string): Promise<void> {
+    try {
+      const res = await this.http.request('DELETE', `/api/v1/files/${this.storage}/${encodeURIComponent(remoteName)}`);
+      if (res.status >= 300 && res.status !== 404) this.log?.warn('prusalink: the refused upload stays on the printer', { printer: this.printerId, file: remoteName, status: res.status });
+    } catch (err) {
+      this.log?.warn('prusalink: could not remove the refused upload', { printer: this.printerId, file: remoteName, error: (err as Error).message });
+    }
   }
 
   markReady(): void {
@@ -264,7 +278,7 @@ export class PrusaLinkPrinter implements PrinterLink {
   /** After our restart: follow the printer's print of `req.remoteName` as this job; null when it runs something else. */
   async adoptJob(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null> {
     if (!req.remoteName) return null;
-    if (this.job?.id === req.jobId) return this.job.handle(() => this.clock.now());
+    if (this.job?.id === req.jobId) return this.job.handle(() => this.clock.monotonic());
     const binary = await startsWithBgcode(req.filePath);
     const remoteName = uploadName(req, binary);
     if (this.status === 'offline' || this.status === 'connecting') await this.connect();
@@ -273,13 +287,15 @@ export class PrusaLinkPrinter implements PrinterLink {
     if (!answer || !jobIsFile(answer, remoteName)) return null;
     if (!status.meaning.jobActive && status.meaning.ends === null) return null;
     const { size } = await stat(req.filePath);
-    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, req.startedAt, null);
+    // Before our restart it ran this long (wall clock: the only reading that survives a restart), on from now monotonic.
+    const startedMono = this.clock.monotonic() - Math.max(0, this.clock.now() - req.startedAt);
+    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, req.startedAt, startedMono, null);
     job.printerJobId = answer.id;
     await this.loadFilament(job, binary);
     if (this.external?.printerJobId === answer.id) this.external = null;
     this.job = job;
     this.apply(status, answer);
-    return job.handle(() => this.clock.now());
+    return job.handle(() => this.clock.monotonic());
   }
 
   // ---------------------------------------------------------------- polling
@@ -371,8 +387,10 @@ export class PrusaLinkPrinter implements PrinterLink {
       this.connectedAt = this.clock.now();
       this.bus.emit('printer.online', { printer_id: this.printerId, firmware: this.firmware?.name });
     }
-    // Without its printer PrusaLink knows nothing true about the print: the jobs are judged when it is back.
-    if (status.printerOk !== false || status.state === 'ERROR') {
+    // Without its printer PrusaLink knows nothing true about the print: the jobs are judged when it is back. A holding
+    // state (BUSY in crash recovery or power-panic resume, UNKNOWN) hides the print without ending it: keep both as
+    // they are, so the print that comes back is still the farm's job, not an external one.
+    if ((status.printerOk !== false || status.state === 'ERROR') && !status.meaning.holds) {
       this.followJob(status, answer);
       this.followExternal(status, answer);
     }
@@ -390,8 +408,11 @@ export class PrusaLinkPrinter implements PrinterLink {
     } else {
       this.offlineReason = null;
       this.error = null;
-      // An upload that has not shown up as a print yet keeps the printer ours.
-      this.status = this.job && !this.job.outcome ? (m.status === 'paused' ? 'paused' : 'printing') : m.status;
+      // An upload that has not shown up as a print yet keeps the printer ours; a state that tells nothing (UNKNOWN)
+      // keeps the last status, and occupied when there was none (no job goes to a printer in an unknown state).
+      const online = was !== 'offline' && was !== 'connecting' ? was : 'printing';
+      const shown = m.status ?? online;
+      this.status = this.job && !this.job.outcome ? (shown === 'paused' ? 'paused' : 'printing') : shown;
     }
     this.acceptsJob = m.acceptsJob && this.job === null && this.external === null && this.status === 'idle';
   }
@@ -400,7 +421,6 @@ export class PrusaLinkPrinter implements PrinterLink {
     const job = this.job;
     if (!job || job.outcome) return;
     const m = status.meaning;
-    const now = this.clock.now();
     const printerId = status.job?.id ?? answer?.id ?? null;
     if (job.printerJobId === null) {
       // Waiting for our upload to show up: a new job id running our file.
@@ -408,7 +428,7 @@ export class PrusaLinkPrinter implements PrinterLink {
       if (isOurs) job.printerJobId = answer.id;
       else {
         if (m.ends === 'failed') this.endJob(job, { status: 'failed', error: { code: 'firmware_error', message: status.message ?? 'the printer reports an error' } });
-        else if (now - job.startedAt > this.startTimeoutMs) {
+        else if (this.clock.monotonic() - job.startedMono > this.startTimeoutMs) {
           this.endJob(job, { status: 'failed', error: { code: 'firmware_error', message: `the printer did not start printing the upload within ${this.startTimeoutMs} ms` } });
         }
         return;
@@ -433,13 +453,16 @@ export class PrusaLinkPrinter implements PrinterLink {
       this.endJob(job, { status: 'failed', error: { code: 'firmware_error', message: status.message ?? 'the printer reports an error' } });
       return;
     }
-    // The printer shows the result (FINISHED/STOPPED), or the job is gone (a new one, or IDLE between two polls).
-    const ends = same && m.ends ? m.ends : vanishedJobEnd(job.progress);
+    // The printer shows the result (FINISHED/STOPPED, with no job in them on the firmware), or the job is gone (a new
+    // one, or IDLE between two polls).
+    const ends = endOfPrint(m, printerId, job.printerJobId, job.progress);
     this.endJob(job, job.cancelRequested && ends !== 'completed' ? { status: 'cancelled' } : { status: ends } as JobOutcome);
   }
 
   private endJob(job: PrusaLinkJob, outcome: JobOutcome): void {
-    if (!job.end(outcome, this.clock.now())) return;
+    // The firmware caps a percentage read from the file position at 99: a completed print did the whole file.
+    if (outcome.status === 'completed' && !job.outcome) job.progress = 100;
+    if (!job.end(outcome, this.clock.now(), this.clock.monotonic())) return;
     if (this.job === job) this.job = null;
     if (job.progress > 0) this.ready = false;
     const base = { printer_id: this.printerId, job_id: job.id };
@@ -456,8 +479,7 @@ export class PrusaLinkPrinter implements PrinterLink {
     const ours = this.job !== null && answer !== null && (this.job.printerJobId === answer.id || jobIsFile(answer, this.job.remoteName));
     const running = m.jobActive && answer !== null && !ours ? answer : null;
     if (ext && (!running || running.id !== ext.printerJobId)) {
-      const same = status.job?.id === ext.printerJobId;
-      const ends = same && m.ends ? m.ends : vanishedJobEnd(ext.progress);
+      const ends = endOfPrint(m, status.job?.id ?? answer?.id ?? null, ext.printerJobId, ext.progress);
       this.external = null;
       const now = this.clock.now();
       this.bus.emit('printer.external_job_ended', {
@@ -466,7 +488,7 @@ export class PrusaLinkPrinter implements PrinterLink {
         status: ends,
         started_at: ext.started_at,
         ended_at: now,
-        print_seconds: ext.timePrintingS ?? Math.round((now - ext.started_at) / 1000),
+        print_seconds: ext.timePrintingS ?? Math.round((this.clock.monotonic() - ext.startedMono) / 1000),
         extruded_mm: null,
         ...(ends === 'failed' && status.message ? { message: status.message } : {}),
       });
@@ -481,6 +503,7 @@ export class PrusaLinkPrinter implements PrinterLink {
         file_name: running.fileName ?? `job ${running.id}`,
         progress,
         started_at: now - (timePrintingS ?? 0) * 1000,
+        startedMono: this.clock.monotonic() - (timePrintingS ?? 0) * 1000,
         printerJobId: running.id,
         timePrintingS,
       };
