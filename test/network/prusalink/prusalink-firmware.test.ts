@@ -6,7 +6,7 @@ import http from 'node:http';
 import { test } from 'node:test';
 import type { AppError } from '../../../src/errors.js';
 import type { PrinterStatus } from '../../../src/printers/printer-state.js';
-import { gcodeText, LOGIN, named, rig, until } from './prusalink-harness.js';
+import { gcodeText, LOGIN, named, printing, rig, until } from './prusalink-harness.js';
 
 /** One GET on the stand-in with an X-Api-Key (the firmware takes its password so): status and JSON body or null. */
 async function get(url: string, path: string, key: string): Promise<{ status: number; body: unknown }> {
@@ -71,10 +71,7 @@ test('FINISHED ends our job completed though the last progress seen was 99 and t
 test('STOPPED on the printer\'s screen ends our job cancelled; a print finished on its own screen is recorded completed', async () => {
   const r = await rig();
   try {
-    const p = r.driver();
-    await p.connect();
-    const h = await p.startJob({ jobId: 'job-s', filePath: await r.file('a.gcode', gcodeText(400)) });
-    await until(() => h.snapshot().progress >= 5, 'progress');
+    const { p, h } = await printing(r, 'job-s', 400, 5);
     r.standIn.host.stop();
     assert.deepEqual(await h.finished, { status: 'cancelled' });
     p.markReady();
@@ -89,10 +86,7 @@ test('STOPPED on the printer\'s screen ends our job cancelled; a print finished 
 test('crash recovery (BUSY with no job) mid-print: the job is neither ended nor shown as external, and completes', async () => {
   const r = await rig({ recoveryMs: 500 });
   try {
-    const p = r.driver();
-    await p.connect();
-    const h = await p.startJob({ jobId: 'job-r', filePath: await r.file('a.gcode', gcodeText(300)) });
-    await until(() => h.snapshot().progress >= 10, 'progress');
+    const { p, h } = await printing(r, 'job-r', 300, 10);
     const statuses = new Set<PrinterStatus>();
     r.standIn.setFault('crash_recovery', true);
     assert.equal(r.standIn.host.state, 'BUSY');
@@ -115,10 +109,7 @@ test('crash recovery (BUSY with no job) mid-print: the job is neither ended nor 
 test('UNKNOWN state: the printer stays online with its job (no offline reason after many polls), then goes on', async () => {
   const r = await rig();
   try {
-    const p = r.driver();
-    await p.connect();
-    const h = await p.startJob({ jobId: 'job-u', filePath: await r.file('a.gcode', gcodeText(300)) });
-    await until(() => h.snapshot().progress >= 5, 'progress');
+    const { p, h } = await printing(r, 'job-u', 300, 5);
     r.standIn.host.pause();
     await until(() => p.currentStatus === 'paused', 'paused');
     r.standIn.setFault('unknown_state', true);
