@@ -14,7 +14,7 @@ import { VirtualPrintHost } from './virtual-print-host.js';
 /**
  * Fault switches: answer 500, answer an HTML page, answer non-JSON, refuse every credential, drop every connection,
  * firmware halt (thermal runaway; off = the board resets), PrusaLink up without its printer (status_printer.ok false),
- * crash recovery (switched on during a print: BUSY with no job for `recoveryMs`, then the print goes on by itself and
+ * crash recovery (a running print, or the next one, is BUSY with no job for `recoveryMs`, then goes on by itself and
  * the switch goes off), and the state UNKNOWN in every status.
  */
 export const PRUSALINK_FAULTS = ['http_500', 'html', 'garbage', 'refuse_auth', 'drop', 'firmware_error', 'printer_disconnected', 'crash_recovery', 'unknown_state'] as const;
@@ -181,12 +181,26 @@ export async function startPrusaLinkStandIn(opts: PrusaLinkStandInOptions = {}):
       req.on('error', () => resolve(null));
     });
 
+  /** The crash_recovery fault: a running print holds in BUSY for recoveryMs, then goes on and the fault is spent. */
+  const recoverSoon = (): void => {
+    if (host.state !== 'PRINTING') return;
+    host.recover(true);
+    const t = setTimeout(() => {
+      timers.delete(t);
+      faults.delete('crash_recovery');
+      host.recover(false);
+    }, opts.recoveryMs ?? 600);
+    timers.add(t);
+  };
+
   let requests = 0;
   let apiKeyRequests = 0;
   let lastChallenge: string | null = null;
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     requests++;
     if (req.headers['x-api-key'] !== undefined) apiKeyRequests++;
+    // Switched on before a print (or from the command line): the print goes into recovery once it runs.
+    if (faults.has('crash_recovery') && host.state === 'PRINTING') recoverSoon();
     if (faults.has('drop')) {
       req.socket.destroy();
       return;
@@ -293,15 +307,8 @@ export async function startPrusaLinkStandIn(opts: PrusaLinkStandInOptions = {}):
     else faults.delete(name);
     if (name === 'firmware_error') host.firmwareError(on);
     if (name === 'crash_recovery') {
-      host.recover(on);
-      if (on) {
-        const t = setTimeout(() => {
-          timers.delete(t);
-          faults.delete('crash_recovery');
-          host.recover(false);
-        }, opts.recoveryMs ?? 600);
-        timers.add(t);
-      }
+      if (on) recoverSoon();
+      else host.recover(false);
     }
   };
   if (faults.has('firmware_error')) host.firmwareError(true);

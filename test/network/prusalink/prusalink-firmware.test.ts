@@ -106,6 +106,20 @@ test('crash recovery (BUSY with no job) mid-print: the job is neither ended nor 
   }
 });
 
+test('crash_recovery switched on before a print (as from the command line): that print goes BUSY once, the job completes', async () => {
+  const r = await rig({ faults: ['crash_recovery'], recoveryMs: 300 });
+  try {
+    const p = r.driver();
+    await p.connect();
+    const h = await p.startJob({ jobId: 'job-r2', filePath: await r.file('a.gcode', gcodeText(200)) });
+    await until(() => r.standIn.host.state === 'BUSY', 'the recovery');
+    assert.deepEqual(await h.finished, { status: 'completed' });
+    assert.equal(named(r, 'printer.external_job_ended').length, 0);
+  } finally {
+    await r.close();
+  }
+});
+
 test('UNKNOWN state: the printer stays online with its job (no offline reason after many polls), then goes on', async () => {
   const r = await rig();
   try {
