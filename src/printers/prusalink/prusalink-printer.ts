@@ -410,7 +410,7 @@ export class PrusaLinkPrinter implements PrinterLink {
       this.error = null;
       // An upload that has not shown up as a print yet keeps the printer ours; a state that tells nothing (UNKNOWN)
       // keeps the last status, and occupied when there was none (no job goes to a printer in an unknown state).
-      const online = was !== 'offline' && was !== 'connecting' ? was : 'printing';
+      const online = was === 'idle' || was === 'printing' || was === 'paused' ? was : 'printing';
       const shown = m.status ?? online;
       this.status = this.job && !this.job.outcome ? (shown === 'paused' ? 'paused' : 'printing') : shown;
     }
