@@ -54,6 +54,11 @@ export interface PrusaLinkPrinterOptions {
   actionTimeoutMs?: number;
   /** How long an upload may take to show up as the printer's print before the job fails (default 60000 ms). */
   startTimeoutMs?: number;
+  /**
+   * How long adoptJob waits for a state that hides the print (BUSY in crash recovery or power-panic resume, UNKNOWN)
+   * to pass before it decides (default 120000 ms).
+   */
+  holdWaitMs?: number;
 }
 
 type ExternalPrint = ExternalJob & { printerJobId: number; timePrintingS: number | null; /** monotonic ms */ startedMono: number };
@@ -74,6 +79,7 @@ export class PrusaLinkPrinter implements PrinterLink {
   private readonly failuresBeforeOffline: number;
   private readonly actionTimeoutMs: number;
   private readonly startTimeoutMs: number;
+  private readonly holdWaitMs: number;
 
   private status: PrinterStatus = 'offline';
   private error: { code: string; message: string } | null = null;
@@ -106,6 +112,7 @@ export class PrusaLinkPrinter implements PrinterLink {
     this.failuresBeforeOffline = opts.failuresBeforeOffline ?? 2;
     this.actionTimeoutMs = opts.actionTimeoutMs ?? 30_000;
     this.startTimeoutMs = opts.startTimeoutMs ?? 60_000;
+    this.holdWaitMs = opts.holdWaitMs ?? 120_000;
     this.http = new PrusaLinkHttp({
       baseUrl: target.baseUrl,
       auth: prusaLinkAuth(opts.apiKey),
@@ -282,7 +289,7 @@ export class PrusaLinkPrinter implements PrinterLink {
     const binary = await startsWithBgcode(req.filePath);
     const remoteName = uploadName(req, binary);
     if (this.status === 'offline' || this.status === 'connecting') await this.connect();
-    const status = readStatus(await this.http.getJson('/api/v1/status'));
+    const status = await this.statusPastHold();
     const answer = readJob(await this.http.getJson('/api/v1/job'));
     if (!answer || !jobIsFile(answer, remoteName)) return null;
     if (!status.meaning.jobActive && status.meaning.ends === null) return null;
@@ -296,6 +303,19 @@ export class PrusaLinkPrinter implements PrinterLink {
     this.job = job;
     this.apply(status, answer);
     return job.handle(() => this.clock.monotonic());
+  }
+
+  /**
+   * The printer's status once it no longer hides its print: in crash recovery the firmware shows BUSY with no job for
+   * a while, and judging then would give up a print that goes on (up to holdWaitMs; then the status as it is).
+   */
+  private async statusPastHold(): Promise<StatusAnswer> {
+    const until = this.clock.monotonic() + this.holdWaitMs;
+    for (;;) {
+      const status = readStatus(await this.http.getJson('/api/v1/status'));
+      if (!status.meaning.holds || this.clock.monotonic() >= until || this.stopped) return status;
+      await new Promise((r) => setTimeout(r, this.pollMs));
+    }
   }
 
   // ---------------------------------------------------------------- polling

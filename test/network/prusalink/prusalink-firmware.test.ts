@@ -120,6 +120,25 @@ test('crash_recovery switched on before a print (as from the command line): that
   }
 });
 
+test('our restart during a crash recovery: adoption waits for the print to come back instead of giving it up', async () => {
+  const r = await rig({ recoveryMs: 800 });
+  try {
+    const { p: first } = await printing(r, 'job-ra', 300, 5);
+    const started = Date.now();
+    await first.disconnect();
+    r.standIn.setFault('crash_recovery', true);
+    const second = r.driver();
+    await second.connect();
+    assert.equal(r.standIn.host.state, 'BUSY');
+    const h = await second.adoptJob({ jobId: 'job-ra', filePath: `${r.dir}/job-ra.gcode`, remoteName: 'job-ra', startedAt: started });
+    assert.ok(h, 'the print in recovery is still the job');
+    assert.deepEqual(await h.finished, { status: 'completed' });
+    assert.equal(named(r, 'printer.external_job_ended').length, 0);
+  } finally {
+    await r.close();
+  }
+});
+
 test('UNKNOWN state: the printer stays online with its job (no offline reason after many polls), then goes on', async () => {
   const r = await rig();
   try {
