@@ -20,6 +20,8 @@ export class PrusaLinkJob {
   timePrintingS: number | null = null;
   phase: JobSnapshot['phase'] = 'streaming';
   cancelRequested = false;
+  /** Monotonic time the printer took the upload (its print had begun then); null until then. */
+  acceptedMono: number | null = null;
   filament: FilamentSource = null;
   outcome: JobOutcome | null = null;
   endedAt: number | null = null;

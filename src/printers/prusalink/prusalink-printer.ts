@@ -229,6 +229,8 @@ export class PrusaLinkPrinter implements PrinterLink {
       throw err;
     }
     await filament;
+    // From here a result state is this print's: see followJob. Set after the filament is known, so its end is charged.
+    job.acceptedMono = this.clock.monotonic();
     this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
     this.pollSoon();
     return job.handle(() => this.clock.monotonic());
@@ -301,7 +303,7 @@ export class PrusaLinkPrinter implements PrinterLink {
     await this.loadFilament(job, binary);
     if (this.external?.printerJobId === answer.id) this.external = null;
     this.job = job;
-    this.apply(status, answer);
+    this.apply(status, answer, this.clock.monotonic());
     return job.handle(() => this.clock.monotonic());
   }
 
@@ -346,6 +348,7 @@ export class PrusaLinkPrinter implements PrinterLink {
   }
 
   private async poll(): Promise<void> {
+    const begun = this.clock.monotonic();
     try {
       if (this.firmware === null) await this.identify();
       const status = readStatus(await this.http.getJson('/api/v1/status'));
@@ -353,7 +356,7 @@ export class PrusaLinkPrinter implements PrinterLink {
       const answer = wantJob ? readJob(await this.http.getJson('/api/v1/job')) : null;
       if (this.stopped) return;
       this.failures = 0;
-      this.apply(status, answer);
+      this.apply(status, answer, begun);
     } catch (err) {
       if (this.stopped) return;
       this.pollFailed(err as Error);
@@ -397,7 +400,8 @@ export class PrusaLinkPrinter implements PrinterLink {
   }
 
   /** Everything a poll learnt, applied in one place: status, the followed job, the external print. */
-  private apply(status: StatusAnswer, answer: JobAnswer | null): void {
+  /** `begun`: the monotonic time the poll was sent (a poll sent during our upload may show the state before it). */
+  private apply(status: StatusAnswer, answer: JobAnswer | null, begun: number): void {
     const was = this.status;
     const previousState = this.lastStatus?.state ?? null;
     this.lastStatus = status;
@@ -411,7 +415,7 @@ export class PrusaLinkPrinter implements PrinterLink {
     // state (BUSY in crash recovery or power-panic resume, UNKNOWN) hides the print without ending it: keep both as
     // they are, so the print that comes back is still the farm's job, not an external one.
     if ((status.printerOk !== false || status.state === 'ERROR') && !status.meaning.holds) {
-      this.followJob(status, answer);
+      this.followJob(status, answer, begun);
       this.followExternal(status, answer);
     }
     const m = status.meaning;
@@ -437,7 +441,7 @@ export class PrusaLinkPrinter implements PrinterLink {
     this.acceptsJob = m.acceptsJob && this.job === null && this.external === null && this.status === 'idle';
   }
 
-  private followJob(status: StatusAnswer, answer: JobAnswer | null): void {
+  private followJob(status: StatusAnswer, answer: JobAnswer | null, begun: number): void {
     const job = this.job;
     if (!job || job.outcome) return;
     const m = status.meaning;
@@ -445,8 +449,15 @@ export class PrusaLinkPrinter implements PrinterLink {
     if (job.printerJobId === null) {
       // Waiting for our upload to show up: a new job id running our file.
       const isOurs = answer !== null && printerId !== job.previousPrinterJobId && jobIsFile(answer, job.remoteName);
+      // Both PrusaLinks answer the upload only once its print has begun (Prusa-Firmware-Buddy wui_api.cpp
+      // wui_start_print waits on marlin_client.cpp is_print_started; Prusa-Link web/files.py runs StartPrint before its
+      // 201): a result state seen by a poll sent after that, naming no job, is this print's, however short it was.
+      const resultOfOurs = m.ends !== null && m.ends !== 'failed' && printerId === null && job.acceptedMono !== null && begun >= job.acceptedMono;
       if (isOurs) job.printerJobId = answer.id;
-      else {
+      else if (resultOfOurs) {
+        this.endJob(job, job.cancelRequested && m.ends !== 'completed' ? { status: 'cancelled' } : ({ status: m.ends } as JobOutcome));
+        return;
+      } else {
         if (m.ends === 'failed') this.endJob(job, { status: 'failed', error: { code: 'firmware_error', message: status.message ?? 'the printer reports an error' } });
         else if (this.clock.monotonic() - job.startedMono > this.startTimeoutMs) {
           this.endJob(job, { status: 'failed', error: { code: 'firmware_error', message: `the printer did not start printing the upload within ${this.startTimeoutMs} ms` } });

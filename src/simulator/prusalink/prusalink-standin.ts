@@ -42,7 +42,10 @@ export interface PrusaLinkStandInOptions {
   faults?: PrusaLinkFault[];
   /** Virtual printer settings over the stand-in's defaults (profile prusa, native USB, no command record). */
   simulator?: Partial<SimulatorOptions>;
-  /** A printer takes a moment from the end of an upload to printing it (default 0 ms); the old state shows meanwhile. */
+  /**
+   * A printer takes a moment from the end of an upload to printing it (default 0 ms): it shows IDLE with no job
+   * meanwhile, as the firmware does in State::PrintInit (printer_state.cpp get_print_state), after answering the upload.
+   */
   startDelayMs?: number;
   /** Where uploads go (`/api/v1/files/<storage>/...`), default usb. */
   storage?: string;
@@ -131,7 +134,7 @@ export async function startPrusaLinkStandIn(opts: PrusaLinkStandInOptions = {}):
   // printer_state::has_job(): only a print running or paused is shown; FINISHED, STOPPED, BUSY (crash recovery) and
   // ERROR carry no job, and GET /api/v1/job answers 204 then (link_content/prusa_link_api_v1.cpp).
   const hasJob = (): boolean => host.job !== null && (host.state === 'PRINTING' || host.state === 'PAUSED') && !faults.has('unknown_state');
-  const shownState = (): string => (faults.has('unknown_state') ? 'UNKNOWN' : host.state);
+  const shownState = (): string => (faults.has('unknown_state') ? 'UNKNOWN' : startPending ? 'IDLE' : host.state);
 
   const statusBody = (): unknown => {
     const t = printer.temperatures();

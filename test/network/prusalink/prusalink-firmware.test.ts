@@ -68,6 +68,22 @@ test('FINISHED ends our job completed though the last progress seen was 99 and t
   }
 });
 
+test('a print that ends before any poll saw its job id is ended by the result state, not failed by the start deadline', async () => {
+  const r = await rig();
+  try {
+    // Polls far apart: only the one right after the upload looks, and by then the print is over (stopped here, as the
+    // firmware shows no job in STOPPED or FINISHED either way).
+    const p = r.driver({ pollMs: 60_000, startTimeoutMs: 2000 });
+    await p.connect();
+    const h = await p.startJob({ jobId: 'job-short', filePath: await r.file('a.gcode', gcodeText(400)) });
+    r.standIn.host.stop();
+    const outcome = await Promise.race([h.finished, new Promise((res) => setTimeout(() => res('still waiting'), 5000))]);
+    assert.deepEqual(outcome, { status: 'cancelled' });
+  } finally {
+    await r.close();
+  }
+});
+
 test('STOPPED on the printer\'s screen ends our job cancelled; a print finished on its own screen is recorded completed', async () => {
   const r = await rig();
   try {
