@@ -509,8 +509,12 @@ export class PrusaLinkPrinter implements PrinterLink {
     const ext = this.external;
     const ours = this.job !== null && answer !== null && (this.job.printerJobId === answer.id || jobIsFile(answer, this.job.remoteName));
     const running = m.jobActive && answer !== null && !ours ? answer : null;
+    const shownId = status.job?.id ?? answer?.id ?? null;
+    // The status still shows it running but /api/v1/job answered 204: the print ended between the two requests, and
+    // only the next poll shows how (judged now it would read as vanished, i.e. cancelled).
+    if (ext && answer === null && m.jobActive && shownId === ext.printerJobId) return;
     if (ext && (!running || running.id !== ext.printerJobId)) {
-      const ends = endOfPrint(m, status.job?.id ?? answer?.id ?? null, ext.printerJobId, ext.progress);
+      const ends = endOfPrint(m, shownId, ext.printerJobId, ext.progress);
       this.external = null;
       const now = this.clock.now();
       this.bus.emit('printer.external_job_ended', {

@@ -15,9 +15,10 @@ import { VirtualPrintHost } from './virtual-print-host.js';
  * Fault switches: answer 500, answer an HTML page, answer non-JSON, refuse every credential, drop every connection,
  * firmware halt (thermal runaway; off = the board resets), PrusaLink up without its printer (status_printer.ok false),
  * crash recovery (a running print, or the next one, is BUSY with no job for `recoveryMs`, then goes on by itself and
- * the switch goes off), and the state UNKNOWN in every status.
+ * the switch goes off), the state UNKNOWN in every status, and GET /api/v1/job answering 204 while the status shows a
+ * print (as when the print ends between a client's two requests).
  */
-export const PRUSALINK_FAULTS = ['http_500', 'html', 'garbage', 'refuse_auth', 'drop', 'firmware_error', 'printer_disconnected', 'crash_recovery', 'unknown_state'] as const;
+export const PRUSALINK_FAULTS = ['http_500', 'html', 'garbage', 'refuse_auth', 'drop', 'firmware_error', 'printer_disconnected', 'crash_recovery', 'unknown_state', 'job_gone'] as const;
 export type PrusaLinkFault = (typeof PRUSALINK_FAULTS)[number];
 
 export interface PrusaLinkStandInOptions {
@@ -238,7 +239,7 @@ export async function startPrusaLinkStandIn(opts: PrusaLinkStandInOptions = {}):
       return send(res, 200, { name: 'stand-in', location: '', farm_mode: false, nozzle_diameter: 0.4, min_extrusion_temp: 170, serial: 'SIM0000000001', hostname: '127.0.0.1', mmu: false });
     }
     if (m === 'GET' && path === '/api/v1/status') return send(res, 200, statusBody());
-    if (m === 'GET' && path === '/api/v1/job') return hasJob() ? send(res, 200, jobBody()) : send(res, 204);
+    if (m === 'GET' && path === '/api/v1/job') return hasJob() && !faults.has('job_gone') ? send(res, 200, jobBody()) : send(res, 204);
     const file = new RegExp(`^/api/v1/files/${storage}/(.+)$`).exec(path);
     if (m === 'PUT' && file) {
       const name = decodeURIComponent(file[1]!);

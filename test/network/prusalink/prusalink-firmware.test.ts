@@ -99,6 +99,25 @@ test('STOPPED on the printer\'s screen ends our job cancelled; a print finished 
   }
 });
 
+test('an external print whose /api/v1/job answers 204 while the status still shows it is not judged until a poll shows how it ended', async () => {
+  const r = await rig();
+  try {
+    const p = r.driver();
+    await p.connect();
+    r.standIn.startExternalPrint('benchy.gcode', Buffer.from(gcodeText(300)));
+    await until(() => p.snapshot().external_job !== null, 'the external print');
+    r.standIn.setFault('job_gone', true);
+    const before = r.standIn.requests;
+    await until(() => r.standIn.requests >= before + 8, 'several polls');
+    assert.equal(named(r, 'printer.external_job_ended').length, 0, 'not ended on a half answer');
+    r.standIn.setFault('job_gone', false);
+    await until(() => named(r, 'printer.external_job_ended').length === 1, 'the external print to end');
+    assert.equal(named(r, 'printer.external_job_ended')[0]!.status, 'completed');
+  } finally {
+    await r.close();
+  }
+});
+
 test('crash recovery (BUSY with no job) mid-print: the job is neither ended nor shown as external, and completes', async () => {
   const r = await rig({ recoveryMs: 500 });
   try {
