@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { AppError } from '../../../src/errors.js';
 import type { PrusaLinkJobSnapshot } from '../../../src/printers/prusalink/prusalink-job.js';
 import { bgcodeAround } from '../../helpers/bgcode-builder.js';
-import { gcodeText, mmUpTo, named, rig, until } from './prusalink-harness.js';
+import { externalPrinting, gcodeText, mmUpTo, named, rig, until } from './prusalink-harness.js';
 
 test('identify: Digest login, firmware from /api/version, idle, printer.online', async () => {
   const r = await rig();
@@ -167,10 +167,7 @@ test('a print that ended while we were down is not adopted: the firmware names n
 test('a print started on the printer: external_job, no job, busy for us, recorded when it ends', async () => {
   const r = await rig();
   try {
-    const p = r.driver();
-    await p.connect();
-    r.standIn.startExternalPrint('benchy.gcode', Buffer.from(gcodeText(80)));
-    await until(() => p.snapshot().external_job != null, 'the external print');
+    const p = await externalPrinting(r, 80);
     const s = p.snapshot();
     assert.equal(s.status, 'printing');
     assert.equal(s.job, null);

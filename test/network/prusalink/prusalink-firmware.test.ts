@@ -6,7 +6,7 @@ import http from 'node:http';
 import { test } from 'node:test';
 import type { AppError } from '../../../src/errors.js';
 import type { PrinterStatus } from '../../../src/printers/printer-state.js';
-import { gcodeText, LOGIN, named, printing, rig, until } from './prusalink-harness.js';
+import { externalPrinting, gcodeText, LOGIN, named, printing, rig, until } from './prusalink-harness.js';
 
 /** One GET on the stand-in with an X-Api-Key (the firmware takes its password so): status and JSON body or null. */
 async function get(url: string, path: string, key: string): Promise<{ status: number; body: unknown }> {
@@ -102,10 +102,7 @@ test('STOPPED on the printer\'s screen ends our job cancelled; a print finished 
 test('an external print whose /api/v1/job answers 204 while the status still shows it is not judged until a poll shows how it ended', async () => {
   const r = await rig();
   try {
-    const p = r.driver();
-    await p.connect();
-    r.standIn.startExternalPrint('benchy.gcode', Buffer.from(gcodeText(300)));
-    await until(() => p.snapshot().external_job !== null, 'the external print');
+    const p = await externalPrinting(r, 300);
     r.standIn.setFault('job_gone', true);
     const before = r.standIn.requests;
     await until(() => r.standIn.requests >= before + 8, 'several polls');

@@ -103,3 +103,12 @@ export async function printing(r: Rig, jobId: string, lines: number, progress: n
   await until(() => h.snapshot().progress >= progress, `progress ${progress} %`);
   return { p, h };
 }
+
+/** A connected driver that has seen a print of `benchy.gcode` (`lines` moves) started on the printer's own screen. */
+export async function externalPrinting(r: Rig, lines: number): Promise<PrusaLinkPrinter> {
+  const p = r.driver();
+  await p.connect();
+  r.standIn.startExternalPrint('benchy.gcode', Buffer.from(gcodeText(lines)));
+  await until(() => p.snapshot().external_job != null, 'the external print');
+  return p;
+}
