@@ -27,7 +27,9 @@ const usage = `Usage: printfarm simulate --pty PATH [--profile marlin] [--baud 2
              credential it demands (Moonraker without one trusts every client; OctoPrint and PrusaLink default to
              "${DEFAULT_STANDIN_KEY}"). --fault switches faults on from the start: moonraker ${STANDIN_FAULTS.moonraker.join(', ')};
              octoprint ${STANDIN_FAULTS.octoprint.join(', ')}; prusalink ${STANDIN_FAULTS.prusalink.join(', ')}. PrusaLink
-             takes the key as X-Api-Key, or "user:password" for HTTP Digest. Prints "<kind> stand-in listening on <connection_url>".
+             takes the key as X-Api-Key (a wrong one is 403, as Prusa-Link answers), or "maker:password" for the firmware's
+             HTTP Digest without qop (the password also works as X-Api-Key there). crash_recovery holds the next print in BUSY
+             (recovery) once, for a moment. Prints "<kind> stand-in listening on <connection_url>".
 Runs until SIGINT/SIGTERM (exit 0).
 
 Options (same names as the sim:// URL query; dashes or underscores):

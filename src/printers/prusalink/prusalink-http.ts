@@ -8,7 +8,19 @@ import { isTlsFailure, printerHttpsAgent } from '../pinned-tls.js';
 import type { OfflineReason } from '../printer-state.js';
 import { digestAuthorization, parseDigestChallenge, type DigestChallenge } from '../../protocol/http-digest.js';
 
-export type PrusaLinkAuth = { kind: 'digest'; user: string; password: string } | { kind: 'api-key'; key: string } | null;
+/**
+ * `secret`: a bare password or API key, the form a Buddy printer's screen shows. Its Digest user is always `maker`
+ * (Prusa-Firmware-Buddy lib/WUI/wui_api.h PRUSA_LINK_USERNAME, used by req_parser.cpp whatever user the client names),
+ * and the firmware takes the same password as X-Api-Key; Prusa-Link (Python) takes its API key as X-Api-Key.
+ */
+export type PrusaLinkAuth =
+  | { kind: 'digest'; user: string; password: string }
+  | { kind: 'api-key'; key: string }
+  | { kind: 'secret'; secret: string }
+  | null;
+
+/** The Buddy firmware's one Digest user. */
+export const FIRMWARE_DIGEST_USER = 'maker';
 
 export interface PrusaLinkHttpOptions {
   /** http://host:port or https://host:port (no path). */
@@ -57,6 +69,8 @@ export class PrusaLinkHttp {
   private readonly agent: http.Agent;
   private challenge: DigestChallenge | null = null;
   private nc = 0;
+  /** How a `secret` is sent, learnt from the printer's first refusal: not yet, as maker's Digest password, or as X-Api-Key. */
+  private secretAs: 'unknown' | 'digest' | 'api-key' = 'unknown';
 
   constructor(private readonly opts: PrusaLinkHttpOptions) {
     const secure = opts.baseUrl.protocol === 'https:';
@@ -74,24 +88,58 @@ export class PrusaLinkHttp {
 
   /**
    * One request. Digest: answers a challenge once (a new or stale nonce) and re-sends; a refusal after that is
-   * `auth_failed`. An idempotent request whose kept-alive connection was closed under it is retried once.
+   * `auth_failed`, and so is a 403 to a GET sent with an X-Api-Key (Prusa-Link answers a wrong key so, web/lib/auth.py
+   * check_api_digest). A bare secret is first sent as nothing, then as the Digest password of `maker` when the printer
+   * asks for Digest (Buddy firmware), then as X-Api-Key (Prusa-Link); what worked is kept. An idempotent request whose
+   * kept-alive connection was closed under it is retried once.
    */
   async request(method: string, path: string, ro: RequestOptions = {}): Promise<PrusaLinkResponse> {
-    let res = await this.sendRetrying(method, path, ro);
-    if (res.status === 401 && this.opts.auth?.kind === 'digest') {
-      const fresh = parseDigestChallenge(res.headers['www-authenticate']);
-      const hadOne = this.challenge;
-      if (fresh && (hadOne === null || fresh.stale || fresh.nonce !== hadOne.nonce)) {
-        this.challenge = fresh;
-        this.nc = 0;
+    let res = await this.answerDigest(await this.sendRetrying(method, path, ro), method, path, ro);
+    const refused = (r: PrusaLinkResponse): boolean => r.status === 401 || (r.status === 403 && method === 'GET');
+    if (this.opts.auth?.kind === 'secret' && this.secretAs !== 'api-key' && refused(res)) {
+      if (this.secretAs === 'unknown' && res.status === 401 && parseDigestChallenge(res.headers['www-authenticate'])) {
+        this.secretAs = 'digest';
+        res = await this.answerDigest(res, method, path, ro);
+      }
+      if (refused(res)) {
+        this.secretAs = 'api-key';
         res = await this.sendRetrying(method, path, ro);
       }
     }
-    if (res.status === 401) {
-      const what = this.opts.auth === null ? 'no credentials were given' : this.opts.auth.kind === 'digest' ? 'the user and password were refused' : 'the API key was refused';
-      throw new PrusaLinkRequestError('auth_failed', `PrusaLink answered 401: ${what}`, 401);
+    if (refused(res)) {
+      const auth = this.effectiveAuth();
+      if (this.opts.auth?.kind === 'secret') this.secretAs = 'unknown';
+      const what =
+        this.opts.auth === null
+          ? 'no credentials were given'
+          : this.opts.auth.kind === 'secret'
+            ? `the password was refused both as the Digest password of user "${FIRMWARE_DIGEST_USER}" and as X-Api-Key`
+            : auth?.kind === 'digest'
+              ? `the user and password were refused${auth.user !== FIRMWARE_DIGEST_USER ? ` (on Prusa's Buddy firmware the user is always "${FIRMWARE_DIGEST_USER}")` : ''}`
+              : 'the API key was refused';
+      throw new PrusaLinkRequestError('auth_failed', `PrusaLink answered ${res.status}: ${what}`, res.status);
     }
     return res;
+  }
+
+  /** The credentials sent now: a secret as what the printer was found to take. */
+  private effectiveAuth(): Exclude<PrusaLinkAuth, { kind: 'secret' }> {
+    const auth = this.opts.auth;
+    if (auth?.kind !== 'secret') return auth;
+    if (this.secretAs === 'digest') return { kind: 'digest', user: FIRMWARE_DIGEST_USER, password: auth.secret };
+    if (this.secretAs === 'api-key') return { kind: 'api-key', key: auth.secret };
+    return null;
+  }
+
+  /** A 401 with a Digest challenge we have not answered yet (new, or our nonce went stale): answered once. */
+  private async answerDigest(res: PrusaLinkResponse, method: string, path: string, ro: RequestOptions): Promise<PrusaLinkResponse> {
+    if (res.status !== 401 || this.effectiveAuth()?.kind !== 'digest') return res;
+    const fresh = parseDigestChallenge(res.headers['www-authenticate']);
+    const hadOne = this.challenge;
+    if (!fresh || (hadOne !== null && !fresh.stale && fresh.nonce === hadOne.nonce)) return res;
+    this.challenge = fresh;
+    this.nc = 0;
+    return this.sendRetrying(method, path, ro);
   }
 
   /** GET of a JSON document: 204 gives null; anything but JSON (an HTML page, garbage, a 5xx) fails with a clear reason. */
@@ -115,7 +163,7 @@ export class PrusaLinkHttp {
   private send(method: string, path: string, ro: RequestOptions): Promise<PrusaLinkResponse> {
     const { baseUrl, timeoutMs } = this.opts;
     const headers: Record<string, string> = { ...ro.headers };
-    const auth = this.opts.auth;
+    const auth = this.effectiveAuth();
     if (auth?.kind === 'api-key') headers['X-Api-Key'] = auth.key;
     if (auth?.kind === 'digest' && this.challenge) {
       headers.Authorization = digestAuthorization(this.challenge, {

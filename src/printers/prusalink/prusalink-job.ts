@@ -20,9 +20,13 @@ export class PrusaLinkJob {
   timePrintingS: number | null = null;
   phase: JobSnapshot['phase'] = 'streaming';
   cancelRequested = false;
+  /** Monotonic time the printer took the upload (its print had begun then); null until then. */
+  acceptedMono: number | null = null;
   filament: FilamentSource = null;
   outcome: JobOutcome | null = null;
   endedAt: number | null = null;
+  /** Monotonic reading at the end: the elapsed time is measured on it, so a wall-clock jump changes nothing. */
+  private endedMono: number | null = null;
   readonly finished: Promise<JobOutcome>;
   private resolve!: (o: JobOutcome) => void;
 
@@ -31,7 +35,10 @@ export class PrusaLinkJob {
     readonly filePath: string,
     readonly remoteName: string,
     readonly fileSize: number,
+    /** Wall clock, for people: the job's started_at. */
     readonly startedAt: number,
+    /** Monotonic reading at the start: the elapsed time until the printer reports its own. */
+    readonly startedMono: number,
     /** The printer's job id before our upload: a FINISHED/STOPPED of that one is not ours. */
     readonly previousPrinterJobId: number | null,
   ) {
@@ -51,16 +58,18 @@ export class PrusaLinkJob {
   }
 
   /** Ends once; returns false when it had already ended. */
-  end(outcome: JobOutcome, now: number): boolean {
+  end(outcome: JobOutcome, now: number, mono: number): boolean {
     if (this.outcome) return false;
     this.outcome = outcome;
     this.endedAt = now;
+    this.endedMono = mono;
     this.resolve(outcome);
     return true;
   }
 
-  snapshot(now: number): PrusaLinkJobSnapshot {
-    const end = this.endedAt ?? now;
+  /** `mono`: the clock's monotonic reading now. */
+  snapshot(mono: number): PrusaLinkJobSnapshot {
+    const end = this.endedMono ?? mono;
     return {
       id: this.id,
       file_path: this.filePath,
@@ -74,7 +83,7 @@ export class PrusaLinkJob {
       lines_total: null,
       phase: this.phase,
       started_at: this.startedAt,
-      elapsed_ms: this.timePrintingS !== null ? this.timePrintingS * 1000 : Math.max(0, end - this.startedAt),
+      elapsed_ms: this.timePrintingS !== null ? this.timePrintingS * 1000 : Math.max(0, end - this.startedMono),
       extruded_mm: this.extrudedMm(),
       used_basis: 'progress_percent',
       // The printer runs its own copy: an action takes effect there, never held behind a wait of ours.
@@ -82,7 +91,8 @@ export class PrusaLinkJob {
     };
   }
 
-  handle(now: () => number): JobHandle {
-    return { id: this.id, finished: this.finished, snapshot: () => this.snapshot(now()) };
+  /** `mono`: reads the clock's monotonic time. */
+  handle(mono: () => number): JobHandle {
+    return { id: this.id, finished: this.finished, snapshot: () => this.snapshot(mono()) };
   }
 }

@@ -30,7 +30,7 @@ import type { JobHandle } from '../session-job-control.js';
 import { jobIsFile, readJob, readStatus, readVersion, type JobAnswer, type StatusAnswer } from './prusalink-answers.js';
 import { PrusaLinkHttp, PrusaLinkRequestError } from './prusalink-http.js';
 import { PrusaLinkJob } from './prusalink-job.js';
-import { vanishedJobEnd } from './prusalink-states.js';
+import { endOfPrint } from './prusalink-states.js';
 import { parsePrusaLinkUrl, prusaLinkAuth } from './prusalink-url.js';
 
 export interface PrusaLinkPrinterOptions {
@@ -54,9 +54,14 @@ export interface PrusaLinkPrinterOptions {
   actionTimeoutMs?: number;
   /** How long an upload may take to show up as the printer's print before the job fails (default 60000 ms). */
   startTimeoutMs?: number;
+  /**
+   * How long adoptJob waits for a state that hides the print (BUSY in crash recovery or power-panic resume, UNKNOWN)
+   * to pass before it decides (default 120000 ms).
+   */
+  holdWaitMs?: number;
 }
 
-type ExternalPrint = ExternalJob & { printerJobId: number; timePrintingS: number | null };
+type ExternalPrint = ExternalJob & { printerJobId: number; timePrintingS: number | null; /** monotonic ms */ startedMono: number };
 
 const noConsole = (what: string): AppError =>
   new AppError(409, 'invalid_state', `PrusaLink has no ${what}`, 'PrusaLink v1 offers no G-code console nor manual control; use the printer\'s screen');
@@ -74,6 +79,7 @@ export class PrusaLinkPrinter implements PrinterLink {
   private readonly failuresBeforeOffline: number;
   private readonly actionTimeoutMs: number;
   private readonly startTimeoutMs: number;
+  private readonly holdWaitMs: number;
 
   private status: PrinterStatus = 'offline';
   private error: { code: string; message: string } | null = null;
@@ -106,6 +112,7 @@ export class PrusaLinkPrinter implements PrinterLink {
     this.failuresBeforeOffline = opts.failuresBeforeOffline ?? 2;
     this.actionTimeoutMs = opts.actionTimeoutMs ?? 30_000;
     this.startTimeoutMs = opts.startTimeoutMs ?? 60_000;
+    this.holdWaitMs = opts.holdWaitMs ?? 120_000;
     this.http = new PrusaLinkHttp({
       baseUrl: target.baseUrl,
       auth: prusaLinkAuth(opts.apiKey),
@@ -127,7 +134,7 @@ export class PrusaLinkPrinter implements PrinterLink {
       firmware: this.firmware ? { ...this.firmware, capabilities: { ...this.firmware.capabilities } } : null,
       temperatures: { ...this.temperatures },
       ready: this.ready,
-      job: this.job ? this.job.snapshot(this.clock.now()) : null,
+      job: this.job ? this.job.snapshot(this.clock.monotonic()) : null,
       error: this.error ? { ...this.error } : null,
       offline_reason: this.offlineReason,
       external_job: e ? { file_name: e.file_name, progress: e.progress, started_at: e.started_at } : null,
@@ -195,7 +202,7 @@ export class PrusaLinkPrinter implements PrinterLink {
     const { size } = await stat(req.filePath);
     const binary = await startsWithBgcode(req.filePath);
     const remoteName = uploadName(req, binary);
-    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, this.clock.now(), this.lastStatus?.job?.id ?? null);
+    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, this.clock.now(), this.clock.monotonic(), this.lastStatus?.job?.id ?? null);
     this.job = job;
     this.status = 'printing';
     this.acceptsJob = false;
@@ -209,6 +216,10 @@ export class PrusaLinkPrinter implements PrinterLink {
       });
       if (res.status < 200 || res.status >= 300) {
         const text = res.body.subarray(0, 200).toString('utf8').trim();
+        // The firmware stores the upload first and only then finds it cannot print now (409 "Can't print right now",
+        // lib/WUI/nhttp/gcode_upload.cpp): our copy would stay on the stick. The job goes back to the queue, maybe to
+        // another printer, so the copy is removed (the firmware refuses to delete a file it prints, so no print is hurt).
+        if (res.status === 409) await this.dropUpload(remoteName);
         throw new AppError(409, res.status === 409 ? 'printer_busy' : 'invalid_state', `PrusaLink refused the upload (HTTP ${res.status}${text ? `: ${text}` : ''})`);
       }
     } catch (err) {
@@ -218,9 +229,21 @@ export class PrusaLinkPrinter implements PrinterLink {
       throw err;
     }
     await filament;
+    // From here a result state is this print's: see followJob. Set after the filament is known, so its end is charged.
+    job.acceptedMono = this.clock.monotonic();
     this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
     this.pollSoon();
-    return job.handle(() => this.clock.now());
+    return job.handle(() => this.clock.monotonic());
+  }
+
+  /** Best effort: removes an upload the printer stored but did not print; a failure is only logged. */
+  private async dropUpload(remoteName: string): Promise<void> {
+    try {
+      const res = await this.http.request('DELETE', `/api/v1/files/${this.storage}/${encodeURIComponent(remoteName)}`);
+      if (res.status >= 300 && res.status !== 404) this.log?.warn('prusalink: the refused upload stays on the printer', { printer: this.printerId, file: remoteName, status: res.status });
+    } catch (err) {
+      this.log?.warn('prusalink: could not remove the refused upload', { printer: this.printerId, file: remoteName, error: (err as Error).message });
+    }
   }
 
   markReady(): void {
@@ -264,22 +287,37 @@ export class PrusaLinkPrinter implements PrinterLink {
   /** After our restart: follow the printer's print of `req.remoteName` as this job; null when it runs something else. */
   async adoptJob(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null> {
     if (!req.remoteName) return null;
-    if (this.job?.id === req.jobId) return this.job.handle(() => this.clock.now());
+    if (this.job?.id === req.jobId) return this.job.handle(() => this.clock.monotonic());
     const binary = await startsWithBgcode(req.filePath);
     const remoteName = uploadName(req, binary);
     if (this.status === 'offline' || this.status === 'connecting') await this.connect();
-    const status = readStatus(await this.http.getJson('/api/v1/status'));
+    const status = await this.statusPastHold();
     const answer = readJob(await this.http.getJson('/api/v1/job'));
     if (!answer || !jobIsFile(answer, remoteName)) return null;
     if (!status.meaning.jobActive && status.meaning.ends === null) return null;
     const { size } = await stat(req.filePath);
-    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, req.startedAt, null);
+    // Before our restart it ran this long (wall clock: the only reading that survives a restart), on from now monotonic.
+    const startedMono = this.clock.monotonic() - Math.max(0, this.clock.now() - req.startedAt);
+    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, req.startedAt, startedMono, null);
     job.printerJobId = answer.id;
     await this.loadFilament(job, binary);
     if (this.external?.printerJobId === answer.id) this.external = null;
     this.job = job;
-    this.apply(status, answer);
-    return job.handle(() => this.clock.now());
+    this.apply(status, answer, this.clock.monotonic());
+    return job.handle(() => this.clock.monotonic());
+  }
+
+  /**
+   * The printer's status once it no longer hides its print: in crash recovery the firmware shows BUSY with no job for
+   * a while, and judging then would give up a print that goes on (up to holdWaitMs; then the status as it is).
+   */
+  private async statusPastHold(): Promise<StatusAnswer> {
+    const until = this.clock.monotonic() + this.holdWaitMs;
+    for (;;) {
+      const status = readStatus(await this.http.getJson('/api/v1/status'));
+      if (!status.meaning.holds || this.clock.monotonic() >= until || this.stopped) return status;
+      await new Promise((r) => setTimeout(r, this.pollMs));
+    }
   }
 
   // ---------------------------------------------------------------- polling
@@ -310,6 +348,7 @@ export class PrusaLinkPrinter implements PrinterLink {
   }
 
   private async poll(): Promise<void> {
+    const begun = this.clock.monotonic();
     try {
       if (this.firmware === null) await this.identify();
       const status = readStatus(await this.http.getJson('/api/v1/status'));
@@ -317,7 +356,7 @@ export class PrusaLinkPrinter implements PrinterLink {
       const answer = wantJob ? readJob(await this.http.getJson('/api/v1/job')) : null;
       if (this.stopped) return;
       this.failures = 0;
-      this.apply(status, answer);
+      this.apply(status, answer, begun);
     } catch (err) {
       if (this.stopped) return;
       this.pollFailed(err as Error);
@@ -361,7 +400,8 @@ export class PrusaLinkPrinter implements PrinterLink {
   }
 
   /** Everything a poll learnt, applied in one place: status, the followed job, the external print. */
-  private apply(status: StatusAnswer, answer: JobAnswer | null): void {
+  /** `begun`: the monotonic time the poll was sent (a poll sent during our upload may show the state before it). */
+  private apply(status: StatusAnswer, answer: JobAnswer | null, begun: number): void {
     const was = this.status;
     const previousState = this.lastStatus?.state ?? null;
     this.lastStatus = status;
@@ -371,9 +411,11 @@ export class PrusaLinkPrinter implements PrinterLink {
       this.connectedAt = this.clock.now();
       this.bus.emit('printer.online', { printer_id: this.printerId, firmware: this.firmware?.name });
     }
-    // Without its printer PrusaLink knows nothing true about the print: the jobs are judged when it is back.
-    if (status.printerOk !== false || status.state === 'ERROR') {
-      this.followJob(status, answer);
+    // Without its printer PrusaLink knows nothing true about the print: the jobs are judged when it is back. A holding
+    // state (BUSY in crash recovery or power-panic resume, UNKNOWN) hides the print without ending it: keep both as
+    // they are, so the print that comes back is still the farm's job, not an external one.
+    if ((status.printerOk !== false || status.state === 'ERROR') && !status.meaning.holds) {
+      this.followJob(status, answer, begun);
       this.followExternal(status, answer);
     }
     const m = status.meaning;
@@ -390,25 +432,34 @@ export class PrusaLinkPrinter implements PrinterLink {
     } else {
       this.offlineReason = null;
       this.error = null;
-      // An upload that has not shown up as a print yet keeps the printer ours.
-      this.status = this.job && !this.job.outcome ? (m.status === 'paused' ? 'paused' : 'printing') : m.status;
+      // An upload that has not shown up as a print yet keeps the printer ours; a state that tells nothing (UNKNOWN)
+      // keeps the last status, and occupied when there was none (no job goes to a printer in an unknown state).
+      const online = was === 'idle' || was === 'printing' || was === 'paused' ? was : 'printing';
+      const shown = m.status ?? online;
+      this.status = this.job && !this.job.outcome ? (shown === 'paused' ? 'paused' : 'printing') : shown;
     }
     this.acceptsJob = m.acceptsJob && this.job === null && this.external === null && this.status === 'idle';
   }
 
-  private followJob(status: StatusAnswer, answer: JobAnswer | null): void {
+  private followJob(status: StatusAnswer, answer: JobAnswer | null, begun: number): void {
     const job = this.job;
     if (!job || job.outcome) return;
     const m = status.meaning;
-    const now = this.clock.now();
     const printerId = status.job?.id ?? answer?.id ?? null;
     if (job.printerJobId === null) {
       // Waiting for our upload to show up: a new job id running our file.
       const isOurs = answer !== null && printerId !== job.previousPrinterJobId && jobIsFile(answer, job.remoteName);
+      // Both PrusaLinks answer the upload only once its print has begun (Prusa-Firmware-Buddy wui_api.cpp
+      // wui_start_print waits on marlin_client.cpp is_print_started; Prusa-Link web/files.py runs StartPrint before its
+      // 201): a result state seen by a poll sent after that, naming no job, is this print's, however short it was.
+      const resultOfOurs = m.ends !== null && m.ends !== 'failed' && printerId === null && job.acceptedMono !== null && begun >= job.acceptedMono;
       if (isOurs) job.printerJobId = answer.id;
-      else {
+      else if (resultOfOurs) {
+        this.endJob(job, job.cancelRequested && m.ends !== 'completed' ? { status: 'cancelled' } : ({ status: m.ends } as JobOutcome));
+        return;
+      } else {
         if (m.ends === 'failed') this.endJob(job, { status: 'failed', error: { code: 'firmware_error', message: status.message ?? 'the printer reports an error' } });
-        else if (now - job.startedAt > this.startTimeoutMs) {
+        else if (this.clock.monotonic() - job.startedMono > this.startTimeoutMs) {
           this.endJob(job, { status: 'failed', error: { code: 'firmware_error', message: `the printer did not start printing the upload within ${this.startTimeoutMs} ms` } });
         }
         return;
@@ -433,13 +484,16 @@ export class PrusaLinkPrinter implements PrinterLink {
       this.endJob(job, { status: 'failed', error: { code: 'firmware_error', message: status.message ?? 'the printer reports an error' } });
       return;
     }
-    // The printer shows the result (FINISHED/STOPPED), or the job is gone (a new one, or IDLE between two polls).
-    const ends = same && m.ends ? m.ends : vanishedJobEnd(job.progress);
+    // The printer shows the result (FINISHED/STOPPED, with no job in them on the firmware), or the job is gone (a new
+    // one, or IDLE between two polls).
+    const ends = endOfPrint(m, printerId, job.printerJobId, job.progress);
     this.endJob(job, job.cancelRequested && ends !== 'completed' ? { status: 'cancelled' } : { status: ends } as JobOutcome);
   }
 
   private endJob(job: PrusaLinkJob, outcome: JobOutcome): void {
-    if (!job.end(outcome, this.clock.now())) return;
+    // The firmware caps a percentage read from the file position at 99: a completed print did the whole file.
+    if (outcome.status === 'completed' && !job.outcome) job.progress = 100;
+    if (!job.end(outcome, this.clock.now(), this.clock.monotonic())) return;
     if (this.job === job) this.job = null;
     if (job.progress > 0) this.ready = false;
     const base = { printer_id: this.printerId, job_id: job.id };
@@ -455,9 +509,12 @@ export class PrusaLinkPrinter implements PrinterLink {
     const ext = this.external;
     const ours = this.job !== null && answer !== null && (this.job.printerJobId === answer.id || jobIsFile(answer, this.job.remoteName));
     const running = m.jobActive && answer !== null && !ours ? answer : null;
+    const shownId = status.job?.id ?? answer?.id ?? null;
+    // The status still shows it running but /api/v1/job answered 204: the print ended between the two requests, and
+    // only the next poll shows how (judged now it would read as vanished, i.e. cancelled).
+    if (ext && answer === null && m.jobActive && shownId === ext.printerJobId) return;
     if (ext && (!running || running.id !== ext.printerJobId)) {
-      const same = status.job?.id === ext.printerJobId;
-      const ends = same && m.ends ? m.ends : vanishedJobEnd(ext.progress);
+      const ends = endOfPrint(m, shownId, ext.printerJobId, ext.progress);
       this.external = null;
       const now = this.clock.now();
       this.bus.emit('printer.external_job_ended', {
@@ -466,7 +523,7 @@ export class PrusaLinkPrinter implements PrinterLink {
         status: ends,
         started_at: ext.started_at,
         ended_at: now,
-        print_seconds: ext.timePrintingS ?? Math.round((now - ext.started_at) / 1000),
+        print_seconds: ext.timePrintingS ?? Math.round((this.clock.monotonic() - ext.startedMono) / 1000),
         extruded_mm: null,
         ...(ends === 'failed' && status.message ? { message: status.message } : {}),
       });
@@ -481,6 +538,7 @@ export class PrusaLinkPrinter implements PrinterLink {
         file_name: running.fileName ?? `job ${running.id}`,
         progress,
         started_at: now - (timePrintingS ?? 0) * 1000,
+        startedMono: this.clock.monotonic() - (timePrintingS ?? 0) * 1000,
         printerJobId: running.id,
         timePrintingS,
       };

@@ -17,10 +17,14 @@ export function parsePrusaLinkUrl(url: string): PrusaLinkTarget {
   return { baseUrl: new URL(u.baseUrl), fingerprint: u.fingerprint, storage: u.storage ?? 'usb' };
 }
 
-/** `user:password` is the printer's Digest login; anything else is an X-Api-Key; empty means no auth. */
+/**
+ * `user:password` is a Digest login as typed (Prusa-Link on a Pi lets its user be chosen; a password holding a colon is
+ * written `maker:pa:ss`); anything else is a bare secret: the password a Buddy printer's screen shows (Digest user
+ * `maker`) or an API key, whichever the printer takes. Empty means no auth.
+ */
 export function prusaLinkAuth(apiKey: string | null | undefined): PrusaLinkAuth {
   if (!apiKey) return null;
   const colon = apiKey.indexOf(':');
   if (colon > 0) return { kind: 'digest', user: apiKey.slice(0, colon), password: apiKey.slice(colon + 1) };
-  return { kind: 'api-key', key: apiKey };
+  return { kind: 'secret', secret: apiKey };
 }

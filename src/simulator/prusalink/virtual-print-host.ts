@@ -3,7 +3,8 @@
 import { stripGcodeLine } from '../../protocol/framing.js';
 import type { VirtualPrinter } from '../virtual-printer.js';
 
-export type HostState = 'IDLE' | 'PRINTING' | 'PAUSED' | 'FINISHED' | 'STOPPED' | 'ERROR';
+/** BUSY here is a print in crash recovery or power-panic resume: on the printer, but not moving on and shown without a job. */
+export type HostState = 'IDLE' | 'PRINTING' | 'PAUSED' | 'FINISHED' | 'STOPPED' | 'ERROR' | 'BUSY';
 
 export interface HostJob {
   id: number;
@@ -86,6 +87,15 @@ export class VirtualPrintHost {
     this.pump();
   }
 
+  /** Crash recovery / power-panic resume: the print holds in BUSY (on), then prints on from where it was (off). */
+  recover(on: boolean): void {
+    if (on && this.state === 'PRINTING') this.setState('BUSY');
+    else if (!on && this.state === 'BUSY') {
+      this.setState('PRINTING');
+      this.pump();
+    }
+  }
+
   /** Stops the print where it is and turns the heaters off. */
   stop(): void {
     if (this.state !== 'PRINTING' && this.state !== 'PAUSED') return;
@@ -94,9 +104,13 @@ export class VirtualPrintHost {
     this.printer.hostWrite('M104 S0\nM140 S0\n');
   }
 
+  /**
+   * The share of the file done, as the firmware computes it from the file position when no M73 says otherwise: capped
+   * at 99 (Prusa-Firmware-Buddy src/common/marlin_server.cpp, sd_percent_done), so 100 is never reported.
+   */
   progress(): number {
     const j = this.job;
-    return j && this.textSize > 0 ? (j.offset / this.textSize) * 100 : 0;
+    return j && this.textSize > 0 ? Math.min(99, (j.offset / this.textSize) * 100) : 0;
   }
 
   /** Milliseconds printing so far (pauses excluded). */
@@ -158,7 +172,7 @@ export class VirtualPrintHost {
     this.inFlight = false;
     const j = this.job;
     const done = this.lines[this.next];
-    if (j && done && (this.state === 'PRINTING' || this.state === 'PAUSED')) {
+    if (j && done && (this.state === 'PRINTING' || this.state === 'PAUSED' || this.state === 'BUSY')) {
       j.offset = done.end;
       j.linesDone++;
       this.next++;

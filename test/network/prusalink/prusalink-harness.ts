@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { EventBus } from '../../../src/events/event-bus.js';
 import type { DomainEvents, } from '../../../src/events/event-types.js';
 import { ExtrusionIndexCache } from '../../../src/printers/extrusion-index-cache.js';
+import type { JobHandle } from '../../../src/printers/session-job-control.js';
 import { createPrusaLinkPrinter, type PrusaLinkPrinter, type PrusaLinkPrinterOptions } from '../../../src/printers/prusalink/prusalink-printer.js';
 import { startPrusaLinkStandIn, type PrusaLinkStandIn, type PrusaLinkStandInOptions } from '../../../src/simulator/prusalink/prusalink-standin.js';
 
@@ -93,3 +94,21 @@ export async function until(cond: () => boolean, what: string, ms = 10_000): Pro
 
 export const named = <K extends keyof DomainEvents>(r: Rig, name: K): DomainEvents[K][] =>
   r.events.filter((e) => e.name === name).map((e) => e.payload as DomainEvents[K]);
+
+/** A connected driver printing job `jobId` (a file of `lines` moves), once the printer reports `progress` % of it. */
+export async function printing(r: Rig, jobId: string, lines: number, progress: number, extra: Partial<PrusaLinkPrinterOptions> = {}): Promise<{ p: PrusaLinkPrinter; h: JobHandle }> {
+  const p = r.driver(extra);
+  await p.connect();
+  const h = await p.startJob({ jobId, filePath: await r.file(`${jobId}.gcode`, gcodeText(lines)) });
+  await until(() => h.snapshot().progress >= progress, `progress ${progress} %`);
+  return { p, h };
+}
+
+/** A connected driver that has seen a print of `benchy.gcode` (`lines` moves) started on the printer's own screen. */
+export async function externalPrinting(r: Rig, lines: number): Promise<PrusaLinkPrinter> {
+  const p = r.driver();
+  await p.connect();
+  r.standIn.startExternalPrint('benchy.gcode', Buffer.from(gcodeText(lines)));
+  await until(() => p.snapshot().external_job != null, 'the external print');
+  return p;
+}

@@ -29,10 +29,12 @@ test('unreachable: nothing listens at the address', async () => {
   }
 });
 
-for (const [name, apiKey, standInKey] of [
-  ['a wrong Digest password', 'maker:wrong', LOGIN],
-  ['a wrong X-Api-Key', 'nope', 'the-key'],
-  ['no credentials', null, LOGIN],
+for (const [name, apiKey, standInKey, answer] of [
+  ['a wrong Digest password', 'maker:wrong', LOGIN, /401/],
+  // Prusa-Link (Python) answers a wrong key 403 (web/lib/auth.py check_api_digest): refused, not unreachable.
+  ['a wrong X-Api-Key (403)', 'nope', 'the-key', /403/],
+  ['a wrong firmware password', 'wrong', LOGIN, /401/],
+  ['no credentials', null, LOGIN, /401/],
 ] as const) {
   test(`auth_failed: ${name}`, async () => {
     const r = await rig({ apiKey: standInKey });
@@ -40,7 +42,7 @@ for (const [name, apiKey, standInKey] of [
       const p = r.driver({ apiKey });
       await assert.rejects(p.connect());
       assert.equal(p.snapshot().offline_reason, 'auth_failed');
-      assert.match(p.snapshot().error!.message, /401/);
+      assert.match(p.snapshot().error!.message, answer);
     } finally {
       await r.close();
     }
@@ -58,8 +60,8 @@ test('X-Api-Key firmware: the key is sent as a header', async () => {
   }
 });
 
-test('Digest: SHA-256 offered, and the legacy form without qop', async () => {
-  for (const digest of [{ algorithm: 'SHA-256' as const }, { qop: false }]) {
+test('Digest: SHA-256 offered, qop="auth" offered, and the firmware\'s form without qop', async () => {
+  for (const digest of [{ algorithm: 'SHA-256' as const }, { qop: true }, { qop: false }, {}]) {
     const r = await rig({ digest });
     try {
       const p = r.driver();

@@ -51,7 +51,7 @@ export const KINDS: Record<PrinterKind, KindInfo> = {
     placeholder: 'prusalink://prusa-mk4.local',
     urlHint: `prusalink://HOST[:PORT]: port 80 unless given (443 with HTTPS). ${PIN}`,
     keyLabel: 'user:password or API key',
-    keyHint: 'The user and password from the printer’s screen (Settings → Network → PrusaLink) as user:password, or its API key.',
+    keyHint: 'The password from the printer’s screen (Settings → Network → PrusaLink) as it is: its user is always maker. Prusa-Link on a Raspberry Pi: its API key, or user:password.',
     ports: { http: 80, https: 443 },
   },
 };
