@@ -41,6 +41,7 @@ export function validateProfile(data: unknown, file: string): FirmwareProfile {
   }
   const p = data;
   for (const f of REGEX_FIELDS) checkRegexes(file, f, p[f]);
+  if (p.readyPattern) checkRegexes(file, 'readyPattern', [p.readyPattern]);
   checkRegexes(file, 'resend.patterns', p.resend.patterns);
   checkRegexes(file, 'resend.skipPatterns', p.resend.skipPatterns);
   for (const [field, list] of [['resend.patterns', p.resend.patterns], ['resend.skipPatterns', p.resend.skipPatterns]] as const) {

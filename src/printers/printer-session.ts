@@ -33,6 +33,8 @@ import { ReconnectPolicy, type ReconnectPolicyOptions } from './reconnect-policy
 import { HeaterTargets, cooldownScript } from './session-scripts.js';
 import { PreparedGcodeCache } from './prepared-gcode-cache.js';
 
+/** How long a restarted firmware may take to say it is ready (Klipper reconnecting its MCUs) before the link is dropped. */
+const READY_AFTER_RESTART_MS = 120_000;
 export type { ConsoleEntry } from './session-context.js';
 export type { JobHandle } from './session-job-control.js';
 export { splitProfileParam } from './session-handshake.js';
@@ -110,6 +112,10 @@ export class PrinterSession implements PrinterLink {
   /** Bumped on every open and every loss: callbacks of an older link are ignored. */
   private linkGen = 0;
   private connecting: Promise<void> | null = null;
+  /** A reset line came: the firmware is not ready until its profile's readyPattern line (Klipper after a RESTART). */
+  private restartedNotReady = false;
+  private readySeen = false;
+  private readyWait: (() => void) | null = null;
   /** disconnect() was called: no reconnect until connect() again. */
   private stopped = true;
 
@@ -419,6 +425,8 @@ export class PrinterSession implements PrinterLink {
         this.profile = profile;
         this.protocol!.setProfile(profile);
       }
+      if (this.restartedNotReady && profile.readyPattern) await this.untilReady();
+      this.restartedNotReady = false;
       // The dialect is known now; nothing sent during the handshake moved filament.
       this.extrusion = new ExtrusionTracker(extrusionDialectFor(this.profile.name));
       await this.meatpack.negotiate(found, (bytes) => {
@@ -431,6 +439,26 @@ export class PrinterSession implements PrinterLink {
     this.baudRate = transport.baudRate ?? null;
     this.setStatus('idle');
     this.bus.emit('printer.online', { printer_id: this.printerId, firmware: info.name });
+  }
+
+  /**
+   * After a restart, until the firmware says it is ready (Klipper's `// Klipper state: Ready`, seconds after its
+   * `Disconnect`): the link stays `connecting`, so no job is sent to a printer that would refuse it. Also resolves when
+   * the line came during the handshake itself.
+   */
+  private untilReady(): Promise<void> {
+    if (this.readySeen) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.readyWait = null;
+        reject(new Error(`the printer did not report ready within ${READY_AFTER_RESTART_MS / 1000} s of its restart`));
+      }, READY_AFTER_RESTART_MS);
+      this.readyWait = () => {
+        clearTimeout(timer);
+        this.readyWait = null;
+        resolve();
+      };
+    });
   }
 
   private newProtocol(): void {
@@ -447,6 +475,10 @@ export class PrinterSession implements PrinterLink {
   // ---------------------------------------------------------------- link events
 
   private lineIn(line: string): void {
+    if (this.restartedNotReady && this.profile.readyPattern && new RegExp(this.profile.readyPattern).test(line)) {
+      this.readySeen = true;
+      this.readyWait?.();
+    }
     if (this.handshake.draining) {
       this.handshake.noise();
       this.emitConsole('received', 'noise', line);
@@ -594,6 +626,8 @@ export class PrinterSession implements PrinterLink {
 
   private firmwareReset(): void {
     if (this.status === 'connecting' || !this.transport) return;
+    this.restartedNotReady = true;
+    this.readySeen = false;
     this.emitConsole('received', 'info', 'firmware restarted');
     this.jobs.fail('firmware_reset', 'the printer restarted (firmware reset) mid-print; line numbers were reset');
     this.failPending(new AppError(409, 'printer_offline', 'the printer restarted before answering'));

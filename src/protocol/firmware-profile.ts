@@ -97,6 +97,12 @@ export interface FirmwareProfile {
   resumeTemperatureWindow: number;
   /** Command that starts temperature autoreports, or null when the firmware cannot. */
   autoreportTemperature: string | null;
+  /**
+   * Regex source: the line that says the firmware is ready again after a restart, or absent. Klipper answers M115 while
+   * it is still "not ready" and refuses everything else (`!! Printer is not ready`): after a reset line the session
+   * waits for this one before it calls the printer idle.
+   */
+  readyPattern?: string | null;
   /** Regex sources: a line meaning the board has just restarted. */
   resetPatterns: string[];
   /** Regex sources: errors after which the firmware is halted. */

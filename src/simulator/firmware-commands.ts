@@ -10,6 +10,8 @@ export const HOUSEKEEPING = /^(M110|M105|M115|M155)(?!\d)/i;
 /** Commands that wait on purpose: the planner running dry around them is not starvation. */
 export const DELIBERATE_WAITS = new Set(['G4', 'G28', 'G29', 'M400', 'M18', 'M84', 'M109', 'M190', 'M600', 'M0', 'M1', 'M226']);
 const HOME_MS = 4000;
+/** Klipper's host software restarting: from its `Disconnect` to its `Ready`. */
+const KLIPPER_RESTART_MS = 2000;
 const PROBE_MS = 15000;
 
 /** Commands the model accepts without an effect worth modelling (slicer boilerplate, settings, SD, fans, ...). */
@@ -232,11 +234,38 @@ export class FirmwareCommands {
     };
   }
 
+  /** Klipper between a RESTART and its `Klipper state: Ready`: only M115, M105 and M110 are served. */
+  private klipperNotReady = false;
+
+  /**
+   * Klipper's RESTART / FIRMWARE_RESTART: the host software starts again (`// Klipper state: Disconnect`), answers
+   * M115 but refuses other G-code with `!! Printer is not ready` until it says `// Klipper state: Ready` (real klippy
+   * took about 2 s on the peers kit's Linux MCU).
+   */
+  private klipperRestart(): null {
+    this.host.after(0, () => {
+      this.klipperNotReady = true;
+      this.host.emit('// Klipper state: Disconnect');
+      this.host.after(this.period(KLIPPER_RESTART_MS), () => {
+        this.klipperNotReady = false;
+        this.host.emit('// Klipper state: Ready');
+      });
+    });
+    return null;
+  }
+
   /** Runs a command; returns null when it is done at once, or a poll that says when it is. */
   execute(cmd: Command): Resume | null {
     const { code, words } = cmd;
     const { planner } = this.host;
     this.okSuffix = null;
+    if (this.options.profile === 'klipper') {
+      if (this.klipperNotReady && code !== 'M115' && code !== 'M105' && code !== 'M110') {
+        this.host.emit(this.dialect.errorLine('Printer is not ready'));
+        return null;
+      }
+      if (code === 'RESTART' || code === 'FIRMWARE_RESTART') return this.klipperRestart();
+    }
     switch (code) {
       case 'G0':
       case 'G1':

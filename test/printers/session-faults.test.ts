@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import type { AppError } from '../../src/errors.js';
 import type { JobProgressPayload } from '../../src/events/event-types.js';
 import { createSimTransport } from '../../src/transport/sim.transport.js';
@@ -261,6 +262,24 @@ test('progress events carry printer and job ids and never go back', async () => 
       assert.ok(ps[i]!.progress >= ps[i - 1]!.progress && ps[i]!.bytes_acked >= ps[i - 1]!.bytes_acked);
     }
     assert.equal(ps.at(-1)!.progress, 100);
+  } finally {
+    await h.close();
+  }
+});
+
+test('Klipper restarted from its own console: not idle until it says ready (it answers M115 before that, and refuses jobs)', async () => {
+  // Real klippy after RESTART: `// Klipper state: Disconnect`, M115 answered at once, `!! Printer is not ready` for
+  // everything else until `// Klipper state: Ready` seconds later; a job sent in between failed (peer tier).
+  const h = await openHarness('sim://krestart?record=1&profile=klipper&speed=1');
+  try {
+    await h.session.connect();
+    await h.session.sendCommand('RESTART');
+    await until(() => h.session.snapshot().status !== 'idle', 5000);
+    await until(() => h.session.snapshot().status === 'idle', 10_000);
+    const file = path.join(h.dir, 'after-restart.gcode');
+    await writeFile(file, 'G90\nG1 X10 Y10 F6000\nG1 X20 Y10 F6000\n');
+    const job = await h.session.startJob({ jobId: 'job_after_restart', filePath: file });
+    assert.deepEqual(await job.finished, { status: 'completed' });
   } finally {
     await h.close();
   }
