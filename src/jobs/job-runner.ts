@@ -233,7 +233,12 @@ export class JobRunner {
         return false;
       }
       const message = (err as Error).message;
-      const count = await this.countRefusal(printerId, message);
+      // Busy (a print started on the printer's own screen) or offline says nothing of whether it can print our jobs:
+      // the job goes back without counting against the printer.
+      // (Read by its code: an error from a worker thread's session arrives as a plain copy, not an AppError.)
+      const code = (err as { code?: unknown } | null)?.code;
+      const passing = code === 'printer_busy' || code === 'printer_offline';
+      const count = passing ? { held: false, attempts: 0, detail: message } : await this.countRefusal(printerId, message);
       this.d.logger.warn('printer refused a job start; the job goes back to the queue', {
         job_id: jobId,
         printer_id: printerId,

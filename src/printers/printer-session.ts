@@ -115,7 +115,8 @@ export class PrinterSession implements PrinterLink {
   /** A reset line came: the firmware is not ready until its profile's readyPattern line (Klipper after a RESTART). */
   private restartedNotReady = false;
   private readySeen = false;
-  private readyWait: (() => void) | null = null;
+  /** Settles the wait for the ready line: with no error when it came, with one on a timeout or an aborted handshake. */
+  private readyWait: ((err?: Error) => void) | null = null;
   /** disconnect() was called: no reconnect until connect() again. */
   private stopped = true;
 
@@ -425,8 +426,13 @@ export class PrinterSession implements PrinterLink {
         this.profile = profile;
         this.protocol!.setProfile(profile);
       }
-      if (this.restartedNotReady && profile.readyPattern) await this.untilReady();
-      this.restartedNotReady = false;
+      try {
+        if (this.restartedNotReady && profile.readyPattern) await this.untilReady();
+      } finally {
+        // Once only: a failed wait leaves the next attempt a plain handshake, never a wait for a line already gone.
+        this.restartedNotReady = false;
+        this.readyWait?.(new Error('the handshake ended'));
+      }
       // The dialect is known now; nothing sent during the handshake moved filament.
       this.extrusion = new ExtrusionTracker(extrusionDialectFor(this.profile.name));
       await this.meatpack.negotiate(found, (bytes) => {
@@ -449,14 +455,12 @@ export class PrinterSession implements PrinterLink {
   private untilReady(): Promise<void> {
     if (this.readySeen) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.readyWait = null;
-        reject(new Error(`the printer did not report ready within ${READY_AFTER_RESTART_MS / 1000} s of its restart`));
-      }, READY_AFTER_RESTART_MS);
-      this.readyWait = () => {
+      const timer = setTimeout(() => this.readyWait?.(new Error(`the printer did not report ready within ${READY_AFTER_RESTART_MS / 1000} s of its restart`)), READY_AFTER_RESTART_MS);
+      this.readyWait = (err) => {
         clearTimeout(timer);
         this.readyWait = null;
-        resolve();
+        if (err) reject(err);
+        else resolve();
       };
     });
   }

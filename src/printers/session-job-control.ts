@@ -140,6 +140,11 @@ export class SessionJobControl {
       return Promise.reject(new AppError(409, 'invalid_state', 'cannot pause while the job is resuming', why));
     }
     p.dropQueuedCommands('not sent: the job was paused again');
+    // The reheat set its targets again: a farm that cools on pause turns them off, as the first pause did.
+    ctx.coolOnPause().then(
+      (cool) => (cool ? ctx.runScript(cooldownScript(ctx.profile())) : undefined),
+      () => undefined,
+    ).catch(() => undefined);
     job.transition('paused', now);
     ctx.setStatus('paused');
     ctx.bus.emit('job.paused', { printer_id: ctx.printerId, job_id: job.id });

@@ -79,14 +79,14 @@ export async function setOrg(app: PrintersApp, patch: Record<string, unknown>): 
  * Makes a live printer's session refuse every job start with `message` while `on` is true, as a printer whose upload
  * is refused (full storage) does; `attempts` counts every start the runner tried.
  */
-export function refuseStarts(sessions: SessionRegistry, printerId: string, message: string): { on: boolean; attempts: number } {
+export function refuseStarts(sessions: SessionRegistry, printerId: string, message: string, refusal: () => Error = () => new Error(message)): { on: boolean; attempts: number } {
   const session = sessions.get(printerId);
   assert.ok(session, `a session for ${printerId}`);
   const real = session.startJob.bind(session);
   const state = { on: true, attempts: 0 };
   session.startJob = async (req: JobStartRequest) => {
     state.attempts++;
-    if (state.on) throw new Error(message);
+    if (state.on) throw refusal();
     return real(req);
   };
   return state;

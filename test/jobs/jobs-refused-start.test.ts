@@ -3,6 +3,7 @@
 // changes or someone retries (action connect, a PATCH); a retry that goes through prints the job and forgets the count.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { AppError } from '../../src/errors.js';
 import { START_REFUSAL_LIMIT } from '../../src/printers/start-refusals.js';
 import { fastSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 import { createJob, gcode, getJob, refuseStarts, untilJob, untilStatus } from './jobs-harness.js';
@@ -74,6 +75,19 @@ describe('a printer that refuses job starts', () => {
     assert.equal(after.start_refusal, null);
     const row = await app.t.deps.db.selectFrom('printers').select(['start_refusals', 'start_refused_message']).where('id', '=', printer.id).executeTakeFirstOrThrow();
     assert.deepEqual({ ...row, start_refusals: Number(row.start_refusals) }, { start_refusals: 0, start_refused_message: null }, 'a start that went through forgets the count');
+  });
+
+  it('a printer busy with a print of its own (or gone offline) is not held: that says nothing of our jobs', async () => {
+    // PrusaLink answers 409 when someone started a print on its screen between our look and our upload.
+    const p = await app.create({ name: 'busy', connection_url: fastSim('refused-busy'), group: 'busy' });
+    await app.untilStatus(p.id, 'idle');
+    const state = refuseStarts(app.t.deps.sessions, p.id, 'busy', () => new AppError(409, 'printer_busy', 'printer busy is printing a job of its own'));
+    const job = await createJob(app, gcode({ tag: 'busy' }), { group: 'busy' });
+    await app.until('more starts than the hold allows', () => state.attempts > START_REFUSAL_LIMIT + 1, 20_000);
+    assert.equal((await app.get(p.id)).start_refusal, null, 'never held');
+    assert.notEqual((await getJob(app, job.id)).waiting_reason, 'printer_refused');
+    state.on = false;
+    await untilStatus(app, job.id, 'completed');
   });
 
   it('a printer whose link drops and comes back is offered the job again', async () => {

@@ -46,6 +46,9 @@ import {
 } from './moonraker-state.js';
 import { parseMoonrakerUrl, type MoonrakerAddress } from './moonraker-url.js';
 
+
+/** How long a cancel Klipper holds behind a wait may stay pending before it is given up (a long bed heat-up fits). */
+const PENDING_CANCEL_MS = 60 * 60_000;
 export interface MoonrakerPrinterOptions {
   printerId: string;
   /** moonraker://host[:port] or moonraker+https://host[:port]?fingerprint=<sha256> */
@@ -509,7 +512,8 @@ export class MoonrakerPrinter implements PrinterLink {
     const v = printView(this.objects);
     if (this.klippy !== 'ready' || v.filename !== remoteName) return null;
     const size = await stat(req.filePath).then((s) => s.size, () => v.fileSize);
-    // Our monotonic clock did not run before our restart: Klipper's total_duration says how long ago the print started.
+    // Our monotonic clock did not run before our restart: Klipper's total_duration says how long ago the print started
+    // (pauses before our restart included: Klipper reports no pause total, so an adopted job's time is approximate).
     const start = { wall: req.startedAt, monotonic: this.clock.monotonic() - v.totalDuration * 1000 };
     const job = new MoonrakerJob(req.jobId, req.filePath, remoteName, start, size, { filename: '', state: 'standby' }, () => this.clock.monotonic());
     job.startAcked = true;
@@ -544,15 +548,22 @@ export class MoonrakerPrinter implements PrinterLink {
 
   async cancel(): Promise<'cancelled' | 'pending'> {
     if (this.status !== 'printing' && this.status !== 'paused') throw wrongState(this.printerId, 'cancel', this.status);
-    const done = this.waitFor((v) => !isActive(v.state));
+    // Klipper holds a cancel behind the G-code that holds its queue (an M190 on a large bed: minutes), so the wait for
+    // it has no short deadline; the link going down ends it (rejectWaiters).
+    const done = this.waitFor((v) => !isActive(v.state), PENDING_CANCEL_MS);
     const job = this.job;
-    if (job) job.cancelRequested = true;
     const withdraw = (err: Error): void => {
       if (job && !job.outcome) job.cancelRequested = false;
       this.log.warn('moonraker: the cancel did not land; the print goes on', { printer_id: this.printerId, error: err });
     };
-    // Klipper runs the cancel behind the G-code that holds its queue (an M109 wait): pending until it does.
-    return cancelOrPending(this.printAction('cancel', done), withdraw);
+    if (job) job.cancelRequested = true;
+    try {
+      // Pending until Klipper ran it (the job shows pending_action cancel meanwhile).
+      return await cancelOrPending(this.printAction('cancel', done), withdraw);
+    } catch (err) {
+      if (job && !job.outcome) job.cancelRequested = false;
+      throw err;
+    }
   }
 
   private async printAction(action: 'pause' | 'resume' | 'cancel', done: Promise<void>): Promise<void> {
@@ -640,16 +651,13 @@ export class MoonrakerPrinter implements PrinterLink {
     throw printerOffline(this.printerId, this.status);
   }
 
-  private waitFor(test: (v: PrintView) => boolean): Promise<void> {
+  private waitFor(test: (v: PrintView) => boolean, timeoutMs = this.opts.actionTimeoutMs ?? 120_000): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const w: Waiter = {
         test,
         resolve,
         reject,
-        timer: setTimeout(
-          () => this.settleWaiter(w, new AppError(409, 'invalid_state', `the printer did not get there within ${this.opts.actionTimeoutMs ?? 120_000} ms`)),
-          this.opts.actionTimeoutMs ?? 120_000,
-        ),
+        timer: setTimeout(() => this.settleWaiter(w, new AppError(409, 'invalid_state', `the printer did not get there within ${timeoutMs} ms`)), timeoutMs),
       };
       this.waiters.add(w);
     });
