@@ -33,7 +33,7 @@ export class FarmProcess {
   private async boot(): Promise<void> {
     // One worker: the serial printers run on a worker thread as in production.
     this.proc = runCli(['serve', '--host', '127.0.0.1', '--port', String(this.port), '--data-dir', this.dataDir, '--workers', '1', '--no-mdns'], {
-      PRINTFARM_LOG_LEVEL: 'info',
+      PRINTFARM_LOG_LEVEL: process.env.PEER_FARM_LOG_LEVEL ?? 'info',
     });
     const m = await this.proc.waitForOutput(LISTENING);
     this.base = m[1]!;
