@@ -168,35 +168,43 @@ test('a print started on the printer: printing with external_job, nothing sent t
   await p.disconnect();
 });
 
-test("a heat-up at the start is printing time: Klipper's print_duration stays 0 until the first extrusion, the job's time does not", async () => {
-  // Real Klipper (print_stats.py) counts print_duration from the first extrusion; the stand-in does the same now.
+/**
+ * A real-time stand-in printing `M109 S<target>` then a short part, the heat-up under way when `body` runs; the
+ * harness is closed afterwards.
+ */
+async function inHeatUp(
+  jobId: string,
+  target: number,
+  body: (h: Harness, p: ReturnType<Harness['printer']>, job: Awaited<ReturnType<ReturnType<Harness['printer']>['startJob']>>) => Promise<void>,
+): Promise<void> {
   const slow = await harness({ simulator: { speed: 1 } });
   try {
     const p = slow.printer();
     await p.connect();
-    const file = await slow.file('heat.gcode', `M109 S200\n${testPrint(20)}`);
-    const job = await p.startJob({ jobId: 'job-heat', filePath: file });
-    await until('the heat-up to be under way', () => (slow.standIn.klipper.objects().extruder!.target as number) === 200);
-    await new Promise((r) => setTimeout(r, 1200));
-    assert.equal(slow.standIn.klipper.objects().print_stats!.print_duration, 0, 'Klipper counts nothing before the first extrusion');
-    const elapsed = job.snapshot().elapsed_ms;
-    assert.ok(elapsed >= 1000, `the heat-up counts as printing time: elapsed_ms ${elapsed}`);
+    const file = await slow.file(`${jobId}.gcode`, `M109 S${target}\n${testPrint(20)}`);
+    const job = await p.startJob({ jobId, filePath: file });
+    await until('the heat-up to be under way', () => (slow.standIn.klipper.objects().extruder!.target as number) === target);
+    await body(slow, p, job);
     await p.disconnect();
   } finally {
     await slow.close();
   }
+}
+
+test("a heat-up at the start is printing time: Klipper's print_duration stays 0 until the first extrusion, the job's time does not", async () => {
+  // Real Klipper (print_stats.py) counts print_duration from the first extrusion; the stand-in does the same now.
+  await inHeatUp('job-heat', 200, async (slow, _p, job) => {
+    await new Promise((r) => setTimeout(r, 1200));
+    assert.equal(slow.standIn.klipper.objects().print_stats!.print_duration, 0, 'Klipper counts nothing before the first extrusion');
+    const elapsed = job.snapshot().elapsed_ms;
+    assert.ok(elapsed >= 1000, `the heat-up counts as printing time: elapsed_ms ${elapsed}`);
+  });
 });
 
 test('cancel inside a heat-up: Klipper runs it after the wait, so the cancel answers pending at once and lands later', async () => {
   // Real Klipper held the cancel request for 22 s behind an M109 (print_stats printing all along); a request timeout
   // shorter than the wait must not turn the accepted cancel into an error.
-  const slow = await harness({ simulator: { speed: 1 } });
-  try {
-    const p = slow.printer();
-    await p.connect();
-    const file = await slow.file('heat-cancel.gcode', `M109 S45\n${testPrint(20)}`);
-    const job = await p.startJob({ jobId: 'job-heat-cancel', filePath: file });
-    await until('the heat-up to be under way', () => (slow.standIn.klipper.objects().extruder!.target as number) === 45);
+  await inHeatUp('job-heat-cancel', 45, async (_slow, p, job) => {
     const t0 = performance.now();
     assert.equal(await p.cancel(), 'pending');
     assert.ok(performance.now() - t0 < 2000, `answered after ${Math.round(performance.now() - t0)} ms`);
@@ -204,8 +212,5 @@ test('cancel inside a heat-up: Klipper runs it after the wait, so the cancel ans
     assert.deepEqual(await job.finished, { status: 'cancelled' });
     assert.equal(job.snapshot().pending_action, null);
     p.markReady();
-    await p.disconnect();
-  } finally {
-    await slow.close();
-  }
+  });
 });
