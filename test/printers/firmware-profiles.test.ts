@@ -28,6 +28,8 @@ test('a broken profile is rejected with a message naming the file and the field'
   const { scripts: _s, ...noScripts } = good;
   assert.throws(() => validateProfile(noScripts, 'x.json'), /x\.json is invalid: scripts: is required/);
   assert.throws(() => validateProfile({ ...good, fatalErrorPatterns: ['(unclosed'] }, 'bad-re.json'), /bad-re\.json: fatalErrorPatterns\[0\] is not a valid regular expression/);
+  assert.throws(() => validateProfile({ ...good, readyPattern: '[unclosed' }, 'bad-ready.json'), /bad-ready\.json: readyPattern\[0\] is not a valid regular expression/);
+  assert.throws(() => validateProfile({ ...good, readyPattern: '' }, 'empty-ready.json'), /empty-ready\.json is invalid: readyPattern/);
   assert.throws(() => validateProfile({ ...good, resend: { ...(good.resend as object), patterns: ['^Resend: \\d+'] } }, 'nogroup.json'), /resend\.patterns\[0\] needs a capture group/);
   assert.throws(() => validateProfile({ ...good, extra: 1 }, 'extra.json'), /unknown field 'extra'/);
   assert.equal(validateProfile(good, 'copy.json').name, 'marlin');
