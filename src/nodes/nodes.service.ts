@@ -26,6 +26,8 @@ export async function listNodeRecords(d: { db: Db; selfId: string; printers: Pri
     self: n.id === d.selfId,
     printers: printers
       .filter((p) => p.node_id === n.id && status.has(p.id))
-      .map((p) => ({ id: p.id, name: p.name, status: status.get(p.id)! })),
+      // The node rows were just read; the printers feature learns of a stopped or lost node on its next refresh. One
+      // answer must not show a stopped node with a printer still idle: its printers are offline with it.
+      .map((p) => ({ id: p.id, name: p.name, status: n.id !== d.selfId && n.state !== 'online' ? 'offline' : status.get(p.id)! })),
   }));
 }
