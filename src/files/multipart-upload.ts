@@ -29,6 +29,8 @@ export interface MultipartOptions {
    * (Cura sends them so), and a form they refuse must store nothing.
    */
   admit?: (fields: MultipartFields, fileName: string) => Promise<void>;
+  /** How header parameters (the file name) are decoded; default utf8. latin1 keeps every byte for the caller to decode. */
+  paramCharset?: 'utf8' | 'latin1';
 }
 
 const MAX_FIELD_NAME_BYTES = 100;
@@ -69,7 +71,7 @@ export function parseMultipartJobUpload(
     try {
       parser = busboy({
         headers: req.headers,
-        defParamCharset: 'utf8',
+        defParamCharset: options.paramCharset ?? 'utf8',
         limits: {
           fieldNameSize: MAX_FIELD_NAME_BYTES,
           fieldSize: limits.maxFieldBytes,

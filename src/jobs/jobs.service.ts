@@ -71,6 +71,8 @@ export interface JobsServiceDeps {
 /** The create fields once both JSON and multipart forms were normalised. */
 export interface NewJobFields {
   name?: string;
+  /** Without `name`: what the jobs are called instead of the file's stem (copies are numbered from it). */
+  base_name?: string;
   priority?: JobPriority;
   printer_id?: string;
   group?: string;
@@ -138,7 +140,7 @@ export class JobsService {
     const now = isoTime(this.d.clock.now());
     const priority = fields.priority ?? 'normal';
     const batchId = copies > 1 ? newId('bat') : null;
-    const baseName = fields.name ?? file.original_name?.replace(/\.(gcode|gco|g)$/i, '') ?? 'print';
+    const baseName = fields.name ?? fields.base_name ?? file.original_name?.replace(/\.(gcode|gco|g)$/i, '') ?? 'print';
     const rows: JobRow[] = Array.from({ length: copies }, (_, i) => ({
       id: newId('job'),
       name: copies > 1 && !fields.name ? `${baseName} (${i + 1}/${copies})` : baseName,

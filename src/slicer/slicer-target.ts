@@ -11,6 +11,8 @@ export interface SlicerTarget {
   /** The job name: the file name without its extension. */
   jobName: string;
   format: 'gcode' | 'bgcode';
+  /** The folders as sent (slashes and backslashes split, empty ones dropped). */
+  folders: string[];
   group?: string;
   printer?: string;
   copies?: number;
@@ -71,7 +73,7 @@ export function parseSlicerTarget(folders: string, fileName: string): SlicerTarg
   }
   const kind = fileFormatOf(name);
   if ('status' in kind) return kind;
-  const target: SlicerTarget = { fileName: name, jobName: name.replace(/\.(bgcode|gcode|gco|g)$/i, '') || name, format: kind.format };
+  const target: SlicerTarget = { fileName: name, jobName: name.replace(/\.(bgcode|gcode|gco|g)$/i, '') || name, format: kind.format, folders: [...all] };
   for (let i = 0; i < all.length; i++) {
     const seg = all[i] as string;
     const word = seg.toLowerCase();

@@ -11,11 +11,16 @@ import { isAuthenticatedPath, isHostApiPath } from './rate-limit-headers.js';
 import { checkCookieRequestOrigin } from './request-origin.js';
 import { clearedSessionCookie, readSessionCookie } from './session-cookie.js';
 
+const NO_SLICER_KEY =
+  'no API key: give the slicer a key of this farm as its API key (X-Api-Key) or, for PrusaLink user/password, the key ' +
+  'prefix as user and the key as password; the dashboard makes one under Settings, Connect a slicer';
+
 /** The 401 of a host API, inviting a Digest retry; one that carried no credentials guessed nothing (libcurl always starts so). */
 class HostApiChallenge extends AppError {
   override readonly failedAuthentication: boolean | undefined;
   constructor(cause: AppError, nonce: string, stale: boolean, guessed: boolean) {
-    super(401, cause.code, cause.message, cause.details, { 'WWW-Authenticate': digestChallenge(nonce, stale) });
+    const message = guessed || stale ? cause.message : NO_SLICER_KEY;
+    super(401, cause.code, message, cause.details, { 'WWW-Authenticate': digestChallenge(nonce, stale) });
     this.failedAuthentication = guessed ? undefined : false;
   }
 }
