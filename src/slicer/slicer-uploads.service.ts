@@ -6,12 +6,13 @@ import { AppError } from '../errors.js';
 import { fileDeletedError, type FilesService } from '../files/files.service.js';
 import type { FileRecord } from '../files/files.schemas.js';
 import { parseMultipartJobUpload, type MultipartFields } from '../files/multipart-upload.js';
+import { slicerFileName } from './slicer-form.js';
 import { toJobFileInfo } from '../jobs/job-files.js';
 import type { JobsService, NewJobFields } from '../jobs/jobs.service.js';
 import type { JobRecord } from '../jobs/job-record.js';
 import { allPrinters } from '../printers/printers.repository.js';
 import type { Db } from '../storage/db.js';
-import { isTargetProblem, parseSlicerTarget, type SlicerTarget, type TargetProblem } from './slicer-target.js';
+import { fileFormatOf, isTargetProblem, parseSlicerTarget, type SlicerTarget, type TargetProblem } from './slicer-target.js';
 
 export type SlicerApi = 'octoprint' | 'prusalink' | 'moonraker';
 
@@ -87,7 +88,10 @@ export class SlicerUploads {
         const byName = printers.filter((p) => p.name.toLowerCase() === ref.toLowerCase());
         if (!byId && byName.length > 1) throw problemError({ status: 400, message: `${byName.length} printers are named "${ref}": use the printer's id (prn_…) in the folder` });
         const printer = byId ?? byName[0];
-        if (!printer) throw problemError({ status: 400, message: `no printer of this farm is named "${ref}"; printers: ${listOrNone(printers.map((p) => p.name))}` });
+        if (!printer) {
+          const names = printers.map((p) => p.name).sort((a, b) => a.localeCompare(b));
+          throw problemError({ status: 400, message: `no printer of this farm is named "${ref}"; printers: ${listOrNone(names)}` });
+        }
         fields.printer_id = printer.id;
       }
     }
@@ -100,7 +104,16 @@ export class SlicerUploads {
     read: (fields: MultipartFields, fileName: string) => UploadRequest,
   ): Promise<SlicerUploadResult> {
     let admitted: { request: UploadRequest; target: SlicerTarget; fields: NewJobFields } | null = null;
-    const upload = await parseMultipartJobUpload(req, this.d.files.limits, (source, name, admit) => this.d.files.ingestStream(source, name, undefined, 'file', admit), {
+    const ingest = (source: Readable, name: string, admit?: () => Promise<void>) => {
+      // A model or a 3MF is refused by its name before a byte is stored (its content would only say "not G-code").
+      const kind = fileFormatOf(slicerFileName(name).replace(/\\/g, '/').split('/').pop() ?? '');
+      if (isTargetProblem(kind)) {
+        source.resume();
+        return Promise.reject(problemError(kind));
+      }
+      return this.d.files.ingestStream(source, name, undefined, 'file', admit);
+    };
+    const upload = await parseMultipartJobUpload(req, this.d.files.limits, ingest, {
       // The form's fields may follow the file: the target is checked once all of it is read, before the file is kept.
       paramCharset: 'latin1',
       admit: async (formFields, fileName) => {
