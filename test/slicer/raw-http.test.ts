@@ -130,6 +130,19 @@ describe('raw-http', () => {
     assert.equal(res.body.toString(), 'no');
   });
 
+  it('keeps the body back for good once a final answer has begun, even when the continue wait then runs out', async () => {
+    behaviour = (_req, res, s) => {
+      if (!s.continueAsked) return;
+      res.writeHead(413, { 'Content-Length': '8' });
+      res.write('too ');
+      setTimeout(() => res.end('big!'), 400);
+    };
+    const res = await sendWire(port, bigUpload(), { continueTimeoutMs: 100 });
+    assert.equal(res.status, 413);
+    assert.equal(res.body.toString(), 'too big!');
+    assert.equal(res.bodySent, false);
+  });
+
   it('cuts an upload off after the given number of body bytes', async () => {
     seen = [];
     let delivered: Buffer | undefined;
