@@ -113,6 +113,8 @@ export function orcaMoonraker(action: Action, opts: CurlSlicerOpts, ua: string, 
     request: (ctx) =>
       b.upload(ctx, [
         { name: 'root', value: root(ctx) },
+        // Only for a .gcode.3mf upload: the 1-based plate whose G-code to print.
+        ...(opts.plateIndex ? [{ name: 'plateindex', value: opts.plateIndex }] : []),
         { name: 'print', value: action === 'upload-and-print' ? 'true' : 'false' },
         fileField(opts, name),
       ]),
