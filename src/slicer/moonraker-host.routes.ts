@@ -1,5 +1,6 @@
 // The farm as a Moonraker host for OrcaSlicer, PrusaSlicer and Cura's Moonraker plugin: server info, the roots (the
 // queue, each group, each printer), the upload, and a print start that has nothing left to do.
+import { AppError } from '../errors.js';
 import { requireAuth } from '../http/middleware/auth-context.js';
 import { errorDocs } from '../http/route-docs.js';
 import { routeDefiner } from '../http/route.js';
@@ -70,13 +71,12 @@ export const moonrakerHostRoutes = [
       'reads result.print_started).',
     tag: SLICER_TAG,
     auth: SLICER_SCOPE,
-    body: { type: 'object' },
     multipart: true,
     multipartBody: moonrakerUploadDoc,
     responses: { 201: { description: '{ item, print_started, print_queued, action, result: {…the same} }' }, ...errorDocs(400, 403, 413, 415, 422, 507) },
     async handle(ctx, _input, deps) {
       const caller = requireAuth(ctx);
-      if (ctx.is('multipart/form-data') !== 'multipart/form-data') throw Object.assign(new Error('send multipart/form-data'), { status: 415 });
+      if (ctx.is('multipart/form-data') !== 'multipart/form-data') throw new AppError(415, 'invalid_request', `send multipart/form-data (fields root, path, print, file), not ${ctx.get('Content-Type') || 'no content type'}`);
       const result = await deps.slicerUploads.fromMultipart(ctx.req, (fields, rawName) => {
         const root = fieldText(fields, 'root');
         return {
