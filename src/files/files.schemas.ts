@@ -50,7 +50,7 @@ export const FileRecordSchema = Type.Object({
       'Extension: gcode (text, any printer) or bgcode (Prusa binary G-code: metadata read from its blocks, printed only by PrusaLink printers; line counts are 0).',
   }),
   created_at: Type.String({ format: 'date-time' }),
-  last_used_at: Type.String({ format: 'date-time', description: 'The last upload of this content (pruning counts the end of its last job too).' }),
+  last_used_at: Type.String({ format: 'date-time', description: 'The last upload of this content, or job queued from it by file_id (pruning counts the end of its last job too).' }),
   deleted_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description:
       "When pruning removed the content and thumbnail (the organization's file_retention_days / file_store_max_gb); null while stored. An upload of the same content stores it again.",
