@@ -42,7 +42,7 @@ describe('queue page: stored files', { skip: browserSkip }, () => {
     await item('bracket-v2.gcode').waitFor();
     const bracket = item('bracket-v2.gcode');
     assert.equal(await bracket.locator('img.thumb').getAttribute('src'), `/v1/files/${bracketFile}/thumbnail`);
-    assert.ok(await bracket.locator('img.thumb').evaluate((img) => (img as HTMLImageElement).naturalWidth === 32), 'the thumbnail loaded');
+    assert.ok(await bracket.locator('img.thumb').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth === 32), 'the thumbnail loaded');
     const facts = await bracket.locator('small.hint').innerText();
     assert.match(facts, /\d+ KB · uploaded Nov 23, 2026, .* · 47 min · PLA · 2\.5 g · queued 1×/);
     assert.equal(await bracket.getByRole('button', { name: 'Queue bracket-v2.gcode' }).count(), 1);
