@@ -63,8 +63,12 @@ try {
   await curl(ways.v1_jobs!.args, 201);
   const seconds: Record<string, number[]> = {};
   const growth: Record<string, number[]> = {};
+  const names = Object.keys(ways);
   for (let r = 0; r < ROUNDS; r++) {
-    for (const [name, way] of Object.entries(ways)) {
+    // Each round starts with the next way: a machine that slows down or warms up mid-round favours none of them.
+    const order = names.map((_, i) => names[(i + r) % names.length]!);
+    for (const name of order) {
+      const way = ways[name]!;
       log(`round ${r + 1}/${ROUNDS}: ${name} ...`);
       global.gc?.();
       const base = process.memoryUsage().rss;
