@@ -2,6 +2,7 @@
 import { openClusterBus } from './cluster/open-cluster-bus.js';
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
+import { continueWhenRead } from './http/expect-continue.js';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -203,6 +204,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   const { events, printers } = deps;
 
   const server = http.createServer(createApp(deps).callback());
+  continueWhenRead(server);
   // Requests being answered, so a shutdown can tell their connections to close once the response is out.
   const active = new Set<http.ServerResponse>();
   let closing = false;

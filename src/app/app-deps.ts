@@ -1,6 +1,8 @@
 // The one deps object of a running program, built by app/build-deps.ts: everything the HTTP layer and each feature's
 // routes need (the compiler checks it against each feature's declared route deps in routes-index.ts).
 import type { PasswordCheckGate } from '../auth/password-check-gate.js';
+import type { SecretSealer } from '../auth/api-key-digest.js';
+import type { SlicerUploads } from '../slicer/slicer-uploads.service.js';
 import type { Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -40,6 +42,8 @@ export interface AppDeps extends HttpDeps {
   clock: Clock;
   /** The environment this server runs in: it mints and accepts only keys of it. */
   env: RunEnvironment;
+  /** The node's secret key: seals the Digest secret of keys that may upload from a slicer. */
+  secrets: SecretSealer;
   bus: EventBus;
   /** The event outbox and live stream (src/events/events-runtime.ts). */
   events: EventsRuntime;
@@ -57,6 +61,8 @@ export interface AppDeps extends HttpDeps {
   /** The file pruning pass (files/file-pruner.service.ts): started and stopped with the farm. */
   filePruner: FilePruner;
   jobFiles: JobFiles;
+  /** Uploads from slicers through the emulated host APIs (src/slicer). */
+  slicerUploads: SlicerUploads;
   jobs: JobsService;
   scheduler: SchedulerLoop;
   /** The last hour of each connected printer's temperatures, in memory (GET /v1/printers/:id/temperatures). */

@@ -1,6 +1,7 @@
 // Builds the one deps object of a running app (bus, sessions, printers, event log, the farm's services, access
 // control) from an open database: the server and the test app call this, so the wiring exists once.
 import { createAuthRuntime } from '../auth/auth-runtime.js';
+import { SlicerUploads } from '../slicer/slicer-uploads.service.js';
 import { PasswordCheckGate } from '../auth/password-check-gate.js';
 import type { Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
@@ -137,10 +138,12 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     filePruner: farm.filePruner,
     jobFiles: farm.jobFiles,
     jobs: farm.jobs,
+    slicerUploads: new SlicerUploads({ db: handle.db, files: farm.files, jobs: farm.jobs }),
     scheduler: farm.scheduler,
     temperatures: farm.temperatures,
     storage,
-    auth: createAuthRuntime({ db: handle.db, clock, env: s.env, logger }),
+    auth: createAuthRuntime({ db: handle.db, clock, env: s.env, logger, secrets: s.secrets }),
+    secrets: s.secrets,
     passwordChecks: new PasswordCheckGate(),
     metrics,
     observeRequest: metrics.observeRequest,

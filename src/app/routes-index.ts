@@ -18,6 +18,7 @@ import { analyticsRoutes } from '../analytics/analytics.routes.js';
 import { materialRoutes } from '../materials/materials.routes.js';
 import { metricsRoutes } from '../metrics/metrics.routes.js';
 import { nodeRoutes } from '../nodes/nodes.routes.js';
+import { slicerRoutes } from '../slicer/slicer.routes.js';
 
 /** A route of any feature, typed against the one deps object the program builds (the compiler checks each feature's needs). */
 export type AppRoute = RouteDef<any, any, AppDeps>;
@@ -40,6 +41,7 @@ export function allRoutes(): AppRoute[] {
     ...eventRoutes,
     ...analyticsRoutes,
     ...metricsRoutes,
+    ...slicerRoutes,
     ...openApiRoutes(allRoutes),
   ];
 }

@@ -17,6 +17,11 @@ export async function findApiKeyByHash(db: Q, hash: string): Promise<ApiKeyRow |
   return db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
 }
 
+/** Keys of one environment with this display prefix (Digest names a key by it). */
+export async function findApiKeysByPrefix(db: Q, env: string, prefix: string): Promise<ApiKeyRow[]> {
+  return db.selectFrom('api_keys').selectAll().where('env', '=', env).where('prefix', '=', prefix).execute();
+}
+
 /** The base select of a key listing (one environment): the list-query helper adds filters, order and paging. */
 export const selectApiKeys = (db: Q, env: string) => db.selectFrom('api_keys').selectAll().where('env', '=', env);
 

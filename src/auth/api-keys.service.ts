@@ -7,10 +7,11 @@ import { newId } from '../ids.js';
 import type { ListSpec } from '../http/list-query.js';
 import { customCondition, runListQuery, type ListCondition, type ListPage, type ListQuery } from '../storage/list-page.js';
 import type { Db } from '../storage/db.js';
+import { openDigestHa1, sealedDigestHa1, type SecretSealer } from './api-key-digest.js';
 import { displayPrefix, hashKey, hashesEqual, keyEnvironment, mintKeyString } from './api-key-format.js';
 import { apiKeyStatus, toApiKeyRecord } from './api-key-record.js';
 import { API_KEY_STATUSES, type ApiKeyRecord, type ApiKeyStatus, type CreateKeyBody } from './api-keys.schemas.js';
-import { findApiKeyByHash, findApiKeyById, insertApiKey, selectApiKeys, updateApiKey, type ApiKeyRow } from './api-keys.repository.js';
+import { findApiKeyByHash, findApiKeyById, findApiKeysByPrefix, insertApiKey, selectApiKeys, updateApiKey, type ApiKeyRow } from './api-keys.repository.js';
 import type { AuthContext } from '../http/middleware/auth-context.js';
 import { firstUncovered, firstUnknownScope, KNOWN_SCOPES } from './scopes.js';
 
@@ -18,6 +19,8 @@ export interface KeyServiceDeps {
   db: Db;
   clock: Clock;
   env: RunEnvironment;
+  /** Seals the Digest secret of keys that may upload from a slicer; without it such keys take only X-Api-Key. */
+  secrets?: SecretSealer;
 }
 
 /** Who asks for a new key: its scopes bound what it may grant. */
@@ -52,8 +55,9 @@ export async function createApiKey(
   if (scopes.length === 0) throw badRequest('scopes: must have at least 1 items');
   checkGrantableScopes(minter.scopes, scopes);
   const key = mintKeyString(deps.env);
+  const id = newId('key');
   const row: ApiKeyRow = {
-    id: newId('key'),
+    id,
     name,
     env: deps.env,
     prefix: displayPrefix(key),
@@ -66,6 +70,7 @@ export async function createApiKey(
     expires_at: null,
     revoked_at: null,
     rolled_to: null,
+    digest_ha1: sealedDigestHa1(deps.secrets, id, displayPrefix(key), key, scopes),
   };
   await insertApiKey(deps.db, row);
   return { row, key };
@@ -82,6 +87,28 @@ export async function verifyApiKey(deps: KeyServiceDeps, presented: string): Pro
   const row = await findApiKeyByHash(deps.db, hash);
   // The lookup is by digest; the constant-time compare keeps the final decision free of data-dependent timing.
   if (!row || !hashesEqual(row.hash, hash)) throw unauthorized('invalid API key');
+  return callerOfKey(deps, row);
+}
+
+/**
+ * The caller behind HTTP Digest credentials (slicer uploads): the keys of this environment with that display prefix
+ * (one, bar a 1-in-10^10 clash), the first whose stored HA1 `matches` the client's response.
+ */
+export async function verifyDigestKey(deps: KeyServiceDeps, username: string, matches: (ha1: string) => boolean): Promise<AuthContext> {
+  const rows = await findApiKeysByPrefix(deps.db, deps.env, username);
+  for (const row of rows) {
+    const ha1 = openDigestHa1(deps.secrets, row.id, row.digest_ha1);
+    if (ha1 !== null && matches(ha1)) return callerOfKey(deps, row);
+  }
+  throw unauthorized(
+    rows.length === 0
+      ? 'invalid Digest user name: use the key prefix shown with the key (svc_<environment>_ and 6 characters)'
+      : 'invalid Digest password for this key, or the key may not upload from a slicer (make one under Settings → Connect a slicer)',
+  );
+}
+
+/** A stored key as the caller, or the 401 saying it was revoked or has expired. */
+function callerOfKey(deps: KeyServiceDeps, row: ApiKeyRow): AuthContext {
   if (row.revoked_at) throw unauthorized(`this API key was revoked at ${row.revoked_at}`);
   const now = deps.clock.now();
   if (row.expires_at && Date.parse(row.expires_at) <= now) {
@@ -164,9 +191,10 @@ export async function rollApiKey(deps: KeyServiceDeps, id: string, actorKeyId: s
     if (old.rolled_to) throw invalidState(`API key ${id} was already rolled to ${old.rolled_to}`);
     const now = deps.clock.now();
     const key = mintKeyString(deps.env);
+    const newKeyId = newId('key');
     const row: ApiKeyRow = {
       ...old,
-      id: newId('key'),
+      id: newKeyId,
       prefix: displayPrefix(key),
       hash: hashKey(key),
       created_by_key_id: actorKeyId,
@@ -175,6 +203,7 @@ export async function rollApiKey(deps: KeyServiceDeps, id: string, actorKeyId: s
       expires_at: null,
       revoked_at: null,
       rolled_to: null,
+      digest_ha1: sealedDigestHa1(deps.secrets, newKeyId, displayPrefix(key), key, JSON.parse(old.scopes) as string[]),
     };
     await insertApiKey(trx, row);
     await updateApiKey(trx, id, { expires_at: isoTime(now + ROLL_OVERLAP_MS), rolled_to: row.id });

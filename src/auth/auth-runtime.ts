@@ -4,7 +4,8 @@ import type { RunEnvironment } from '../config.js';
 import type { AccessControl } from '../http/middleware/access-control.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
-import { apiKeyStillValid, verifyApiKey } from './api-keys.service.js';
+import type { SecretSealer } from './api-key-digest.js';
+import { apiKeyStillValid, verifyApiKey, verifyDigestKey } from './api-keys.service.js';
 import { LastUsedTracker } from './last-used.js';
 import { findOrganization } from './organization.repository.js';
 import { ADMIN_HOURLY_FLOOR, keyHourlyLimit } from './organization.service.js';
@@ -17,6 +18,8 @@ export interface AuthRuntimeDeps {
   clock: Clock;
   env: RunEnvironment;
   logger: Logger;
+  /** Opens the Digest secrets of slicer keys; without it Digest is refused. */
+  secrets?: SecretSealer;
 }
 
 /** Built once where the app's deps are built (server.ts, the test app) and passed in as `deps.auth`. */
@@ -25,6 +28,7 @@ export function createAuthRuntime(deps: AuthRuntimeDeps): AccessControl {
   const activity = new SessionActivity(deps.db, deps.logger);
   return {
     verifyKey: (presented) => verifyApiKey(deps, presented),
+    verifyDigest: (username, matches) => verifyDigestKey(deps, username, matches),
     verifySession: (token) => verifySessionToken(deps, token, (id) => activity.heldBackMs(id)),
     async stillValid(caller) {
       if (caller.sessionId !== null) return sessionStillValid(deps, caller.sessionId, activity.heldBackMs(caller.sessionId));

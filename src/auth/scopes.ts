@@ -1,6 +1,6 @@
 // Pure scope rules: the known scopes, wildcard matching (`R:*`, `admin:*`) and the no-escalation check for minting keys.
 
-/** Concrete scopes an endpoint can require; materials:* and metrics:* are this product's extension scopes. */
+/** Concrete scopes an endpoint can require; materials:*, metrics:* and slicer:* are this product's extension scopes. */
 export const CONCRETE_SCOPES = [
   'printers:read',
   'printers:write',
@@ -11,6 +11,8 @@ export const CONCRETE_SCOPES = [
   'analytics:read',
   'webhooks:write',
   'metrics:read',
+  // Upload G-code from a slicer through the emulated OctoPrint, PrusaLink and Moonraker host APIs (src/slicer), nothing else.
+  'slicer:upload',
 ] as const;
 
 export const ADMIN_SCOPE = 'admin:*';

@@ -43,7 +43,11 @@ export interface Thumbnail {
 export interface FilesService {
   readonly limits: FileLimits;
   /** Streams a file to the store; 422 file_invalid when it is not G-code, 413 over `limits.maxFileBytes`. */
-  ingestStream(source: Readable, originalName: string, limits?: FileLimits, field?: string): Promise<FileRecord>;
+  /**
+   * `admit`, when given, runs once the content is read and valid but before it is kept: when it throws, nothing is
+   * stored (a slicer upload whose folder names no printer of the farm).
+   */
+  ingestStream(source: Readable, originalName: string, limits?: FileLimits, field?: string, admit?: () => Promise<void>): Promise<FileRecord>;
   /**
    * Downloads and ingests; 400 naming the failure (bad URL, DNS, refused, remote status, redirects, timeouts), 413,
    * 422 file_invalid, 422 file_url_forbidden when a hop's host or address may not be reached.
@@ -83,7 +87,7 @@ export function cleanFileName(name: string, fallback = 'upload.gcode'): string {
 export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits = DEFAULT_FILE_LIMITS): FilesService {
   const store = deps.store ?? new FileStore(deps.dataDir);
 
-  async function ingestStream(source: Readable, originalName: string, limits = defaults, field = 'file'): Promise<FileRecord> {
+  async function ingestStream(source: Readable, originalName: string, limits = defaults, field = 'file', admit?: () => Promise<void>): Promise<FileRecord> {
     const inspector = new GcodeInspector({ maxThumbnailBase64Bytes: limits.maxThumbnailBase64Bytes });
     let seen = 0;
     // The first bytes decide: Prusa's binary container is read from its blocks once stored, text line by line now.
@@ -126,6 +130,14 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
         throw fileInvalidError(outcome.invalid);
       }
       inspection = outcome.inspection;
+    }
+    if (admit) {
+      try {
+        await admit();
+      } catch (err) {
+        await store.discard(temp);
+        throw err;
+      }
     }
     // Serialised with the pruner's removals: a file pruned while the same content arrives ends up stored.
     return store.exclusive(() => storeInspected(temp, inspection, format ?? 'gcode', originalName));

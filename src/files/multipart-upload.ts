@@ -13,14 +13,24 @@ export interface MultipartUpload {
   file: FileRecord | null;
 }
 
-/** Stores one file stream and returns its record (FilesService.ingestStream with the route's limits). */
-export type IngestFn = (source: Readable, originalName: string) => Promise<FileRecord>;
+/**
+ * Stores one file stream and returns its record (FilesService.ingestStream with the route's limits); `admit`, when
+ * given, must pass before the content is kept.
+ */
+export type IngestFn = (source: Readable, originalName: string, admit?: () => Promise<void>) => Promise<FileRecord>;
 
 export interface MultipartOptions {
   /** Name of the file part; default "file". */
   fileField?: string;
   /** Refuse a form without the file part (default true); when false `file` may be null. */
   requireFile?: boolean;
+  /**
+   * Runs with the whole form once the file is read and valid, before it is kept: fields may come after the file part
+   * (Cura sends them so), and a form they refuse must store nothing.
+   */
+  admit?: (fields: MultipartFields, fileName: string) => Promise<void>;
+  /** How header parameters (the file name) are decoded; default utf8. latin1 keeps every byte for the caller to decode. */
+  paramCharset?: 'utf8' | 'latin1';
 }
 
 const MAX_FIELD_NAME_BYTES = 100;
@@ -61,7 +71,7 @@ export function parseMultipartJobUpload(
     try {
       parser = busboy({
         headers: req.headers,
-        defParamCharset: 'utf8',
+        defParamCharset: options.paramCharset ?? 'utf8',
         limits: {
           fieldNameSize: MAX_FIELD_NAME_BYTES,
           fieldSize: limits.maxFieldBytes,
@@ -77,6 +87,14 @@ export function parseMultipartJobUpload(
     const fields: MultipartFields = {};
     let stored: Promise<FileRecord> | null = null;
     let settled = false;
+    // Settles when the parser has read every part (or the upload failed): what `admit` waits for.
+    let formRead!: (f: MultipartFields) => void;
+    let formFailed!: (err: unknown) => void;
+    const formClosed = new Promise<MultipartFields>((res, rej) => {
+      formRead = res;
+      formFailed = rej;
+    });
+    formClosed.catch(() => undefined);
 
     const fail = (err: unknown): void => {
       if (settled) return;
@@ -86,6 +104,7 @@ export function parseMultipartJobUpload(
       parser.on('error', () => undefined);
       parser.destroy();
       stored?.catch(() => undefined);
+      formFailed(err);
       // Drain what the client still sends, so it reads our answer instead of a reset connection.
       req.resume();
       reject(err);
@@ -103,7 +122,9 @@ export function parseMultipartJobUpload(
         fail(badRequest(`unexpected file part "${name}": send the G-code file in the part named "${fileField}"`));
         return;
       }
-      stored = ingest(stream, info.filename ?? '');
+      const fileName = info.filename ?? '';
+      const admit = options.admit;
+      stored = ingest(stream, fileName, admit ? async () => admit(await formClosed, fileName) : undefined);
       stored.catch((err: unknown) => fail(explainIngestError(err)));
     });
     parser.on('field', (name, value, info) => {
@@ -119,6 +140,7 @@ export function parseMultipartJobUpload(
     parser.on('error', (err: Error) => fail(badRequest(`malformed multipart body: ${err.message}`)));
     parser.on('close', () => {
       if (settled) return;
+      formRead(fields);
       if (!stored) {
         if (requireFile) fail(badRequest(`${fileField}: is required (a file part named "${fileField}")`));
         else {

@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import { AppError, neutralizeUnsafe, type ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { isStorageFull, storageFull } from '../storage/storage-full.js';
+import { isHostApiPath } from './middleware/rate-limit-headers.js';
 
 interface HttpishError {
   status?: number;
@@ -46,6 +47,20 @@ export interface WriteOutcomes {
   noteWritten(): void;
 }
 
+/**
+ * A slicer shows what a host API answers as it is: PrusaSlicer and OrcaSlicer "HTTP 400: <body>", Cura the body only
+ * when its type is exactly text/plain (no charset), Cura's Moonraker plugin only the reason phrase. So one sentence,
+ * in all three places.
+ */
+function hostApiError(ctx: Koa.Context, err: AppError): void {
+  const text = neutralizeUnsafe(err.details ? `${err.message} (${err.details})` : err.message);
+  ctx.set('Content-Type', 'text/plain');
+  ctx.body = `${text}\n`;
+  // A reason phrase must be one line of visible ASCII; Node refuses anything else.
+  const phrase = text.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
+  if (phrase) ctx.message = phrase;
+}
+
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function errorMiddleware(logger: Logger, writes?: WriteOutcomes): Koa.Middleware {
@@ -69,7 +84,8 @@ export function errorMiddleware(logger: Logger, writes?: WriteOutcomes): Koa.Mid
       }
       ctx.status = err.status;
       for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
-      ctx.body = errorResponseBody(err);
+      if (isHostApiPath(ctx.path)) hostApiError(ctx, err);
+      else ctx.body = errorResponseBody(err);
     }
   };
 }

@@ -62,7 +62,7 @@ function sealingKey(ctx: Koa.Context, idemKey: string): Buffer | null {
     ? null
     : auth.sessionId !== null
       ? readSessionCookie(ctx.get('Cookie') || undefined)
-      : presentedKey(ctx.get('Authorization') || undefined);
+      : presentedKey(ctx.get('Authorization') || undefined, ctx.headers['x-api-key'] as string | undefined);
   return secret ? createHash('sha256').update(`printfarm idempotency\0${secret}\0${idemKey}`).digest() : null;
 }
 

@@ -36,8 +36,13 @@ export interface JobRecord {
     used: Record<string, number> | null;
     used_basis: JobRow['material_used_basis'];
   };
-  /** queue: created through the API; external: a print started on the printer itself, recorded when it ended. */
-  origin: JobRow['origin'];
+  /**
+   * queue: created through the API or the dashboard; slicer: uploaded from a slicer through an emulated host API;
+   * external: a print started on the printer itself, recorded when it ended.
+   */
+  origin: JobRow['origin'] | 'slicer';
+  /** The host API a slicer uploaded through (octoprint, prusalink, moonraker); null for other origins. */
+  slicer_api: JobRow['slicer_api'];
   /** Filament + machine time + energy in the organization currency, set when the job ended; null before. */
   cost: number | null;
   nozzle_diameter: number | null;
@@ -84,7 +89,8 @@ export function toJobRecord(row: JobReadRow, live?: LiveJobCounters | null): Job
       used: row.material_used ? (JSON.parse(row.material_used) as Record<string, number>) : null,
       used_basis: row.material_used_basis,
     },
-    origin: row.origin,
+    origin: row.slicer_api !== null && row.slicer_api !== undefined ? 'slicer' : row.origin,
+    slicer_api: row.slicer_api ?? null,
     cost: row.cost,
     nozzle_diameter: row.nozzle_diameter,
     group: row.group_name,

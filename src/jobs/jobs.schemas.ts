@@ -146,10 +146,15 @@ export const jobRecordSchema: JsonSchema = {
     },
     origin: {
       type: 'string',
-      enum: ['queue', 'external'],
+      enum: ['queue', 'slicer', 'external'],
       description:
-        'Extension: queue (created through the API) or external (a print started on the printer itself, recorded when it ended: no stored file, file_id null)',
+        'Extension: queue (created through the API or the dashboard), slicer (uploaded from a slicer through an emulated OctoPrint, PrusaLink or Moonraker host API: see slicer_api) or external (a print started on the printer itself, recorded when it ended: no stored file, file_id null)',
     },
+    slicer_api: nullable({
+      type: 'string',
+      enum: ['octoprint', 'prusalink', 'moonraker'],
+      description: 'Extension: the host API a slicer uploaded the job through; null unless origin is slicer',
+    }),
     cost: nullable({ type: 'number', description: 'Extension: filament + machine time + energy, organization currency; set when the job ends' }),
     nozzle_diameter: nullable({ type: 'number', description: 'Extension: mm, from the slicer metadata' }),
     group: nullable({ type: 'string' }),

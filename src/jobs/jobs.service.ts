@@ -71,6 +71,8 @@ export interface JobsServiceDeps {
 /** The create fields once both JSON and multipart forms were normalised. */
 export interface NewJobFields {
   name?: string;
+  /** Without `name`: what the jobs are called instead of the file's stem (copies are numbered from it). */
+  base_name?: string;
   priority?: JobPriority;
   printer_id?: string;
   group?: string;
@@ -121,7 +123,14 @@ export class JobsService {
     return runListQuery(selectJobs(this.d.db), tagged, (row: JobReadRow) => this.record(row));
   }
 
-  async create(fields: NewJobFields, file: JobFileInfo, fileUrl: string | null, keyId: string | null): Promise<{ first: JobRecord; jobIds: string[] }> {
+  /** `slicerApi`: the emulated host API a slicer uploaded through (src/slicer), recorded with origin `slicer`. */
+  async create(
+    fields: NewJobFields,
+    file: JobFileInfo,
+    fileUrl: string | null,
+    keyId: string | null,
+    slicerApi: JobRow['slicer_api'] = null,
+  ): Promise<{ first: JobRecord; jobIds: string[] }> {
     if (fields.printer_id) {
       const formats = await this.d.printerFormats(fields.printer_id);
       if (formats === null) throw new AppError(400, 'invalid_printer', `printer ${fields.printer_id} does not exist`, 'list printers with GET /v1/printers');
@@ -131,12 +140,13 @@ export class JobsService {
     const now = isoTime(this.d.clock.now());
     const priority = fields.priority ?? 'normal';
     const batchId = copies > 1 ? newId('bat') : null;
-    const baseName = fields.name ?? file.original_name?.replace(/\.(gcode|gco|g)$/i, '') ?? 'print';
+    const baseName = fields.name ?? fields.base_name ?? file.original_name?.replace(/\.(gcode|gco|g)$/i, '') ?? 'print';
     const rows: JobRow[] = Array.from({ length: copies }, (_, i) => ({
       id: newId('job'),
       name: copies > 1 && !fields.name ? `${baseName} (${i + 1}/${copies})` : baseName,
       status: 'queued',
       origin: 'queue',
+      slicer_api: slicerApi,
       material_used_basis: null,
       priority,
       priority_rank: PRIORITY_RANK[priority],
@@ -190,6 +200,7 @@ export class JobsService {
       name: p.fileName.replace(/\.(b?gcode|gco|g)$/i, '') || p.fileName,
       status: p.status,
       origin: 'external',
+      slicer_api: null,
       material_used_basis: null,
       priority: 'normal',
       priority_rank: PRIORITY_RANK.normal,

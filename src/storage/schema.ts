@@ -70,6 +70,8 @@ export interface ApiKeyTable {
   revoked_at: string | null;
   /** The key that replaced this one by a roll. */
   rolled_to: string | null;
+  /** Sealed HTTP Digest HA1 for slicer uploads (PrusaLink host type); null for keys that may not upload from a slicer. */
+  digest_ha1: Generated<string | null>;
 }
 
 /** A browser sign-in: the cookie holds a random token, this row only its hash. */
@@ -121,6 +123,8 @@ export interface JobTable {
   priority: 'low' | 'normal' | 'high' | 'urgent';
   /** queue: created through the API; external: a print started on the printer itself, recorded when it ended. */
   origin: Generated<'queue' | 'external'>;
+  /** The emulated host API a slicer uploaded the job through (src/slicer); null for every other job. */
+  slicer_api: Generated<'octoprint' | 'prusalink' | 'moonraker' | null>;
   /** How material_used was measured (printer-state.ts UsedBasis); null before the job ran. */
   material_used_basis: Generated<'wire' | 'file_position' | 'progress_percent' | 'printer_report' | null>;
   /** 0 low .. 3 urgent: sorting by priority follows urgency, not the alphabet. */

@@ -76,10 +76,16 @@ describe('README.md', () => {
       for (const name of queryNames) assert.ok(rowNames.has(name), `${key} documents query parameter ${name}`);
       const example = /```sh\n([\s\S]*?)```/.exec(text)?.[1] ?? '';
       assert.match(example, /\bcurl\b/, `${key} has a curl example`);
-      const pathPattern = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[a-z_]+/g, '[A-Za-z0-9_]+');
+      const pathPattern = route.path
+        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/:[a-z_]+/g, '[A-Za-z0-9_]+')
+        // A wildcard (`*storage`) is one or more path segments.
+        .replace(/\\\*[a-z_]+/g, '[^\\s]+');
       assert.match(example, new RegExp(`http://localhost:8080${pathPattern}\\b`), `${key}: the example calls its path`);
       if (route.method !== 'GET') assert.match(example, new RegExp(`-X ${route.method}\\b`), `${key}: the example uses ${route.method}`);
       if (route.auth === 'session') assert.match(example, /printfarm_session=/, `${key}: the example sends the session cookie`);
+      // The slicers' host APIs are called as slicers call them, with the slicer key in X-Api-Key.
+      else if (typeof route.auth === 'object' && route.auth.scope === 'slicer:upload') assert.match(example, /X-Api-Key: \$SLICER_KEY/, `${key}: the example sends the slicer key`);
       else if (route.auth !== 'none') assert.match(example, /Authorization: Bearer \$KEY/, `${key}: the example sends a key`);
       if (route.body) assert.match(example, / -d '\{/, `${key}: the example sends a body`);
     }

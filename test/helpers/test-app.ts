@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../src/app/app.js';
+import { continueWhenRead } from '../../src/http/expect-continue.js';
 import { mintKeyOffline } from '../../src/auth/bootstrap.js';
 import { ManualClock } from '../../src/clock.js';
 import type { RunEnvironment } from '../../src/config.js';
@@ -120,6 +121,7 @@ export async function startTestApp(
   const { printers } = deps;
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
   const server = http.createServer(app.callback());
+  continueWhenRead(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

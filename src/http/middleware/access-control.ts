@@ -10,6 +10,11 @@ export interface AccessControl {
    * `invalid_session` saying why, and deletes a session that has ended.
    */
   verifySession(token: string): Promise<AuthContext>;
+  /**
+   * The caller behind HTTP Digest credentials: `username` is a key's display prefix, `matches` says whether the
+   * client's response fits that key's stored HA1. Throws the 401 AppError when no such key matches.
+   */
+  verifyDigest(username: string, matches: (ha1: string) => boolean): Promise<AuthContext>;
   /** Whether a caller accepted earlier may still act now (key not revoked or expired, session not ended): long-lived streams ask. */
   stillValid(caller: AuthContext): Promise<boolean>;
   /** Whether the caller's scopes cover `scope` (wildcards included). */

@@ -36,7 +36,7 @@ export const setSessionRefusal = (ctx: Koa.Context, err: AppError): void => {
 /** The 401 for a request that needs a caller and has none: a refused session cookie says why, else the header is explained. */
 export function noCallerError(ctx: Koa.Context): AppError {
   const refusal = ctx.state.sessionRefusal as AppError | undefined;
-  return refusal ?? missingCredentials(ctx.get('Authorization'));
+  return refusal ?? missingCredentials(ctx.get('Authorization'), ctx.headers['x-api-key'] as string | undefined);
 }
 
 /** For handlers behind an authenticated route: the caller, or a 401 if a route was mounted without auth by mistake. */

@@ -62,7 +62,9 @@ export function failedAuthGuard(deps: HttpDeps): Koa.Middleware {
 
 /** The same choice authenticate makes: the Authorization header's key, else (no header at all) the session cookie. */
 async function presentsValidCredential(deps: HttpDeps, ctx: Koa.Context): Promise<boolean> {
-  const credentials = readCredentials(ctx.get('Authorization') || undefined);
+  // Digest counts as not valid here: checking it needs the nonce authenticate makes, and a lockout for Digest clients
+  // only ends with the window, as for any client without a key.
+  const credentials = readCredentials(ctx.get('Authorization') || undefined, ctx.headers['x-api-key'] as string | undefined);
   const token = credentials.kind === 'none' ? readSessionCookie(ctx.get('Cookie') || undefined) : null;
   try {
     if (credentials.kind === 'key') await deps.auth.verifyKey(credentials.key);

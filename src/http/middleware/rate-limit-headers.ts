@@ -17,7 +17,16 @@ export function rateLimitExceeded(what: string, resetAtMs: number, nowMs: number
 export const isApiPath = (path: string): boolean => path === '/v1' || path.startsWith('/v1/');
 
 /**
- * Paths whose callers are identified (and whose failed keys count against the address): the API and the Prometheus
- * endpoint. /metrics is outside the hourly request budget: a scraper asks every 15 s, more than a free plan's 100 an hour.
+ * The host APIs slicers upload through (OctoPrint's and PrusaLink's /api/…, Moonraker's /server/… and /printer/…):
+ * their callers are identified like the API's, but outside the hourly budget (Cura polls /api/printer every few
+ * seconds while connected) and with HTTP Digest beside keys.
  */
-export const isAuthenticatedPath = (path: string): boolean => isApiPath(path) || path === '/metrics';
+const HOST_API_PREFIXES = ['/api/', '/server/', '/printer/', '/machine/', '/access/'];
+export const isHostApiPath = (path: string): boolean => HOST_API_PREFIXES.some((p) => path.startsWith(p));
+
+/**
+ * Paths whose callers are identified (and whose failed keys count against the address): the API, the slicers' host
+ * APIs and the Prometheus endpoint. /metrics is outside the hourly request budget: a scraper asks every 15 s, more
+ * than a free plan's 100 an hour.
+ */
+export const isAuthenticatedPath = (path: string): boolean => isApiPath(path) || isHostApiPath(path) || path === '/metrics';

@@ -19,6 +19,7 @@ import { migration016FilePruning } from './016-file-pruning.js';
 import { migration017Nodes } from './017-nodes.js';
 import { migration018FileChunks } from './018-file-chunks.js';
 import { migration019StartRefusals } from './019-start-refusals.js';
+import { migration020SlicerUploads } from './020-slicer-uploads.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   migration017Nodes,
   migration018FileChunks,
   migration019StartRefusals,
+  migration020SlicerUploads,
 ];
