@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright-core';
 import { browserSkip, SCREENSHOTS, startDashboard, type Dashboard } from './harness.js';
 
 /** A name Chromium resolves to 127.0.0.1 (a switch below): its plain-http origin is not a secure context, like a LAN farm. */
-const LAN_HOST = 'farm.test';
+const LAN_HOST = 'printfarm.local';
 /** The dialog alone, for the README (copied by hand to docs/screenshots/ when the dialog changes, like the other shots). */
 const DIALOG_SHOT = path.join(SCREENSHOTS, 'slicer-key-dialog.png');
 
@@ -35,19 +35,19 @@ function keyField(setup: Setup[], key: string): { entry: Setup; label: string } 
 }
 
 /**
- * The dialog's part for one setup entry: its slicer's tab chosen (there are tabs when the server names more than one
- * slicer), then the region its host type names (the slicer's name too when there are no tabs to say it).
+ * The dialog's part for one setup entry, shown: its tab chosen when there are several (one tab per entry, named
+ * "slicer: host type"), else the one region of that name.
  */
 async function openEntry(dialog: Locator, setup: Setup[], entry: Setup): Promise<Locator> {
-  const tabs = new Set(setup.map((s) => s.slicer)).size > 1;
-  if (tabs) {
-    const tab = dialog.getByRole('tab', { name: entry.slicer, exact: true });
+  const name = `${entry.slicer}: ${entry.host_type}`;
+  if (setup.length > 1) {
+    const tab = dialog.getByRole('tab', { name, exact: true });
     await tab.click();
     assert.equal(await tab.getAttribute('aria-selected'), 'true');
   }
-  const section = dialog.getByRole('region', { name: tabs ? entry.host_type : `${entry.slicer}: ${entry.host_type}`, exact: true });
-  await section.waitFor();
-  return section;
+  const part = dialog.getByRole(setup.length > 1 ? 'tabpanel' : 'region', { name, exact: true });
+  await part.waitFor();
+  return part;
 }
 
 describe('connect a slicer from the settings page', { skip: browserSkip }, () => {
@@ -75,7 +75,7 @@ describe('connect a slicer from the settings page', { skip: browserSkip }, () =>
     await dialog.getByText('The key is shown only in this window.').waitFor();
     assert.equal(await page.evaluate('document.activeElement?.closest("dialog.slicer-dialog") !== null'), true, 'focus is in the dialog');
 
-    // Every value the server sent is on screen under its slicer's tab and host type, read-only, each with its Copy button.
+    // Every value the server sent is on screen in its entry's tab, read-only, each with its Copy button.
     for (const entry of made.setup) {
       const section = await openEntry(dialog, made.setup, entry);
       if (entry.note) await section.getByText(entry.note).waitFor();
@@ -86,17 +86,21 @@ describe('connect a slicer from the settings page', { skip: browserSkip }, () =>
         await section.getByRole('button', { name: `Copy ${f.label}`, exact: true }).waitFor();
       }
     }
-    const slicers = [...new Set(made.setup.map((s) => s.slicer))];
-    if (slicers.length > 1) {
-      // The tabs pattern's keys: End goes to the last tab, Home back to the first.
-      await dialog.getByRole('tab', { name: slicers.at(-1)!, exact: true }).focus();
+    if (made.setup.length > 1) {
+      // The tabs pattern's keys: Home goes to the first tab, End to the last, the arrows step.
+      const tabName = (s: Setup) => `${s.slicer}: ${s.host_type}`;
+      const selected = async (s: Setup) => dialog.getByRole('tab', { name: tabName(s), exact: true }).getAttribute('aria-selected');
+      await dialog.getByRole('tab', { name: tabName(made.setup.at(-1)!), exact: true }).focus();
       await page.keyboard.press('Home');
-      assert.equal(await dialog.getByRole('tab', { name: slicers[0]!, exact: true }).getAttribute('aria-selected'), 'true');
+      assert.equal(await selected(made.setup[0]!), 'true');
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await selected(made.setup[1]!), 'true');
       await page.keyboard.press('End');
-      assert.equal(await dialog.getByRole('tab', { name: slicers.at(-1)!, exact: true }).getAttribute('aria-selected'), 'true');
+      assert.equal(await selected(made.setup.at(-1)!), 'true');
+      assert.equal(await page.evaluate('document.activeElement?.getAttribute("role")'), 'tab', 'focus follows the chosen tab');
     }
 
-    // Copy the key where the first slicer shows it: the clipboard holds exactly the key.
+    // Copy the key on the first entry that shows it: the clipboard holds exactly the key.
     const { entry, label } = keyField(made.setup, made.key);
     const section = await openEntry(dialog, made.setup, entry);
     await section.getByRole('button', { name: `Copy ${label}`, exact: true }).click();
@@ -110,8 +114,6 @@ describe('connect a slicer from the settings page', { skip: browserSkip }, () =>
     assert.equal(current.status, 200);
     assert.deepEqual(((await current.json()) as { scopes: string[] }).scopes, ['slicer:upload']);
 
-    // The picture for the README: the dialog on the key's first slicer, the status line saying what was copied.
-    await dialog.screenshot({ path: DIALOG_SHOT });
     await d.shoot(page, 'settings-slicer-dialog');
     await page.setViewportSize({ width: 390, height: 844 });
     assert.equal(await page.evaluate('document.documentElement.scrollWidth'), 390, 'the dialog fits a phone');
@@ -150,6 +152,9 @@ describe('connect a slicer from the settings page', { skip: browserSkip }, () =>
     assert.equal(selected, made.key);
     // ...and the browser's clipboard (read on the secure origin, where the API exists) holds it.
     assert.equal(await page.evaluate('navigator.clipboard.readText()'), made.key);
+    // The picture for the README: the first entry as a farm on the LAN shows it, after the key was copied.
+    await lan.evaluate('(() => { const el = document.activeElement; el.setSelectionRange(0, 0); el.blur(); })()');
+    await dialog.screenshot({ path: DIALOG_SHOT });
     await lan.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });

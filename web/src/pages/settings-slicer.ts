@@ -25,20 +25,6 @@ export interface SlicerKey {
   setup: SlicerSetup[];
 }
 
-/**
- * The setup entries grouped by slicer, keeping the server's order: one tab per slicer, its host types inside. The texts
- * all come from the server, which knows its own address and what each slicer expects; the page only lays them out.
- */
-function bySlicer(setup: SlicerSetup[]): { slicer: string; entries: { entry: SlicerSetup; at: number }[] }[] {
-  const groups: { slicer: string; entries: { entry: SlicerSetup; at: number }[] }[] = [];
-  setup.forEach((entry, at) => {
-    const group = groups.find((g) => g.slicer === entry.slicer);
-    if (group) group.entries.push({ entry, at });
-    else groups.push({ slicer: entry.slicer, entries: [{ entry, at }] });
-  });
-  return groups;
-}
-
 /** A read-only value with its label and a Copy button; `onCopied` reports the outcome for the dialog's status line. */
 function SetupValue({ id, label, value, onCopied }: { id: string; label: string; value: string; onCopied: (label: string, o: CopyOutcome) => void }) {
   const ref = useRef<HTMLInputElement>(null);
@@ -51,19 +37,26 @@ function SetupValue({ id, label, value, onCopied }: { id: string; label: string;
   </div>`;
 }
 
-/** Tab keys of the WAI-ARIA tabs pattern: the arrows move to the previous or next tab, Home and End to the ends. */
+/**
+ * Keys of the WAI-ARIA tabs pattern: the arrows move to the previous or next tab (up/down as the list stands on a wide
+ * screen, left/right as it scrolls on a phone), Home and End to the ends.
+ */
 function nextTab(key: string, current: number, count: number): number | null {
-  if (key === 'ArrowRight') return (current + 1) % count;
-  if (key === 'ArrowLeft') return (current - 1 + count) % count;
+  if (key === 'ArrowDown' || key === 'ArrowRight') return (current + 1) % count;
+  if (key === 'ArrowUp' || key === 'ArrowLeft') return (current - 1 + count) % count;
   if (key === 'Home') return 0;
   if (key === 'End') return count - 1;
   return null;
 }
 
-/** The modal (native <dialog>: focus kept inside, Escape closes) with the setup; closing it forgets the key. */
+/**
+ * The modal (native <dialog>: focus kept inside, Escape closes) with one tab per setup entry, in the server's order.
+ * Every text of the entries comes from the server, which knows its own address and what each slicer expects; the page
+ * only lays them out. Closing the dialog forgets the key.
+ */
 function SlicerDialog({ made, onClose }: { made: SlicerKey; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const groups = bySlicer(made.setup);
+  const tabs = made.setup.length > 1;
   const [tab, setTab] = useState(0);
   const [copied, setCopied] = useState<{ label: string; outcome: CopyOutcome } | null>(null);
   const focusTab = (i: number) => document.getElementById(`slicer-tab-${i}`)?.focus();
@@ -76,12 +69,13 @@ function SlicerDialog({ made, onClose }: { made: SlicerKey; onClose: () => void 
     setCopied(null);
   };
   const onKey = (e: KeyboardEvent) => {
-    const to = nextTab(e.key, tab, groups.length);
+    const to = nextTab(e.key, tab, made.setup.length);
     if (to === null) return;
     e.preventDefault();
     pick(to);
     focusTab(to);
   };
+  const onCopied = (label: string, outcome: CopyOutcome) => setCopied({ label, outcome });
   const status = copied ? (copied.outcome === 'copied' ? `Copied “${copied.label}” to the clipboard.` : copyWords(copied.outcome, `“${copied.label}”`)) : '';
   return html`<dialog ref=${ref} class="slicer-dialog" aria-labelledby="slicer-dialog-title" aria-describedby="slicer-once" onClose=${onClose}>
     <h2 id="slicer-dialog-title">Connect a slicer</h2>
@@ -89,24 +83,23 @@ function SlicerDialog({ made, onClose }: { made: SlicerKey; onClose: () => void 
       it can upload G-code and nothing else. In your slicer, add this farm as a network printer and paste these values.</p>
     <p id="slicer-once" class="note warning"><span><strong>The key is shown only in this window.</strong> Copy it into your slicer before you close it:
       the server keeps only a hash. If it is lost, make another and revoke this one in the list.</span></p>
-    ${groups.length > 1
-      ? html`<div class="slicer-tabs" role="tablist" aria-label="Slicer" onKeyDown=${onKey}>
-          ${groups.map((g, i) => html`<button type="button" role="tab" id=${`slicer-tab-${i}`} aria-selected=${i === tab ? 'true' : 'false'}
-            aria-controls=${`slicer-panel-${i}`} tabindex=${i === tab ? 0 : -1} onClick=${() => pick(i)}>${g.slicer}</button>`)}
-        </div>`
-      : null}
-    ${groups.map((g, i) => html`<div class="slicer-panel" role=${groups.length > 1 ? 'tabpanel' : undefined} id=${`slicer-panel-${i}`}
-        aria-labelledby=${groups.length > 1 ? `slicer-tab-${i}` : undefined} hidden=${i !== tab}>
-      ${g.entries.map(({ entry, at }) => html`<section class="setup" aria-labelledby=${`setup-${at}-title`}>
-        <h3 id=${`setup-${at}-title`}>${groups.length > 1 ? entry.host_type : `${entry.slicer}: ${entry.host_type}`}</h3>
-        ${entry.note ? html`<p class="hint">${entry.note}</p>` : null}
-        ${entry.fields.map((f, n) => html`<${SetupValue} id=${`setup-${at}-${n}`} label=${f.label} value=${f.value}
-          onCopied=${(label: string, outcome: CopyOutcome) => setCopied({ label, outcome })} />`)}
-      </section>`)}
-    </div>`)}
-    ${groups.length === 0
-      ? html`<${SetupValue} id="setup-key" label="API key" value=${made.key} onCopied=${(label: string, outcome: CopyOutcome) => setCopied({ label, outcome })} />`
-      : null}
+    <div class=${tabs ? 'slicer-setup' : undefined}>
+      ${tabs
+        ? html`<div class="slicer-tabs" role="tablist" aria-label="Slicer and host type" aria-orientation="vertical" onKeyDown=${onKey}>
+            ${made.setup.map((s, i) => html`<button type="button" role="tab" id=${`slicer-tab-${i}`} aria-selected=${i === tab ? 'true' : 'false'}
+              aria-controls=${`slicer-panel-${i}`} tabindex=${i === tab ? 0 : -1} aria-label=${`${s.slicer}: ${s.host_type}`} onClick=${() => pick(i)}>
+              <span class="tab-slicer">${s.slicer}</span><span class="tab-host">${s.host_type}</span>
+            </button>`)}
+          </div>`
+        : null}
+      ${made.setup.map((s, i) => html`<div class="slicer-panel" role=${tabs ? 'tabpanel' : 'region'} id=${`slicer-panel-${i}`}
+          aria-labelledby=${tabs ? `slicer-tab-${i}` : `slicer-panel-${i}-title`} hidden=${i !== tab}>
+        <h3 id=${`slicer-panel-${i}-title`}>${s.slicer}: ${s.host_type}</h3>
+        ${s.note ? html`<p class="hint">${s.note}</p>` : null}
+        ${s.fields.map((f, n) => html`<${SetupValue} id=${`setup-${i}-${n}`} label=${f.label} value=${f.value} onCopied=${onCopied} />`)}
+      </div>`)}
+      ${made.setup.length === 0 ? html`<${SetupValue} id="setup-key" label="API key" value=${made.key} onCopied=${onCopied} />` : null}
+    </div>
     <div class="row between slicer-foot">
       <span class="copy-status" role="status">${status}</span>
       <button type="button" class="btn primary" onClick=${() => ref.current?.close()}>Close</button>
