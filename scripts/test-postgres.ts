@@ -20,6 +20,7 @@ export const POSTGRES_TEST_FOLDERS = [
   'test/analytics',
   'test/events',
   'test/auth',
+  'test/slicer',
   // Nodes sharing one database (the three-node test starts its own cluster, so it runs in the main run only).
   'test/nodes/nodes-registry.test.ts',
   'test/nodes/two-nodes.test.ts',

@@ -1,7 +1,7 @@
 // Turns a files row (plus the inspection of new content) into the API's file record, and an inspection into a row.
 import type { Inspection } from './gcode-inspector.js';
-import type { FileRow } from './files.repository.js';
-import type { ExtruderUsageRecord, FileRecord } from './files.schemas.js';
+import type { FileListRow, FileRow } from './files.repository.js';
+import type { ExtruderUsageRecord, FileListItem, FileRecord } from './files.schemas.js';
 
 export const thumbnailPath = (id: string): string => `/v1/files/${id}/thumbnail`;
 
@@ -43,6 +43,11 @@ export function toFileRecord(row: FileRow): FileRecord {
     last_used_at: row.last_used_at ?? row.created_at,
     deleted_at: row.deleted_at,
   };
+}
+
+export function toFileListItem(row: FileListRow): FileListItem {
+  const { jobs_count, last_job_at, used_at: _usedAt, ...file } = row;
+  return { ...toFileRecord(file), jobs_count: Number(jobs_count ?? 0), last_job_at: last_job_at ?? null };
 }
 
 export function rowFromInspection(

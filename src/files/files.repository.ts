@@ -1,5 +1,5 @@
 // Rows of the files table: function-style queries taking `db`.
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../storage/db.js';
 import type { FileTable } from '../storage/schema.js';
 
@@ -12,6 +12,23 @@ export async function insertFile(db: Db, row: Insertable<FileTable>): Promise<vo
 export async function findFileById(db: Db, id: string): Promise<FileRow | undefined> {
   return db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** A files row as GET /v1/files reads it: with the jobs queued from it and the last_used_at the record shows. */
+export type FileListRow = FileRow & { jobs_count: number | string | null; last_job_at: string | null; used_at: string };
+
+/**
+ * The base select of the files list (the list-query helper adds filters, order and paging). The jobs figures are
+ * subqueries, not a join, so the filters keep naming the files table's columns alone and the count stays one scan.
+ */
+export const selectFiles = (db: Db) =>
+  db
+    .selectFrom('files')
+    .selectAll()
+    .select((eb) => [
+      eb.selectFrom('jobs').select((j) => j.fn.countAll<number>().as('n')).whereRef('jobs.file_id', '=', 'files.id').as('jobs_count'),
+      eb.selectFrom('jobs').select((j) => j.fn.max('jobs.created_at').as('t')).whereRef('jobs.file_id', '=', 'files.id').as('last_job_at'),
+      sql<string>`coalesce(files.last_used_at, files.created_at)`.as('used_at'),
+    ]);
 
 export async function findFileBySha256(db: Db, sha256: string): Promise<FileRow | undefined> {
   return db.selectFrom('files').selectAll().where('sha256', '=', sha256).executeTakeFirst();

@@ -1,9 +1,12 @@
-// GET /v1/files/:id and /v1/files/:id/thumbnail (extensions): a stored G-code file's record and its embedded thumbnail.
+// GET /v1/files, /v1/files/:id and /v1/files/:id/thumbnail (extensions): the stored G-code files, one file's record and
+// its embedded thumbnail.
 import { errorDocs } from '../http/route-docs.js';
+import { listResponseSchema } from '../http/list-query.js';
+import type { ListQuery } from '../storage/list-page.js';
 import type { HttpDeps } from '../http/http-deps.js';
 import { routeDefiner } from '../http/route.js';
 import type { JsonSchema } from '../http/validation.js';
-import { FileRecordSchema } from './files.schemas.js';
+import { FileListItemSchema, FileRecordSchema, FILES_LIST_SPEC } from './files.schemas.js';
 import type { FilesService } from './files.service.js';
 
 /** What these routes' handlers use from the program's deps. */
@@ -16,6 +19,26 @@ const read = { scope: 'jobs:read' };
 const THUMBNAIL_CACHE = 'private, max-age=31536000, immutable';
 
 export const fileRoutes = [
+  defineRoute<unknown, ListQuery>({
+    method: 'GET',
+    path: '/v1/files',
+    summary: 'List stored G-code files, newest upload first, with how many jobs each fed',
+    description:
+      'Every file uploaded or downloaded (a job create, or a slicer upload without print), pruned ones included with ' +
+      '`deleted_at` set (`deleted=false` lists only what can still be queued with POST /v1/jobs `file_id`). `q` matches ' +
+      'part of original_name; `from`/`to` bound created_at.',
+    tag: TAG,
+    auth: read,
+    list: FILES_LIST_SPEC,
+    responses: {
+      200: { description: 'A page of files', schema: listResponseSchema(FileListItemSchema as unknown as JsonSchema) },
+      ...errorDocs(400, 403),
+    },
+    async handle(ctx, { query }, deps) {
+      ctx.body = await deps.files.listFiles(query);
+    },
+  }),
+
   defineRoute({
     method: 'GET',
     path: '/v1/files/:id',

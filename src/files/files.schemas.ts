@@ -1,5 +1,8 @@
-// The file record as the API shows it (GET /v1/files/:id, and embedded by the jobs feature): one TypeBox schema and its type.
+// The file record as the API shows it (GET /v1/files/:id, and embedded by the jobs feature), the list item of GET
+// /v1/files and its list spec: one TypeBox schema and its type each.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { sql, type SqlBool } from 'kysely';
+import type { ListSpec } from '../http/list-query.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const NullableString = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
@@ -47,7 +50,7 @@ export const FileRecordSchema = Type.Object({
       'Extension: gcode (text, any printer) or bgcode (Prusa binary G-code: metadata read from its blocks, printed only by PrusaLink printers; line counts are 0).',
   }),
   created_at: Type.String({ format: 'date-time' }),
-  last_used_at: Type.String({ format: 'date-time', description: 'The last upload of this content (pruning counts the end of its last job too).' }),
+  last_used_at: Type.String({ format: 'date-time', description: 'The last upload of this content, or job queued from it by file_id (pruning counts the end of its last job too).' }),
   deleted_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description:
       "When pruning removed the content and thumbnail (the organization's file_retention_days / file_store_max_gb); null while stored. An upload of the same content stores it again.",
@@ -64,4 +67,40 @@ export const PrunedFileSchema = Type.Object({
 export type PrunedFile = Static<typeof PrunedFileSchema>;
 
 export type FileRecord = Static<typeof FileRecordSchema>;
+
+/** A file as GET /v1/files lists it: the record, and how the jobs used it. */
+export const FileListItemSchema = Type.Composite([
+  FileRecordSchema,
+  Type.Object({
+    jobs_count: Type.Integer({ minimum: 0, description: 'How many jobs were queued from this file (every copy counts), whatever became of them.' }),
+    last_job_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the newest of those jobs was queued; null when none was (the file was only stored).',
+    }),
+  }),
+]);
+export type FileListItem = Static<typeof FileListItemSchema>;
+
+/** `like` pattern text: the user's %, _ and \ match themselves (both engines honour `escape '\'`). */
+const likeText = (v: string): string => v.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export const FILES_LIST_SPEC: ListSpec = {
+  fields: Object.keys(FileListItemSchema.properties),
+  // last_used_at is NULL on rows from before it existed: the select orders by `used_at`, the value the record shows.
+  sortable: { last_used_at: 'used_at', created_at: 'created_at', original_name: 'original_name', size: 'size' },
+  defaultSort: '-last_used_at',
+  filters: {
+    q: {
+      type: 'string',
+      description: 'Only files whose original_name contains this text (case-insensitive for ASCII letters).',
+      where: (v) => sql<SqlBool>`lower(original_name) like lower(${`%${likeText(String(v))}%`}) escape '\\'`,
+    },
+    format: { column: 'format', type: 'enum', values: ['gcode', 'bgcode'] },
+    deleted: {
+      type: 'boolean',
+      description: 'true: only files pruning removed (deleted_at set); false: only files still stored (they can be queued).',
+      where: (v) => (v === 1 ? sql<SqlBool>`deleted_at is not null` : sql<SqlBool>`deleted_at is null`),
+    },
+  },
+  dateRange: { column: 'created_at' },
+};
 export type ExtruderUsageRecord = Static<typeof ExtruderUsageSchema>;

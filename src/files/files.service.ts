@@ -8,11 +8,12 @@ import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
 import type { StorageStatus } from '../storage/storage-status.js';
 import { DEFAULT_FILE_LIMITS, type FileLimits } from './file-limits.js';
-import { rowFromInspection, toFileRecord } from './file-record.js';
+import { rowFromInspection, toFileListItem, toFileRecord } from './file-record.js';
 import type { ContentStore, StoredTemp } from './content-store.js';
 import { FileStore } from './file-store.js';
-import { fileUrlHostsOf, findFileById, findFileBySha256, insertFile, markFileUsed, type FileRow } from './files.repository.js';
-import type { FileRecord } from './files.schemas.js';
+import { fileUrlHostsOf, findFileById, findFileBySha256, insertFile, markFileUsed, selectFiles, type FileListRow, type FileRow } from './files.repository.js';
+import type { FileListItem, FileRecord } from './files.schemas.js';
+import { runListQuery, type ListPage, type ListQuery } from '../storage/list-page.js';
 import { BGCODE_MAGIC, inspectBgcode, startsAsBgcode } from './bgcode-inspection.js';
 import { GcodeInspector, type FileInvalid, type Inspection } from './gcode-inspector.js';
 import { openDownload, tooLarge } from './url-download.js';
@@ -55,6 +56,14 @@ export interface FilesService {
   ingestUrl(url: string, limits?: FileLimits): Promise<FileRecord>;
   /** 404 resource_not_found for an unknown id. */
   getFile(id: string): Promise<FileRecord>;
+  /**
+   * A stored file a job is about to be queued from (POST /v1/jobs `file_id`): 404 when unknown, 410 file_deleted once
+   * pruned. Counts as a use, written only while the file is still stored: pruning then leaves it alone for its grace
+   * period and, once the job exists, for as long as the job is queued.
+   */
+  useStored(id: string): Promise<FileRecord>;
+  /** GET /v1/files: one page of stored files (pruned ones too, with deleted_at) and how many jobs each fed. */
+  listFiles(q: ListQuery): Promise<ListPage<Partial<FileListItem>>>;
   /**
    * A path on this box holding the stored G-code (what a printer session streams), read from the store when it lives
    * elsewhere; rejects with FileContentError when the content is missing or damaged.
@@ -197,6 +206,15 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
     return toFileRecord(row);
   }
 
+  async function useStored(id: string): Promise<FileRecord> {
+    const file = await getFile(id);
+    const nowIso = isoTime(deps.clock.now());
+    if (file.deleted_at !== null) throw fileDeletedError(file);
+    // A pruning pass may have marked it between the read and this write: then it is gone, as the re-read says.
+    if (!(await markFileUsed(deps.db, id, nowIso, true))) throw fileDeletedError(await getFile(id));
+    return { ...file, last_used_at: nowIso };
+  }
+
   async function getThumbnail(id: string): Promise<Thumbnail> {
     const file = await getFile(id);
     if (file.deleted_at !== null) throw fileDeletedError(file);
@@ -211,6 +229,8 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
     ingestStream,
     ingestUrl,
     getFile,
+    useStored,
+    listFiles: (q) => runListQuery(selectFiles(deps.db), q, (row: FileListRow) => toFileListItem(row)),
     localCopy: (file) => store.localCopy(file),
     getThumbnail,
   };

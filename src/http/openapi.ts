@@ -74,19 +74,25 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Materials: 'Filament spools and their consumption.',
   Analytics: 'Fleet, printer, job and material metrics.',
   Webhooks: 'Event subscriptions with signed deliveries.',
+  'Slicer uploads':
+    'The OctoPrint, PrusaLink and Moonraker upload APIs slicers speak, answered by the farm: an upload goes into the queue. ' +
+    'Errors here are one sentence of text/plain (what a slicer shows), not the JSON error shape.',
 };
 
-/** /v1/printers/:id/actions → /v1/printers/{id}/actions */
-export const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+/** /v1/printers/:id/actions → /v1/printers/{id}/actions; a wildcard /api/files/*storage → /api/files/{storage} */
+export const toOpenApiPath = (path: string): string => path.replace(/[:*]([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
 
-const pathParams = (path: string): string[] => [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] as string);
+const pathParams = (path: string): string[] => [...path.matchAll(/[:*]([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] as string);
+
+/** A wildcard parameter (`*name`) spans one or more segments, each percent-encoded. */
+const isWildcard = (path: string, name: string): boolean => path.includes(`*${name}`);
 
 /** getV1PrintersIdActions-style ids, unique because method + path is. */
 export function operationId(route: AnyRouteDef): string {
   const words = route.path
     .split(/[/_.-]+/)
     .filter(Boolean)
-    .map((w) => (w.startsWith(':') ? `by-${w.slice(1)}` : w))
+    .map((w) => (w.startsWith(':') || w.startsWith('*') ? `by-${w.slice(1)}` : w))
     .flatMap((w) => w.split('-'));
   return route.method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 }
@@ -98,7 +104,9 @@ function parameters(route: AnyRouteDef): Obj[] {
     name,
     in: 'path',
     required: true,
-    description: `The ${name} of the ${route.tag.toLowerCase().replace(/s$/, '')}.`,
+    description: isWildcard(route.path, name)
+      ? `One or more path segments (${name}), each percent-encoded; a %2F stays inside its segment.`
+      : `The ${name} of the ${route.tag.toLowerCase().replace(/s$/, '')}.`,
     schema: { type: 'string' },
   }));
   if (route.list) {
@@ -167,7 +175,9 @@ function responses(route: AnyRouteDef): Obj {
 function securityOf(route: AnyRouteDef): Obj[] {
   if (route.auth === 'none') return [];
   if (route.auth === 'session') return [{ sessionCookie: [] }];
-  return [{ bearerAuth: [] }, { basicAuth: [] }, { sessionCookie: [] }];
+  // The slicers' host APIs take the key as their clients send it, and Digest (PrusaLink's user/password mode).
+  if (typeof route.auth === 'object' && route.auth.scope === 'slicer:upload') return [{ apiKeyHeader: [] }, { bearerAuth: [] }, { digestAuth: [] }];
+  return [{ bearerAuth: [] }, { basicAuth: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }];
 }
 
 function operation(route: AnyRouteDef): Obj {
@@ -227,6 +237,12 @@ export function buildOpenApiDocument(routes: readonly AnyRouteDef[]): Obj {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer svc_<env>_...' },
         basicAuth: { type: 'http', scheme: 'basic', description: 'Legacy: the API key as user name, empty password.' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'The API key, as OctoPrint and Moonraker clients send it.' },
+        digestAuth: {
+          type: 'http',
+          scheme: 'digest',
+          description: 'Slicer host APIs only: user = the key prefix, password = the key (realm printfarm, MD5, qop=auth).',
+        },
         sessionCookie: {
           type: 'apiKey',
           in: 'cookie',

@@ -1,4 +1,4 @@
-// What the jobs feature needs from the files feature (a stored, validated file from a URL or a multipart upload),
+// What the jobs feature needs from the files feature (a stored, validated file from a URL, a multipart upload or the store),
 // and the adapter that provides it from the files service.
 import type { IncomingMessage } from 'node:http';
 import { FileContentError } from '../files/content-store.js';
@@ -12,6 +12,8 @@ import type { JobFileInfo } from './jobs.service.js';
 export interface JobFiles {
   /** Downloads, validates and stores the file at `url` (http/https) before the job is created. */
   fromUrl(url: string): Promise<JobFileInfo>;
+  /** A file already stored (POST /v1/jobs `file_id`): 404 when unknown, 410 file_deleted once pruned. */
+  fromStored(fileId: string): Promise<JobFileInfo>;
   /** Streams a multipart job create: the `file` part to the store, the other parts as text fields. */
   fromMultipart(req: IncomingMessage): Promise<{ fields: FormFields; file: JobFileInfo | null }>;
   /**
@@ -36,6 +38,7 @@ export const toJobFileInfo = (f: FileRecord): JobFileInfo => ({
 export function jobFilesFrom(files: FilesService): JobFiles {
   return {
     fromUrl: async (url) => toJobFileInfo(await files.ingestUrl(url)),
+    fromStored: async (fileId) => toJobFileInfo(await files.useStored(fileId)),
     async fromMultipart(req) {
       const upload = await parseMultipartJobUpload(req, files.limits, (source, name) => files.ingestStream(source, name));
       return { fields: upload.fields, file: upload.file ? toJobFileInfo(upload.file) : null };

@@ -37,9 +37,24 @@ export function formToCreateFields(fields: FormFields): NewJobFields {
   return { ...rest, material: material ? { type: material, color: material_color ?? null } : null };
 }
 
+/** Where a JSON create's file comes from: exactly one of file_url (downloaded) and file_id (already stored). */
+export type JsonFileSource = { kind: 'url'; url: string } | { kind: 'stored'; fileId: string };
+
+export function jsonFileSource(body: Pick<JobCreateBody, 'file_url' | 'file_id'>): JsonFileSource {
+  if (body.file_url !== undefined && body.file_id !== undefined) {
+    throw badRequest('file_url, file_id: give one of them, not both', 'file_id queues a stored file; file_url downloads a new one');
+  }
+  if (body.file_id !== undefined) return { kind: 'stored', fileId: body.file_id };
+  if (body.file_url !== undefined) return { kind: 'url', url: body.file_url };
+  throw badRequest(
+    'file_url or file_id: is required',
+    'name the G-code by its address (file_url), as a stored file (file_id, from GET /v1/files), or send it as multipart/form-data',
+  );
+}
+
 /** The JSON create's `material` is a type name or { type, color }. */
 export function bodyToCreateFields(body: JobCreateBody): NewJobFields {
-  const { file_url: _url, material, ...rest } = body;
+  const { file_url: _url, file_id: _id, material, ...rest } = body;
   return {
     ...rest,
     material: material === undefined ? null : typeof material === 'string' ? { type: material } : { type: material.type, color: material.color ?? null },

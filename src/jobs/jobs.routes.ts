@@ -1,4 +1,4 @@
-// /v1/jobs: create (JSON with file_url, or multipart with the file), list, read, update while queued, cancel.
+// /v1/jobs: create (JSON with file_url or file_id, or multipart with the file), list, read, update while queued, cancel.
 import type Koa from 'koa';
 import { requireAuth } from '../http/middleware/auth-context.js';
 import { errorDocs } from '../http/route-docs.js';
@@ -7,7 +7,7 @@ import { listResponseSchema } from '../http/list-query.js';
 import type { ListQuery } from '../storage/list-page.js';
 import type { HttpDeps } from '../http/http-deps.js';
 import { routeDefiner } from '../http/route.js';
-import { bodyToCreateFields, formToCreateFields } from './job-form.js';
+import { bodyToCreateFields, formToCreateFields, jsonFileSource } from './job-form.js';
 import {
   JobCreateBody,
   jobCreateMultipartDoc,
@@ -59,10 +59,12 @@ export const jobRoutes = [
   defineRoute<JobCreateBody>({
     method: 'POST',
     path: '/v1/jobs',
-    summary: 'Queue a print: JSON with file_url (downloaded before the answer) or multipart with the file',
+    summary: 'Queue a print: JSON with file_url (downloaded before the answer) or file_id (a stored file), or multipart with the file',
     description:
       'The file is validated (422 file_invalid) and its slicer metadata fills estimated_duration, material.estimated_usage ' +
-      'and material.type (when the request names none). `copies` creates one batch of jobs.',
+      'and material.type (when the request names none). `copies` creates one batch of jobs. JSON names exactly one of ' +
+      'file_url and file_id (400 for both or neither); file_id queues a file from GET /v1/files as stored: 404 when ' +
+      'unknown, 410 file_deleted once pruning removed it (upload it again).',
     tag: TAG,
     auth: write,
     body: JobCreateBody,
@@ -71,7 +73,7 @@ export const jobRoutes = [
     idempotent: true,
     responses: {
       201: { description: '{ success: true, data: <the first job, with job_ids> }', schema: jobCreateResponseSchema },
-      ...errorDocs(400, 403, 413, 422),
+      ...errorDocs(400, 403, 404, 410, 413, 422),
     },
     async handle(ctx, { body }, deps) {
       const caller = requireAuth(ctx);
@@ -81,9 +83,10 @@ export const jobRoutes = [
         if (!upload.file) throw badRequest('file: is required (a multipart field named "file" holding the G-code)');
         created = await deps.jobs.create(formToCreateFields(upload.fields), upload.file, null, caller.keyId);
       } else {
+        const source = jsonFileSource(body);
         const fields = bodyToCreateFields(body);
-        const file = await deps.jobFiles.fromUrl(body.file_url);
-        created = await deps.jobs.create(fields, file, body.file_url, caller.keyId);
+        const file = source.kind === 'url' ? await deps.jobFiles.fromUrl(source.url) : await deps.jobFiles.fromStored(source.fileId);
+        created = await deps.jobs.create(fields, file, source.kind === 'url' ? source.url : null, caller.keyId);
       }
       ctx.status = 201;
       ctx.body = { success: true, data: { ...created.first, job_ids: created.jobIds } };

@@ -45,13 +45,25 @@ const createFields = {
   tags: Type.Optional(tags),
 };
 
+/** The JSON create names its file one of two ways; exactly one is required (jsonFileSource in job-form.ts says so). */
 export const JobCreateBody = Type.Object(
   {
-    file_url: Type.String({
-      pattern: '^[hH][tT][tT][pP][sS]?://[^\\s]+$',
-      maxLength: 2048,
-      description: 'http(s) address of the G-code file; the server downloads it before answering',
-    }),
+    file_url: Type.Optional(
+      Type.String({
+        pattern: '^[hH][tT][tT][pP][sS]?://[^\\s]+$',
+        maxLength: 2048,
+        description: 'http(s) address of the G-code file; the server downloads it before answering. Give this or file_id.',
+      }),
+    ),
+    file_id: Type.Optional(
+      Type.String({
+        pattern: '^file_[A-Za-z0-9]+$',
+        maxLength: 64,
+        description:
+          'Extension: a file already stored (GET /v1/files), e.g. one a slicer uploaded without printing; queued as it is, ' +
+          'nothing is downloaded. 404 when unknown, 410 file_deleted once pruning removed it. Give this or file_url.',
+      }),
+    ),
     ...createFields,
   },
   { additionalProperties: false },

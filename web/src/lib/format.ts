@@ -24,6 +24,10 @@ export function duration(seconds: number | null | undefined): string {
 export const grams = (g: number | null | undefined): string =>
   g === null || g === undefined ? '–' : g >= 1000 ? `${(g / 1000).toFixed(2)} kg` : `${g >= 100 ? Math.round(g) : g.toFixed(1)} g`;
 
+/** Bytes as "12.3 MB", "48 KB", "512 B". */
+export const fileSize = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} B`;
+
 export const percent = (p: number | null | undefined, digits = 0): string => (p === null || p === undefined ? '–' : `${p.toFixed(digits)} %`);
 
 export function money(amount: number | null | undefined, currency = 'EUR'): string {

@@ -4,22 +4,15 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { ApiError, upload } from '../lib/api.js';
 import { errorWords } from '../lib/error-words.js';
+import { fileSize } from '../lib/format.js';
 import { href } from '../lib/router.js';
-import { Button, Field, ProgressBar } from '../components/ui.js';
-import { PRIORITIES, PRIORITY_WORDS, type JobCreated, type Priority } from './queue-types.js';
+import { Button, ProgressBar } from '../components/ui.js';
+import { PRIORITY_WORDS, type JobCreated } from './queue-types.js';
 import type { Printer } from './printer-types.js';
+import { DEFAULTS, settingsFields, SettingsFields, settingsProblem, targetWords, type Settings } from './queue-settings.js';
 
 const GCODE = /\.(gcode|gco|g)$/i;
 const PARALLEL = 2;
-
-interface Settings {
-  copies: string;
-  priority: Priority;
-  material: string;
-  color: string;
-  /** '' any printer, 'printer:<id>' or 'group:<name>'. */
-  target: string;
-}
 
 type ItemState = 'waiting' | 'uploading' | 'done' | 'failed';
 
@@ -43,25 +36,15 @@ interface Batch {
   formError: string | null;
 }
 
-const DEFAULTS: Settings = { copies: '1', priority: 'normal', material: '', color: '', target: '' };
-
-const size = (bytes: number) =>
-  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} B`;
-
-function settingsProblem(s: Settings): string | null {
-  if (!/^\d+$/.test(s.copies.trim()) || Number(s.copies) < 1 || Number(s.copies) > 100) return 'Copies: enter a whole number from 1 to 100.';
-  if (s.color.trim() && !s.material.trim()) return 'Colour: name the material type too (for example PLA), or leave the colour empty.';
-  return null;
-}
-
 function formFor(item: Item, s: Settings): FormData {
   const f = new FormData();
-  f.append('copies', String(Number(s.copies)));
-  f.append('priority', s.priority);
-  if (s.material.trim()) f.append('material', s.material.trim());
-  if (s.material.trim() && s.color.trim()) f.append('material_color', s.color.trim());
-  if (s.target.startsWith('printer:')) f.append('printer_id', s.target.slice(8));
-  if (s.target.startsWith('group:')) f.append('group', s.target.slice(6));
+  const fields = settingsFields(s);
+  f.append('copies', String(fields.copies));
+  f.append('priority', fields.priority);
+  if (fields.material) f.append('material', fields.material.type);
+  if (fields.material?.color) f.append('material_color', fields.material.color);
+  if (fields.printer_id) f.append('printer_id', fields.printer_id);
+  if (fields.group) f.append('group', fields.group);
   // The file part last: the server reads the text fields before it stores the file.
   f.append('file', item.file, item.file.name);
   return f;
@@ -71,15 +54,6 @@ function uploadFailure(err: unknown): string {
   if (err instanceof ApiError && err.status === 413) return 'The file is larger than the server accepts (1 GiB). Slice it with fewer details or split the plate.';
   if (err instanceof ApiError && err.code === 'file_invalid') return `The server cannot print this file: ${err.message.replace(/\.$/, '')}. Export it again from the slicer as plain-text G-code (.gcode) and upload that file.`;
   return errorWords(err);
-}
-
-function targetWords(s: Settings, printers: Printer[]): string {
-  if (s.target.startsWith('printer:')) {
-    const id = s.target.slice(8);
-    return `on ${printers.find((p) => p.id === id)?.name ?? id}`;
-  }
-  if (s.target.startsWith('group:')) return `in group ${s.target.slice(6)}`;
-  return 'on any fitting printer';
 }
 
 export function UploadPanel({ printers, canWrite, onUploaded }: { printers: Printer[]; canWrite: boolean; onUploaded: () => void }) {
@@ -177,8 +151,6 @@ export function UploadPanel({ printers, canWrite, onUploaded }: { printers: Prin
     bump();
   };
 
-  const groups = [...new Set(printers.map((p) => p.group).filter((g): g is string => !!g))].sort();
-
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
@@ -186,38 +158,8 @@ export function UploadPanel({ printers, canWrite, onUploaded }: { printers: Prin
   };
 
   const batchForm = (b: Batch) => {
-    const id = (name: string) => `b${b.id}-${name}`;
-    const set = (k: keyof Settings) => (e: Event) => {
-      (b.settings as unknown as Record<string, string>)[k] = (e.target as HTMLInputElement).value;
-      bump();
-    };
-    const s = b.settings;
     return html`<form class="batch-form" onSubmit=${(e: Event) => { e.preventDefault(); send(b); }} aria-label=${`Settings for ${b.items.length} file${b.items.length === 1 ? '' : 's'}`}>
-      <div class="batch-fields">
-        <${Field} id=${id('copies')} label="Copies of each file" hint="1 to 100; copies spread over every fitting printer.">
-          <input id=${id('copies')} type="number" inputmode="numeric" min="1" max="100" step="1" value=${s.copies} onInput=${set('copies')} aria-describedby=${`${id('copies')}-hint`} required />
-        <//>
-        <${Field} id=${id('priority')} label="Priority">
-          <select id=${id('priority')} value=${s.priority} onChange=${set('priority')}>
-            ${PRIORITIES.map((p) => html`<option value=${p}>${PRIORITY_WORDS[p]}</option>`)}
-          </select>
-        <//>
-        <${Field} id=${id('material')} label="Material type (optional)" hint="Only printers with this material loaded take it, e.g. PLA.">
-          <input id=${id('material')} type="text" maxlength="50" value=${s.material} onInput=${set('material')} aria-describedby=${`${id('material')}-hint`} placeholder="from the file" />
-        <//>
-        <${Field} id=${id('color')} label="Colour (optional)">
-          <input id=${id('color')} type="text" maxlength="50" value=${s.color} onInput=${set('color')} placeholder="any colour" />
-        <//>
-        <${Field} id=${id('target')} label="Printer or group">
-          <select id=${id('target')} value=${s.target} onChange=${set('target')}>
-            <option value="">Any fitting printer</option>
-            ${printers.length > 0
-              ? html`<optgroup label="Printer">${printers.map((p) => html`<option value=${`printer:${p.id}`}>${p.name}</option>`)}</optgroup>`
-              : null}
-            ${groups.length > 0 ? html`<optgroup label="Group">${groups.map((g) => html`<option value=${`group:${g}`}>Group ${g}</option>`)}</optgroup>` : null}
-          </select>
-        <//>
-      </div>
+      <${SettingsFields} idPrefix=${`b${b.id}`} settings=${b.settings} printers=${printers} onChange=${bump} copiesLabel="Copies of each file" />
       ${b.formError ? html`<div class="note error" role="alert">${b.formError}</div>` : null}
       <div class="row">
         <${Button} type="submit" kind="primary" disabled=${b.items.length === 0}>Upload ${b.items.length} file${b.items.length === 1 ? '' : 's'}<//>
@@ -229,7 +171,7 @@ export function UploadPanel({ printers, canWrite, onUploaded }: { printers: Prin
   const itemRow = (b: Batch, item: Item) => {
     const copies = item.created?.job_ids?.length ?? 1;
     return html`<li key=${item.key} class=${`upload-item state-${item.state}${b.sent ? '' : ' draft'}`}>
-      <div class="upload-name"><strong>${item.file.name}</strong> <small class="hint">${size(item.file.size)}</small></div>
+      <div class="upload-name"><strong>${item.file.name}</strong> <small class="hint">${fileSize(item.file.size)}</small></div>
       ${b.sent
         ? html`${item.state === 'failed' ? null : html`<${ProgressBar} value=${item.progress * 100} label=${`Upload of ${item.file.name}`} />`}
           <div class="upload-state" aria-live="polite">

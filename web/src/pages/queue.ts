@@ -1,5 +1,6 @@
-// Queue page (#/queue): upload G-code, the live queue with priorities and waiting reasons, the forecast timeline, and
-// recently finished jobs. Reloads on job.* / printer.* events (coalesced); progress comes from job.progress and telemetry.
+// Queue page (#/queue): upload G-code, the live queue with priorities and waiting reasons, the forecast timeline, the
+// stored files to queue again, and recently finished jobs. Reloads on job.* / printer.* events (coalesced); progress
+// comes from job.progress and telemetry.
 import { useEffect, useMemo } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { api, type Page } from '../lib/api.js';
@@ -13,6 +14,7 @@ import { UploadPanel } from './queue-upload.js';
 import { QueueList } from './queue-list.js';
 import { ForecastTimeline } from './queue-forecast.js';
 import { RecentJobs } from './queue-recent.js';
+import { FilesPanel } from './queue-files.js';
 import type { PageDef } from './index.js';
 import '../styles/queue.css';
 
@@ -99,6 +101,7 @@ export function QueuePage({ route }: { route: Route }) {
       <div class="queue-col">
         <${ForecastTimeline} forecast=${forecast.data} error=${forecast.error} printers=${printerList}
           running=${active.filter((j) => j.status !== 'queued')} names=${names} />
+        <${FilesPanel} printers=${printerList} canWrite=${canWrite} onQueued=${() => { void jobs.reload(); void forecast.reload(); }} />
         <${RecentJobs} printers=${printerMap} />
       </div>
     </div>
