@@ -4,14 +4,11 @@
 // The held state, the snapshot and the job/external-print bookkeeping are the network core's; this file is Moonraker's
 // protocol: the websocket connection and its Klippy states, the report that maps print_stats, uploads and scripts.
 import { stat } from 'node:fs/promises';
-import type { Clock } from '../../clock.js';
 import { instantOf } from '../../clock.js';
 import { AppError } from '../../errors.js';
-import type { EventBus } from '../../events/event-bus.js';
 import type { Logger } from '../../logger.js';
 import { silentLogger } from '../../logger.js';
 import type { Temperatures } from '../../protocol/protocol-types.js';
-import type { ExtrusionIndexCache } from '../extrusion-index-cache.js';
 import type { JobStartRequest } from '../printer-link.js';
 import { printerOffline, wrongState, type CommandReply, type JobOutcome, type OfflineReason, type PrinterSnapshot } from '../printer-state.js';
 import { ReconnectPolicy, type ReconnectPolicyOptions } from '../reconnect-policy.js';
@@ -19,7 +16,7 @@ import type { JobHandle } from '../session-job-control.js';
 import { adoptedStart } from '../network/adoption.js';
 import { externalSeen } from '../network/external-print.js';
 import { withOurJob } from '../network/held-state.js';
-import { NetworkPrinterCore } from '../network/network-printer-core.js';
+import { NetworkPrinterCore, type NetworkPrinterCoreOptions } from '../network/network-printer-core.js';
 import { StateWaiters } from '../network/state-waiters.js';
 import { MoonrakerClient, MoonrakerError } from './moonraker-client.js';
 import { MoonrakerJob } from './moonraker-job.js';
@@ -40,20 +37,13 @@ import {
 } from './moonraker-state.js';
 import { parseMoonrakerUrl, type MoonrakerAddress } from './moonraker-url.js';
 
-
 /** How long a cancel Klipper holds behind a wait may stay pending before it is given up (a long bed heat-up fits). */
 const PENDING_CANCEL_MS = 60 * 60_000;
-export interface MoonrakerPrinterOptions {
-  printerId: string;
+export interface MoonrakerPrinterOptions extends NetworkPrinterCoreOptions {
   /** moonraker://host[:port] or moonraker+https://host[:port]?fingerprint=<sha256> */
   url: string;
   /** Moonraker's API key in clear (the caller decrypts it); null or absent for a Moonraker that trusts this host. */
   apiKey?: string | null;
-  bus: EventBus;
-  /** One per program: the extrusion index of each job's file. */
-  extrusionIndexes: ExtrusionIndexCache;
-  /** Wall readings for timestamps (started_at, ended_at, connected since); every duration runs on its monotonic one. */
-  clock?: Clock;
   logger?: Logger;
   /** Reconnect by itself after a lost or failed connection (default true). */
   autoReconnect?: boolean;
@@ -73,7 +63,6 @@ export interface MoonrakerPrinterOptions {
 export class MoonrakerPrinter extends NetworkPrinterCore<MoonrakerJob> {
   private readonly address: MoonrakerAddress;
   private readonly client: MoonrakerClient;
-  private readonly indexes: ExtrusionIndexCache;
   private readonly log: Logger;
   private readonly policy: ReconnectPolicy;
   private readonly opts: MoonrakerPrinterOptions;
@@ -99,7 +88,6 @@ export class MoonrakerPrinter extends NetworkPrinterCore<MoonrakerJob> {
     this.opts = opts;
     this.address = parseMoonrakerUrl(opts.url);
     this.client = new MoonrakerClient({ address: this.address, apiKey: opts.apiKey ?? null, timeoutMs: opts.requestTimeoutMs });
-    this.indexes = opts.extrusionIndexes;
     this.log = opts.logger ?? silentLogger;
     this.policy = new ReconnectPolicy(opts.reconnect);
   }
@@ -409,21 +397,13 @@ export class MoonrakerPrinter extends NetworkPrinterCore<MoonrakerJob> {
     this.requireIdle('start a job');
     const before = printView(this.objects);
     const job = new MoonrakerJob(req.jobId, req.filePath, remoteName, instantOf(this.clock), size, { filename: before.filename, state: before.state }, () => this.clock.monotonic());
-    this.job = job;
-    this.show('printing');
-    try {
+    const start = async (): Promise<void> => {
       await this.client.post('/printer/print/start', { filename: remoteName });
-    } catch (err) {
-      if (this.job === job) this.job = null;
-      job.end({ status: 'failed', error: { code: 'file_invalid', message: (err as Error).message } });
-      this.report();
-      throw new AppError(409, 'invalid_state', `the printer refused to start ${remoteName}: ${(err as Error).message}`);
-    }
-    job.startAcked = true;
+      job.startAcked = true;
+    };
+    const handle = await this.launch(job, start, (err) => new AppError(409, 'invalid_state', `the printer refused to start ${remoteName}: ${(err as Error).message}`)).finally(() => this.report());
     index.then((i) => (job.index = i), (err: Error) => this.log.warn('moonraker: no extrusion index', { job_id: job.id, error: err }));
-    this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
-    this.report();
-    return job.handle;
+    return handle;
   }
 
   async adoptJob(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null> {
@@ -507,10 +487,11 @@ export class MoonrakerPrinter extends NetworkPrinterCore<MoonrakerJob> {
   /** Moonraker's emergency stop halts Klipper at once (an M112 in a script would wait its turn in the queue). */
   emergencyStop(): void {
     if (!this.socket) throw printerOffline(this.printerId, this.status);
-    this.emitConsole('sent', 'command', 'M112 (emergency stop)');
-    this.client.post('/printer/emergency_stop').catch((err: Error) => this.log.error('moonraker: emergency stop failed', { printer_id: this.printerId, error: err }));
-    const job = this.job;
-    if (job) this.endJob(job, { status: 'failed', error: { code: 'emergency_stop', message: 'emergency stop sent' } });
+    this.emergencyStopped(
+      () => this.client.post('/printer/emergency_stop'),
+      (err) => this.log.error('moonraker: emergency stop failed', { printer_id: this.printerId, error: err }),
+      'emergency stop sent',
+    );
   }
 
   sendCommand(text: string): Promise<CommandReply> {

@@ -8,6 +8,7 @@ import { instantOf, systemClock } from '../../clock.js';
 import { AppError } from '../../errors.js';
 import type { EventBus } from '../../events/event-bus.js';
 import type { ProtocolStats, Temperatures } from '../../protocol/protocol-types.js';
+import type { ExtrusionIndexCache } from '../extrusion-index-cache.js';
 import { cancelOrPending } from '../pending-cancel.js';
 import type { JobStartRequest, PrinterLink } from '../printer-link.js';
 import {
@@ -28,10 +29,13 @@ import { externalEnded, externalView, type ExternalEnd, type ExternalPrint } fro
 import { heldView, statusEvent, type HeldError, type StatusEvent } from './held-state.js';
 import type { NetworkJob } from './network-job.js';
 
+/** What every kind is opened with; a kind's options add its protocol's. */
 export interface NetworkPrinterCoreOptions {
   printerId: string;
   url: string;
   bus: EventBus;
+  /** One per program: the extrusion index of each job's file, for filament at the reported position or share. */
+  extrusionIndexes: ExtrusionIndexCache;
   /** Wall readings for timestamps (started_at, ended_at, connected since); every duration runs on its monotonic one. */
   clock?: Clock;
 }
@@ -47,6 +51,7 @@ export abstract class NetworkPrinterCore<J extends NetworkJob, X extends Externa
   readonly url: string;
   protected readonly bus: EventBus;
   protected readonly clock: Clock;
+  protected readonly indexes: ExtrusionIndexCache;
   protected status: PrinterStatus = 'offline';
   protected offlineReason: OfflineReason | null = null;
   protected error: HeldError | null = null;
@@ -65,6 +70,7 @@ export abstract class NetworkPrinterCore<J extends NetworkJob, X extends Externa
     this.url = opts.url;
     this.bus = opts.bus;
     this.clock = opts.clock ?? systemClock;
+    this.indexes = opts.extrusionIndexes;
   }
 
   // ---------------------------------------------------------------- what the kind tells
@@ -225,6 +231,33 @@ export abstract class NetworkPrinterCore<J extends NetworkJob, X extends Externa
     } else if (outcome.status === 'cancelled') this.bus.emit('job.cancelled', base);
     else this.bus.emit('job.failed', { ...base, error: outcome.error });
     return true;
+  }
+
+  /**
+   * Hands our job to the printer: held as printing while `start` uploads and starts it (the printer may not show it
+   * yet), job.started once it did; a refusal fails the job as `file_invalid` and throws `refused(err)`.
+   */
+  protected async launch(job: J, start: () => Promise<void>, refused: (err: unknown) => Error): Promise<JobHandle> {
+    this.job = job;
+    this.show('printing');
+    try {
+      await start();
+    } catch (err) {
+      if (this.job === job) this.job = null;
+      if (this.status === 'printing') this.show('idle');
+      job.end({ status: 'failed', error: { code: 'file_invalid', message: (err as Error).message } });
+      throw refused(err);
+    }
+    this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
+    return job.handle;
+  }
+
+  /** M112 was sent (`send`, its failure only logged by `failed`): our job, if any, has failed. */
+  protected emergencyStopped(send: () => Promise<void>, failed: (err: Error) => void, message: string): void {
+    this.emitConsole('sent', 'command', 'M112 (emergency stop)');
+    send().catch(failed);
+    const job = this.job;
+    if (job) this.endJob(job, { status: 'failed', error: { code: 'emergency_stop', message } });
   }
 
   protected jobProgress(job: J, progress: number): void {

@@ -4,17 +4,15 @@
 // protocol: its polling and push socket, the one transition of its updates (apply()), uploads and commands.
 import { stat } from 'node:fs/promises';
 import { AppError } from '../../errors.js';
-import type { Clock, Instant } from '../../clock.js';
+import type { Instant } from '../../clock.js';
 import { instantOf } from '../../clock.js';
-import type { EventBus } from '../../events/event-bus.js';
-import type { ExtrusionIndexCache } from '../extrusion-index-cache.js';
 import type { JobStartRequest } from '../printer-link.js';
 import { printerOffline, wrongState, type CommandReply, type JobOutcome, type PrinterSnapshot, type PrinterStatus } from '../printer-state.js';
 import type { JobHandle } from '../session-job-control.js';
 import { adoptedStart } from '../network/adoption.js';
 import { externalSeen, type ExternalPrint } from '../network/external-print.js';
 import { withOurJob } from '../network/held-state.js';
-import { NetworkPrinterCore } from '../network/network-printer-core.js';
+import { NetworkPrinterCore, type NetworkPrinterCoreOptions } from '../network/network-printer-core.js';
 import { PollLoop } from '../network/poll-loop.js';
 import { StateWaiters, type Waiting } from '../network/state-waiters.js';
 import { OctoPrintHttpClient, OctoPrintHttpError } from './octoprint-http-client.js';
@@ -36,16 +34,11 @@ import {
 } from './octoprint-state-map.js';
 import { parseOctoPrintUrl, type OctoPrintEndpoint } from './octoprint-url.js';
 
-export interface OctoPrintPrinterOptions {
-  printerId: string;
+export interface OctoPrintPrinterOptions extends NetworkPrinterCoreOptions {
   /** `octoprint://host[:port]` or `octoprint+https://host[:port]?fingerprint=<sha256>`. */
   url: string;
   /** The API key in clear (decrypted by the caller); sent as X-Api-Key. */
   apiKey: string;
-  bus: EventBus;
-  extrusionIndexes: ExtrusionIndexCache;
-  /** Wall readings for timestamps (started_at, ended_at, connected since); every duration runs on its monotonic one. */
-  clock?: Clock;
   /** Polling interval while the push socket is down, and between reconnect attempts while offline (default 2000 ms). */
   pollMs?: number;
   /** Per HTTP request (default 5000 ms); retries of reads (default 2). */
@@ -70,7 +63,6 @@ export class OctoPrintPrinter extends NetworkPrinterCore<OctoPrintJob, OctoExter
   private readonly endpoint: OctoPrintEndpoint;
   private readonly http: OctoPrintHttpClient;
   private readonly socket: OctoPrintPushSocket | null;
-  private readonly indexes: ExtrusionIndexCache;
   private readonly pollMs: number;
   private readonly actionTimeoutMs: number;
   private readonly replyTimeoutMs: number;
@@ -89,7 +81,6 @@ export class OctoPrintPrinter extends NetworkPrinterCore<OctoPrintJob, OctoExter
   constructor(opts: OctoPrintPrinterOptions) {
     super(opts);
     this.endpoint = parseOctoPrintUrl(opts.url);
-    this.indexes = opts.extrusionIndexes;
     this.pollMs = opts.pollMs ?? 2000;
     this.actionTimeoutMs = opts.actionTimeoutMs ?? 120_000;
     this.replyTimeoutMs = opts.replyTimeoutMs ?? 10_000;
@@ -346,20 +337,11 @@ export class OctoPrintPrinter extends NetworkPrinterCore<OctoPrintJob, OctoExter
     this.requireIdle('start a job');
     const start = instantOf(this.clock);
     const job = new OctoPrintJob(req.jobId, req.filePath, remoteName, info.size, index, start, () => this.clock.monotonic());
-    this.job = job;
     this.jobStartMono = start.monotonic;
-    this.show('printing');
-    try {
-      await this.http.upload('/api/files/local', req.filePath, remoteName, { select: 'true', print: 'true' });
-    } catch (err) {
-      if (this.job === job) this.job = null;
-      if (this.status === 'printing') this.show('idle');
-      job.end({ status: 'failed', error: { code: 'file_invalid', message: (err as Error).message } });
-      throw this.actionError(err, 'start a job');
-    }
-    this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
+    const upload = (): Promise<void> => this.http.upload('/api/files/local', req.filePath, remoteName, { select: 'true', print: 'true' }).then(() => undefined);
+    const handle = await this.launch(job, upload, (err) => this.actionError(err, 'start a job'));
     void this.refreshSoon();
-    return job.handle;
+    return handle;
   }
 
   async adoptJob(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null> {
@@ -448,10 +430,11 @@ export class OctoPrintPrinter extends NetworkPrinterCore<OctoPrintJob, OctoExter
 
   emergencyStop(): void {
     this.requireLink();
-    this.emitConsole('sent', 'command', 'M112 (emergency stop)');
-    this.postCommands(['M112'], 'emergency stop').catch((err: Error) => this.log(`${this.printerId}: emergency stop: ${err.message}`));
-    const job = this.job;
-    if (job) this.endJob(job, { status: 'failed', error: { code: 'emergency_stop', message: 'emergency stop (M112) sent' } });
+    this.emergencyStopped(
+      () => this.postCommands(['M112'], 'emergency stop'),
+      (err) => this.log(`${this.printerId}: emergency stop: ${err.message}`),
+      'emergency stop (M112) sent',
+    );
   }
 
   /** POST /api/printer/command; the reply is read from the push socket's terminal log (`Send:` then `Recv:` up to `ok`). */

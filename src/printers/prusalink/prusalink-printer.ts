@@ -5,13 +5,10 @@
 // protocol: polling, the one place a poll's answers are applied (apply()), uploads and job actions by the printer's id.
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import type { Clock } from '../../clock.js';
 import { instantOf } from '../../clock.js';
 import { AppError } from '../../errors.js';
-import type { EventBus } from '../../events/event-bus.js';
 import { isBgcode, readBgcodeMetadata } from '../../files/bgcode-reader.js';
 import type { Logger } from '../../logger.js';
-import type { ExtrusionIndexCache } from '../extrusion-index-cache.js';
 import type { JobStartRequest } from '../printer-link.js';
 import { uploadName } from '../network-url.js';
 import { printerBusy, printerOffline, wrongState, type CommandReply, type JobOutcome, type PrinterSnapshot, type PrinterStatus } from '../printer-state.js';
@@ -19,7 +16,7 @@ import type { JobHandle } from '../session-job-control.js';
 import { adoptedStart } from '../network/adoption.js';
 import { externalSeen, type ExternalPrint } from '../network/external-print.js';
 import { withOurJob } from '../network/held-state.js';
-import { NetworkPrinterCore } from '../network/network-printer-core.js';
+import { NetworkPrinterCore, type NetworkPrinterCoreOptions } from '../network/network-printer-core.js';
 import { PollLoop, pollDelay } from '../network/poll-loop.js';
 import { StateWaiters } from '../network/state-waiters.js';
 import { jobIsFile, readJob, readStatus, readVersion, type JobAnswer, type StatusAnswer } from './prusalink-answers.js';
@@ -28,16 +25,11 @@ import { PrusaLinkJob } from './prusalink-job.js';
 import { endOfPrint } from './prusalink-states.js';
 import { parsePrusaLinkUrl, prusaLinkAuth } from './prusalink-url.js';
 
-export interface PrusaLinkPrinterOptions {
-  printerId: string;
+export interface PrusaLinkPrinterOptions extends NetworkPrinterCoreOptions {
   /** prusalink://host[:port] or prusalink+https://host[:port]?fingerprint=SHA256 (optional &storage=usb|local). */
   url: string;
   /** `user:password` (HTTP Digest, the printer's PrusaLink login) or an API key (X-Api-Key); null: no auth. */
   apiKey?: string | null;
-  bus: EventBus;
-  /** One per program: the file's extrusion index, for filament at the reported percentage. */
-  extrusionIndexes: ExtrusionIndexCache;
-  clock?: Clock;
   logger?: Logger;
   /** /api/v1/status every this many ms (default 1500); /api/v1/job too while a print is on the printer. */
   pollMs?: number;
@@ -65,7 +57,6 @@ export class PrusaLinkPrinter extends NetworkPrinterCore<PrusaLinkJob, PrusaExte
   private readonly log: Logger | undefined;
   private readonly http: PrusaLinkHttp;
   private readonly storage: string;
-  private readonly indexes: ExtrusionIndexCache;
   private readonly pollMs: number;
   private readonly failuresBeforeOffline: number;
   private readonly actionTimeoutMs: number;
@@ -84,7 +75,6 @@ export class PrusaLinkPrinter extends NetworkPrinterCore<PrusaLinkJob, PrusaExte
     const target = parsePrusaLinkUrl(opts.url);
     this.storage = target.storage;
     this.log = opts.logger;
-    this.indexes = opts.extrusionIndexes;
     this.pollMs = opts.pollMs ?? 1500;
     this.failuresBeforeOffline = opts.failuresBeforeOffline ?? 2;
     this.actionTimeoutMs = opts.actionTimeoutMs ?? 30_000;
@@ -147,12 +137,10 @@ export class PrusaLinkPrinter extends NetworkPrinterCore<PrusaLinkJob, PrusaExte
     const binary = await startsWithBgcode(req.filePath);
     const remoteName = uploadName(req, binary);
     const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, instantOf(this.clock), this.lastStatus?.job?.id ?? null, () => this.clock.monotonic());
-    this.job = job;
-    this.show('printing');
     this.acceptsJob = false;
     // The file's scan runs while it uploads; both are done before the job can end.
     const filament = this.loadFilament(job, binary);
-    try {
+    const upload = async (): Promise<void> => {
       const res = await this.http.request('PUT', `/api/v1/files/${this.storage}/${encodeURIComponent(remoteName)}`, {
         headers: { 'Content-Type': 'application/octet-stream', 'Print-After-Upload': '?1', Overwrite: '?1' },
         body: () => createReadStream(req.filePath),
@@ -166,18 +154,15 @@ export class PrusaLinkPrinter extends NetworkPrinterCore<PrusaLinkJob, PrusaExte
         if (res.status === 409) await this.dropUpload(remoteName);
         throw new AppError(409, res.status === 409 ? 'printer_busy' : 'invalid_state', `PrusaLink refused the upload (HTTP ${res.status}${text ? `: ${text}` : ''})`);
       }
-    } catch (err) {
-      if (this.job === job) this.job = null;
-      if (this.status === 'printing') this.show('idle');
-      if (err instanceof PrusaLinkRequestError) throw new AppError(409, 'printer_offline', `the upload to printer ${this.printerId} failed: ${err.message}`);
-      throw err;
-    }
-    await filament;
-    // From here a result state is this print's: see followJob. Set after the filament is known, so its end is charged.
-    job.acceptedMono = this.clock.monotonic();
-    this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
+      await filament;
+      // From here a result state is this print's: see followJob. Set after the filament is known, so its end is charged.
+      job.acceptedMono = this.clock.monotonic();
+    };
+    const refused = (err: unknown): Error =>
+      err instanceof PrusaLinkRequestError ? new AppError(409, 'printer_offline', `the upload to printer ${this.printerId} failed: ${err.message}`) : (err as Error);
+    const handle = await this.launch(job, upload, refused);
     this.loop.soon();
-    return job.handle;
+    return handle;
   }
 
   /** Best effort: removes an upload the printer stored but did not print; a failure is only logged. */
