@@ -419,14 +419,11 @@ export class MoonrakerPrinter extends NetworkPrinterCore<MoonrakerJob> {
     const job = new MoonrakerJob(req.jobId, req.filePath, remoteName, start, size, { filename: '', state: 'standby' }, () => this.clock.monotonic());
     job.startAcked = true;
     job.index = await this.indexes.forFile(req.filePath, 'klipper').catch(() => null);
-    if (this.job && !this.job.outcome) return null; // a job started meanwhile
-    // It is ours, not someone else's print: no external ending for it.
-    if (this.external?.file_name === remoteName) this.external = null;
     job.armed = true;
-    this.job = job;
     if (v.state === 'paused') job.phase = 'paused';
+    const handle = this.adopted(job, (ext) => ext.file_name === remoteName);
     this.report();
-    return job.handle;
+    return handle;
   }
 
   async pause(): Promise<void> {

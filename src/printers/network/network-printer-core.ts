@@ -277,6 +277,17 @@ export abstract class NetworkPrinterCore<J extends NetworkJob, X extends Externa
   }
 
   /**
+   * adoptJob's last step: the printer's print is this job from now on (unless one of ours started meanwhile), and no
+   * longer an external print (`ours` tells it).
+   */
+  protected adopted(job: J, ours: (ext: X) => boolean): JobHandle | null {
+    if (this.job && !this.job.outcome) return null;
+    if (this.external && ours(this.external)) this.external = null;
+    this.job = job;
+    return job.handle;
+  }
+
+  /**
    * Sends a cancel and answers `cancelled` when the printer ended the print quickly, else `pending` (the job shows
    * pending_action cancel) until `done`; a late failure withdraws the pending cancel (`late` says why).
    */

@@ -360,10 +360,7 @@ export class OctoPrintPrinter extends NetworkPrinterCore<OctoPrintJob, OctoExter
     const job = new OctoPrintJob(req.jobId, req.filePath, remoteName, info.size, index, start, () => this.clock.monotonic());
     job.seenPrinting = true;
     job.update(ext.lastFilepos, ext.progress, ext.lastActivity);
-    // It is ours after all: no external record for it.
-    this.external = null;
-    this.job = job;
-    return job.handle;
+    return this.adopted(job, () => true);
   }
 
   async pause(): Promise<void> {

@@ -227,10 +227,9 @@ export class PrusaLinkPrinter extends NetworkPrinterCore<PrusaLinkJob, PrusaExte
     const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, start, null, () => this.clock.monotonic());
     job.printerJobId = answer.id;
     await this.loadFilament(job, binary);
-    if (this.external?.printerJobId === answer.id) this.external = null;
-    this.job = job;
-    this.apply(status, answer, this.clock.monotonic());
-    return job.handle;
+    const handle = this.adopted(job, (ext) => ext.printerJobId === answer.id);
+    if (handle) this.apply(status, answer, this.clock.monotonic());
+    return handle;
   }
 
   /**
