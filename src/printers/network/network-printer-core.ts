@@ -9,7 +9,7 @@ import { AppError } from '../../errors.js';
 import type { EventBus } from '../../events/event-bus.js';
 import type { ProtocolStats, Temperatures } from '../../protocol/protocol-types.js';
 import type { ExtrusionIndexCache } from '../extrusion-index-cache.js';
-import { cancelOrPending } from '../pending-cancel.js';
+import { cancelOrPending } from './pending-cancel.js';
 import type { JobStartRequest, PrinterLink } from '../printer-link.js';
 import {
   printerBusy,
