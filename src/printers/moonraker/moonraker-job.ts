@@ -47,8 +47,10 @@ export class MoonrakerJob extends NetworkJob {
     if (v.filename !== this.remoteName) return false;
     if (this.armed) return true;
     const active = v.state === 'printing' || v.state === 'paused';
-    // Reports are coalesced: a short print may go from our start straight to its ending between two of them.
-    const endedSinceStart = this.startAcked && (this.baseline.filename !== this.remoteName || this.baseline.state !== v.state);
+    // Reports are coalesced: a short print may go from our start straight to its ending between two of them. Not
+    // `standby`: Klipper answers the start once the file is loaded (print_stats standby, our file name) and only marks
+    // it printing on its next reactor turn (virtual_sdcard work_handler); a report sent in between is no ending.
+    const endedSinceStart = this.startAcked && v.state !== 'standby' && (this.baseline.filename !== this.remoteName || this.baseline.state !== v.state);
     if (active || endedSinceStart) this.armed = true;
     return this.armed;
   }
