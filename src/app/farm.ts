@@ -183,6 +183,7 @@ export function createFarm(base: FarmBase): Farm {
         material_color: p.material_color,
         spools: spools.get(p.id) ?? [],
         formats: printableFormats(p.kind),
+        model: p.model,
       }));
     },
     org: async () => {

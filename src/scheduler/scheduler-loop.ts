@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { PrinterSnapshot } from '../printers/printer-state.js';
 import { decide } from './decide.js';
-import { printerRefusedDetail } from './waiting-reasons.js';
+import { formatDetail, printerRefusedDetail } from './waiting-reasons.js';
 import { forecast } from './forecast.js';
 import type { Decisions, Forecast, LoadedMaterial, SchedulerInput, SchedulerJob, SchedulerOrg, SchedulerPrinter } from './scheduler-types.js';
 
@@ -35,7 +35,9 @@ export interface PrinterSchedulingInfo {
   /** The spools loaded on the printer's tools (materials feature); when there are any, they replace the two fields above. */
   spools?: readonly LoadedMaterial[];
   /** File formats it prints. */
-  formats: readonly ('gcode' | 'bgcode')[];
+  formats: readonly ('gcode' | 'bgcode' | '3mf')[];
+  /** The model set on the printer (a sliced 3MF fits only its model); absent: null. */
+  model?: string | null;
 }
 
 export interface SchedulerLoopDeps {
@@ -78,6 +80,7 @@ export function toSchedulerJob(row: QueuedJobRow): SchedulerJob {
     estimated_usage_g: row.material_estimated_usage,
     batch_id: row.batch_id,
     file_format: row.file_format,
+    printer_model_id: row.file_printer_model_id,
   };
 }
 
@@ -225,9 +228,11 @@ export class SchedulerLoop {
 
     // Waiting reasons: written only when they change, so a quiet farm writes nothing.
     const next = new Map<string, string | null>();
+    const jobById = new Map(input.jobs.map((j) => [j.id, j]));
     for (const [jobId, reason] of decisions.waiting) {
       if (!writesSharedReasons && !pinned.has(jobId)) continue;
-      const detail = this.detailOf(decisions.refused_by.get(jobId), infos);
+      const queued = jobById.get(jobId);
+      const detail = this.detailOf(decisions.refused_by.get(jobId), infos) ?? (queued ? formatDetail(reason, queued) : null);
       const key = detail === null ? reason : `${reason}\n${detail}`;
       next.set(jobId, key);
       if (this.lastReasons.get(jobId) !== key) await setWaitingReason(this.d.db, jobId, reason, detail);
@@ -271,6 +276,7 @@ export class SchedulerLoop {
             : [],
       current_job_remaining_s: null,
       formats: p.formats,
+      model: p.model ?? null,
     };
   }
 

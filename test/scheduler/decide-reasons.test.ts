@@ -9,6 +9,12 @@ import { checkDecideRow, job, ORG, printer, type DecideRow } from './scheduler-f
 const oneEach: Array<DecideRow & { reason: WaitingReason }> = [
   { reason: 'pinned_printer_unknown', name: '', printers: [printer('p1')], jobs: [job('j', { pin: 'p9' })] },
   { reason: 'no_printer_for_format', name: '', printers: [printer('p1')], jobs: [job('j', { format: 'bgcode' })] },
+  {
+    reason: 'printer_model_mismatch',
+    name: '',
+    printers: [printer('p1', { formats: ['3mf'], model: 'A1' })],
+    jobs: [job('j', { format: '3mf', slicedFor: 'C12' })],
+  },
   { reason: 'no_printer_in_group', name: '', printers: [printer('p1')], jobs: [job('j', { group: 'g' })] },
   { reason: 'no_printer_with_material', name: '', printers: [printer('p1', { mat: 'PLA' })], jobs: [job('j', { mat: 'ABS' })] },
   { reason: 'nozzle_mismatch', name: '', printers: [printer('p1', { nozzle_diameter: 0.4 })], jobs: [job('j', { nozzle: 0.6 })] },
