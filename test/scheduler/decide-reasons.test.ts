@@ -1,7 +1,7 @@
 // decide() tables for waiting reasons: every code has a situation that yields it, and the precedence between them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WAITING_REASON_TEXT, WAITING_REASONS, type WaitingReason } from '../../src/scheduler/waiting-reasons.js';
+import { formatDetail, WAITING_REASON_TEXT, WAITING_REASONS, type WaitingReason } from '../../src/scheduler/waiting-reasons.js';
 import { decide } from '../../src/scheduler/decide.js';
 import { checkDecideRow, job, ORG, printer, type DecideRow } from './scheduler-fixtures.js';
 
@@ -159,4 +159,12 @@ test('a job held by a refusing printer names that printer (its words come from i
   });
   assert.deepEqual(Object.fromEntries(out.waiting), { j: 'printer_refused', k: 'printers_busy' });
   assert.deepEqual(Object.fromEntries(out.refused_by), { j: 'p2' });
+});
+
+test('a 3MF job waiting for its format or model says which in words', () => {
+  assert.match(formatDetail('printer_model_mismatch', { file_format: '3mf', printer_model_id: 'C12' }) ?? '', /sliced for a Bambu Lab P1S \(C12\).*set a Bambu printer's model to P1S/);
+  assert.match(formatDetail('printer_model_mismatch', { file_format: '3mf', printer_model_id: 'Q9' }) ?? '', /sliced for a Bambu Lab Q9 and/);
+  assert.match(formatDetail('no_printer_for_format', { file_format: '3mf' }) ?? '', /only Bambu printers print/);
+  assert.match(formatDetail('no_printer_for_format', { file_format: 'bgcode' }) ?? '', /only PrusaLink printers print/);
+  assert.equal(formatDetail('printers_busy', { file_format: '3mf', printer_model_id: 'C12' }), null);
 });
