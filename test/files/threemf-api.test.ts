@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { makePng } from './gcode-fixtures.js';
-import { sliced3mf } from '../helpers/threemf-builder.js';
+import { p1sPlate, sliced3mf } from '../helpers/threemf-builder.js';
 import { untilJob, uploadJob } from '../jobs/jobs-harness.js';
 import { startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 
@@ -12,20 +12,7 @@ after(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => undefined);
 });
 
-const P1S_PLATE = sliced3mf([
-  {
-    index: 1,
-    model: 'C12',
-    nozzle: '0.4',
-    prediction: 3600,
-    weight: 10.5,
-    filaments: [
-      { slot: 1, type: 'PLA', color: '#000000', used_g: 8, used_m: 2.68 },
-      { slot: 2, type: 'PLA', color: '#FFFFFF', used_g: 2.5, used_m: 0.84 },
-    ],
-    png: makePng(256, 256),
-  },
-]);
+const P1S_PLATE = sliced3mf([p1sPlate({ png: makePng(256, 256) })]);
 
 describe('sliced 3MF through the API', () => {
   it('is stored with its metadata, refused for a USB printer, and waits with a reason while no Bambu printer of its model exists', async () => {
@@ -50,13 +37,13 @@ describe('sliced 3MF through the API', () => {
     assert.equal(file.printer_model_id, 'C12');
     assert.equal(file.printer_model, 'P1S');
     assert.equal(file.plate_count, 1);
-    assert.equal(file.estimated_duration, 3600);
-    assert.equal(file.filament_used_g, 10.5);
+    assert.equal(file.estimated_duration, 5075);
+    assert.equal(file.filament_used_g, 15.88);
     assert.deepEqual(
       file.plates[0].filaments.map((f: { slot: number; color: string; used_g: number }) => [f.slot, f.color, f.used_g]),
       [
-        [1, '#000000', 8],
-        [2, '#FFFFFF', 2.5],
+        [1, '#FFFFFF', 12.5],
+        [3, '#FF6600', 3.38],
       ],
     );
     assert.equal(file.thumbnail_url, `/v1/files/${file.id}/thumbnail`);

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { makePng, bambuStudio } from './gcode-fixtures.js';
 import { appError, startFilesHarness, type FilesHarness } from './files-harness.js';
-import { PROJECT_PARTS, sliced3mf, sliceInfo, zip } from '../helpers/threemf-builder.js';
+import { p1sPlate, PROJECT_PARTS, sliced3mf, sliceInfo, zip } from '../helpers/threemf-builder.js';
 
 let h: FilesHarness;
 before(() => {
@@ -15,19 +15,7 @@ after(() => h.close());
 
 const ingest = (data: Buffer, name = 'bracket.gcode.3mf') => h.files.ingestStream(Readable.from([data]), name);
 
-const P1S_TWO_SLOTS = {
-  index: 1,
-  model: 'C12',
-  nozzle: '0.4',
-  prediction: 5075,
-  weight: 15.88,
-  filaments: [
-    { slot: 1, type: 'PLA', color: '#FFFFFF', used_g: 12.5, used_m: 4.19 },
-    { slot: 3, type: 'PETG', color: '#FF6600', used_g: 3.38, used_m: 1.1 },
-  ],
-  gcode: bambuStudio(''),
-  png: makePng(512, 512),
-};
+const P1S_TWO_SLOTS = p1sPlate({ gcode: bambuStudio(''), png: makePng(512, 512) });
 
 test('a sliced 3MF is stored as format 3mf with the model, plates, filaments per slot, time, grams and its plate thumbnail', async () => {
   const file = await ingest(sliced3mf([P1S_TWO_SLOTS]));

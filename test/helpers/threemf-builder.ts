@@ -82,6 +82,20 @@ export interface PlateSpec {
   png?: Buffer;
 }
 
+/** A P1S plate (model C12, 0.4 mm nozzle) using slots 1 and 3: white PLA and orange PETG; `extra` adds or replaces. */
+export const p1sPlate = (extra: Partial<PlateSpec> = {}): PlateSpec => ({
+  index: 1,
+  model: 'C12',
+  nozzle: '0.4',
+  prediction: 5075,
+  weight: 15.88,
+  filaments: [
+    { slot: 1, type: 'PLA', color: '#FFFFFF', used_g: 12.5, used_m: 4.19 },
+    { slot: 3, type: 'PETG', color: '#FF6600', used_g: 3.38, used_m: 1.1 },
+  ],
+  ...extra,
+});
+
 /** slice_info.config as Bambu Studio writes it: a header with the client version, one <plate> per sliced plate. */
 export function sliceInfo(plates: readonly PlateSpec[], clientVersion = '01.09.05.51'): string {
   const meta = (key: string, value: string | number | undefined) => (value === undefined ? [] : [`    <metadata key="${key}" value="${value}"/>`]);
