@@ -72,10 +72,10 @@ const rows: DecideRow[] = [
     waiting: { j1: 'printer_model_mismatch' },
   },
   {
-    name: 'a sliced 3MF whose slicer wrote no model goes to any Bambu printer',
-    printers: [printer('p1'), printer('b1', { formats: ['3mf'], model: 'A1' })],
+    name: 'a sliced 3MF whose slicer wrote no model goes to any Bambu printer, never to the G-code printer',
+    printers: [printer('p1'), printer('z1', { formats: ['3mf'], model: 'A1' })],
     jobs: [job('j1', { format: '3mf' })],
-    starts: { j1: 'b1' },
+    starts: { j1: 'z1' },
   },
   {
     name: 'the model is checked before group and material',
