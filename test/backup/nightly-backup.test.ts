@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { backupContents } from '../../src/app/backup-contents.js';
 import { localTimeIn } from '../../src/app/nightly-backup-wiring.js';
+import { createBackup } from '../../src/backup/create-backup.js';
 import { isNightlyDue, NightlyBackup, type NightlySettings } from '../../src/backup/nightly-backup.js';
+import { folderLedger } from '../../src/backup/nightly-ledger.js';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
 import { openDatabase } from '../../src/storage/db.js';
@@ -44,8 +46,16 @@ describe('NightlyBackup', () => {
     writeFileSync(path.join(dataDir, 'backups', 'pre-migration-v13-20260101T000000Z.tar.gz'), 'kept');
     // 02:00 in Berlin (UTC+1 in March before the switch): before the 03:30 backup time.
     const clock = new ManualClock(Date.UTC(2026, 2, 1, 1, 0));
-    const settings: NightlySettings = { time: '03:30', keep: 3, timezone: 'Europe/Berlin' };
-    const nightly = new NightlyBackup({ sqlite: handle.sqlite, contents: backupContents(dataDir), clock, logger: silentLogger, settings: async () => settings, localTime: localTimeIn });
+    const settings: NightlySettings = { time: '03:30', keep: 3, timezone: 'Europe/Berlin', withFiles: false };
+    const nightly = new NightlyBackup({
+      dataDir,
+      write: (toFile, withFiles, nowMs) => createBackup({ sqlite: handle.sqlite, contents: backupContents(dataDir), toFile, withFiles, reason: 'nightly', nowMs }),
+      ledger: folderLedger(dataDir, localTimeIn),
+      clock,
+      logger: silentLogger,
+      settings: async () => settings,
+      localTime: localTimeIn,
+    });
     try {
       assert.equal(await nightly.tick(), null);
       clock.set(Date.UTC(2026, 2, 1, 2, 31)); // 03:31 Berlin
