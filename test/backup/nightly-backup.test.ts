@@ -91,10 +91,10 @@ describe('backup settings of the organization', () => {
       const { key } = await mintKeyOffline({ db: t.deps.db, clock: t.clock, env: 'live' }, { name: 'admin', scopes: ['admin:*'] });
       const patch = (body: unknown) =>
         t.request('/v1/organization', { method: 'PATCH', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-      const ok = await patch({ backup_time: '04:15', backup_keep: 14 });
+      const ok = await patch({ backup_time: '04:15', backup_keep: 14, backup_with_files: true });
       assert.equal(ok.status, 200);
-      const org = (await ok.json()) as { backup_time: string; backup_keep: number };
-      assert.deepEqual([org.backup_time, org.backup_keep], ['04:15', 14]);
+      const org = (await ok.json()) as { backup_time: string; backup_keep: number; backup_with_files: boolean };
+      assert.deepEqual([org.backup_time, org.backup_keep, org.backup_with_files], ['04:15', 14, true]);
       for (const bad of [{ backup_time: '24:00' }, { backup_time: '4:15' }, { backup_keep: 0 }, { backup_keep: 366 }]) {
         const res = await patch(bad);
         assert.equal(res.status, 400, JSON.stringify(bad));
