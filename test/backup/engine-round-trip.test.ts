@@ -5,25 +5,18 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { seedJobHistory } from '../../scripts/seed-job-history.js';
 import { runBackup } from '../../src/cli/backup.command.js';
-import { parseDbCopyArgs, runDbCopy } from '../../src/cli/db-copy.command.js';
 import { runAnalyticsRebuild } from '../../src/cli/analytics.command.js';
 import { runRestore, runSharedRestore } from '../../src/cli/restore.command.js';
 import { DatabaseFileStore } from '../../src/files/database-file-store.js';
 import { FileStore } from '../../src/files/file-store.js';
-import { silentLogger } from '../../src/logger.js';
-import { startServer } from '../../src/server.js';
 import { COPY_TABLES } from '../../src/storage/copy-tables.js';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
 import { openPostgres } from '../../src/storage/open-postgres.js';
 import { tableSums } from '../../src/storage/table-checksums.js';
-import { gcode } from '../jobs/jobs-harness.js';
 import { pgForSuite, pgSkipReason } from '../helpers/pg-for-tests.js';
-import { callServer as call } from '../helpers/running-server.js';
-import { fastSim } from '../printers/printers-api-harness.js';
+import { farmOnPostgres } from './pg-farm-harness.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'printfarm-engine-round-trip-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -35,29 +28,6 @@ async function sums(handle: DbHandle, skip: readonly string[] = []): Promise<Map
   return new Map((await tableSums(handle.db as unknown as Kysely<any>, tables)).map((s) => [s.table, `${s.rows} ${s.checksum}`]));
 }
 
-/** A one-box farm with a stored file (a queued job) and a seeded history of finished jobs, moved onto PostgreSQL. */
-async function farmOnPostgres(url: string): Promise<string> {
-  const dataDir = dir('origin');
-  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, env: 'live', mdns: false, workers: 0 }, { logger: silentLogger, shutdownGraceMs: 500 });
-  try {
-    const key = server.initialAdminKey!;
-    assert.equal((await call(server, key, 'PATCH', '/v1/organization', { auto_start: false })).status, 200);
-    const printer = await call(server, key, 'POST', '/v1/printers', { name: 'p1', connection_url: fastSim('round-trip') });
-    const form = new FormData();
-    form.append('printer_id', printer.body.id as string);
-    form.append('file', new Blob([gcode({ moves: 50, tag: 'kept' })]), 'part.gcode');
-    const res = await fetch(`${server.url}/v1/jobs`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: form });
-    assert.equal(res.status, 201, await res.text());
-  } finally {
-    await server.close();
-  }
-  const sqlite = new BetterSqlite3(path.join(dataDir, 'printfarm.sqlite'));
-  seedJobHistory(sqlite, { jobs: 300, printers: 3, from: Date.parse('2026-01-01T00:00:00Z'), to: Date.parse('2026-06-01T00:00:00Z') });
-  sqlite.close();
-  assert.equal(await runDbCopy(parseDbCopyArgs(['copy', '--from', `sqlite:${dataDir}`, '--to', url]), () => undefined), 0);
-  return dataDir;
-}
-
 describe('a backup restores onto either engine', { skip: pgSkipReason() }, () => {
   const cluster = pgForSuite();
   let origin: { url: string; drop(): Promise<void> };
@@ -66,7 +36,7 @@ describe('a backup restores onto either engine', { skip: pgSkipReason() }, () =>
   before(async () => {
     origin = await cluster().createDatabase();
     again = await cluster().createDatabase();
-    keyDir = await farmOnPostgres(origin.url);
+    keyDir = await farmOnPostgres(origin.url, dir('origin'));
   });
   after(async () => {
     await origin?.drop();
