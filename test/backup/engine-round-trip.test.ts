@@ -14,6 +14,9 @@ import { FileStore } from '../../src/files/file-store.js';
 import { COPY_TABLES } from '../../src/storage/copy-tables.js';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
 import { openPostgres } from '../../src/storage/open-postgres.js';
+import { silentLogger } from '../../src/logger.js';
+import { startServer } from '../../src/server.js';
+import { callServer as call } from '../helpers/running-server.js';
 import { tableSums } from '../../src/storage/table-checksums.js';
 import { pgForSuite, pgSkipReason } from '../helpers/pg-for-tests.js';
 import { farmOnPostgres } from './pg-farm-harness.js';
@@ -33,10 +36,11 @@ describe('a backup restores onto either engine', { skip: pgSkipReason() }, () =>
   let origin: { url: string; drop(): Promise<void> };
   let again: { url: string; drop(): Promise<void> };
   let keyDir: string;
+  let adminKey: string;
   before(async () => {
     origin = await cluster().createDatabase();
     again = await cluster().createDatabase();
-    keyDir = await farmOnPostgres(origin.url, dir('origin'));
+    ({ dataDir: keyDir, key: adminKey } = await farmOnPostgres(origin.url, dir('origin')));
   });
   after(async () => {
     await origin?.drop();
@@ -63,10 +67,13 @@ describe('a backup restores onto either engine', { skip: pgSkipReason() }, () =>
     assert.deepEqual(taken.missingFiles, []);
 
     const onSqlite = dir('restored-sqlite');
-    await runRestore({ file: first, dataDir: onSqlite, force: false });
+    const onOneBox = await runRestore({ file: first, dataDir: onSqlite, force: false });
+    // The printer created through the API belonged to the farm's node (the seeded ones to none yet).
+    assert.equal(onOneBox.printersReleased, 1, 'the printers of the farm\'s node are handed to the box restored onto');
     const sqlite = openDatabase(path.join(onSqlite, 'printfarm.sqlite'));
     try {
-      const got = await sums(sqlite, ['file_chunks']);
+      // Printers differ only in their node (cleared, checked below by a server that takes them).
+      const got = await sums(sqlite, ['file_chunks', 'printers']);
       for (const [table, sum] of got) assert.equal(sum, expected.get(table), `${table} on SQLite`);
       assert.match(got.get('jobs')!, /^30\d /);
     } finally {
@@ -87,12 +94,25 @@ describe('a backup restores onto either engine', { skip: pgSkipReason() }, () =>
     const pgAgain = await openPostgres(again.url, undefined, { poolSize: 2 });
     try {
       const got = await sums(pgAgain);
-      // file_chunks too: the content went back into the database in the same pieces.
-      for (const [table, sum] of got) assert.equal(sum, expected.get(table), `${table} on PostgreSQL again`);
+      // file_chunks too: the content went back into the database in the same pieces. The printers are the one box's
+      // now (no node until the first node of the new farm starts and takes them), all else is as it was.
+      for (const [table, sum] of got) if (table !== 'printers') assert.equal(sum, expected.get(table), `${table} on PostgreSQL again`);
+      assert.equal(got.get('printers')!.split(' ')[0], expected.get('printers')!.split(' ')[0]);
       const store = new DatabaseFileStore(pgAgain.db, dir('scratch'), false);
       for (const f of files) assert.ok(await store.hasContent(f.sha256, f.size), f.sha256);
     } finally {
       await pgAgain.close();
+    }
+
+    // The box restored onto drives the farm's printers: a server started there owns every one of them.
+    const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: onSqlite, env: 'live', mdns: false, workers: 0 }, { logger: silentLogger, shutdownGraceMs: 500 });
+    try {
+      const list = await call(server, adminKey, 'GET', '/v1/printers?per_page=100');
+      assert.equal(list.status, 200);
+      const owners = (list.body.data as Array<{ node_id: string | null }>).map((p) => p.node_id);
+      assert.deepEqual(owners, owners.map(() => server.deps.node.id));
+    } finally {
+      await server.close();
     }
 
     // `analytics rebuild --database`: the roll-ups recomputed from the restored jobs are the ones restored (to the last

@@ -27,7 +27,7 @@ describe('the nightly backup of a farm of three nodes', { skip: pgSkipReason() }
   let origin: string;
   before(async () => {
     db = await cluster().createDatabase();
-    origin = await farmOnPostgres(db.url, path.join(root, 'origin'));
+    origin = (await farmOnPostgres(db.url, path.join(root, 'origin'))).dataDir;
   });
   after(() => db?.drop());
 

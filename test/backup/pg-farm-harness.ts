@@ -12,10 +12,12 @@ import { callServer as call } from '../helpers/running-server.js';
 import { fastSim } from '../printers/printers-api-harness.js';
 
 /** A one-box farm with a stored file (a queued job) and a seeded history of finished jobs, moved onto PostgreSQL. */
-export async function farmOnPostgres(url: string, dataDir: string): Promise<string> {
+/** Returns the data directory (its secret.key) and the farm's admin key. */
+export async function farmOnPostgres(url: string, dataDir: string): Promise<{ dataDir: string; key: string }> {
+  let key = '';
   const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, env: 'live', mdns: false, workers: 0 }, { logger: silentLogger, shutdownGraceMs: 500 });
   try {
-    const key = server.initialAdminKey!;
+    key = server.initialAdminKey!;
     assert.equal((await call(server, key, 'PATCH', '/v1/organization', { auto_start: false })).status, 200);
     const printer = await call(server, key, 'POST', '/v1/printers', { name: 'p1', connection_url: fastSim('round-trip') });
     const form = new FormData();
@@ -30,5 +32,5 @@ export async function farmOnPostgres(url: string, dataDir: string): Promise<stri
   seedJobHistory(sqlite, { jobs: 300, printers: 3, from: Date.parse('2026-01-01T00:00:00Z'), to: Date.parse('2026-06-01T00:00:00Z') });
   sqlite.close();
   assert.equal(await runDbCopy(parseDbCopyArgs(['copy', '--from', `sqlite:${dataDir}`, '--to', url]), () => undefined), 0);
-  return dataDir;
+  return { dataDir, key };
 }
