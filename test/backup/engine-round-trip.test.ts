@@ -138,10 +138,16 @@ describe('a backup restores onto either engine', { skip: pgSkipReason() }, () =>
     });
   });
 
-  it('restoring onto a database holding a farm is refused without --force', async () => {
-    await assert.rejects(
-      runSharedRestore({ file: path.join(root, 'from-sqlite.tar.gz'), dataDir: dir('restore-keys'), force: false, databaseUrl: origin.url, filesDir: null }),
-      /already holds farm data .*add --force/,
-    );
+  it('restoring onto a database holding a farm is refused without --force, and under a running node even with it', async () => {
+    const restore = (force: boolean) =>
+      runSharedRestore({ file: path.join(root, 'from-sqlite.tar.gz'), dataDir: dir('restore-keys'), force, databaseUrl: origin.url, filesDir: null });
+    await assert.rejects(restore(false), /already holds farm data .*add --force/);
+    const pg = await openPostgres(origin.url, undefined, { poolSize: 1 });
+    try {
+      await pg.db.updateTable('nodes').set({ state: 'online', last_seen_at: new Date().toISOString() }).execute();
+    } finally {
+      await pg.close();
+    }
+    await assert.rejects(restore(true), /nodes are running on the target database .*stop every node before restoring/);
   });
 });
