@@ -93,7 +93,7 @@ export const restoreCommand: CliCommand = {
       `Restored ${parsed.file} into ${parsed.dataDir}: ${r.manifest.members.length} members verified, schema version ` +
         `${r.manifest.schema_version}, taken ${r.manifest.created_at} by printfarm ${r.manifest.app_version}, in ${(r.ms / 1000).toFixed(2)} s.`,
     );
-    if (r.printersReleased > 0) console.log(`${r.printersReleased} printers of other nodes are this box's now: the server started on ${parsed.dataDir} drives them.`);
+    if (r.printersReleased > 0) console.log(`${r.printersReleased} printers are handed to this box: the server started on ${parsed.dataDir} drives them.`);
     return 0;
   },
 };
