@@ -9,7 +9,7 @@ import { backupContents } from '../../src/app/backup-contents.js';
 import { localTimeIn } from '../../src/app/nightly-backup-wiring.js';
 import { createBackup } from '../../src/backup/create-backup.js';
 import { isNightlyDue, NightlyBackup, type NightlySettings } from '../../src/backup/nightly-backup.js';
-import { folderLedger } from '../../src/backup/nightly-ledger.js';
+import { databaseLedger, folderLedger, STALE_CLAIM_MS } from '../../src/backup/nightly-ledger.js';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
 import { openDatabase } from '../../src/storage/db.js';
@@ -103,6 +103,33 @@ describe('backup settings of the organization', () => {
       assert.equal(((await off.json()) as { backup_time: null }).backup_time, null);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('the database ledger of a farm of several nodes', () => {
+  it('one claim a night; an unfinished claim is taken over after an hour, a failed one is free at once', async () => {
+    const handle = openDatabase(':memory:');
+    try {
+      const a = databaseLedger(handle.db, 'node-a');
+      const b = databaseLedger(handle.db, 'node-b');
+      const t = Date.UTC(2026, 2, 1, 3, 30);
+      assert.equal(await a.lastDay('UTC', t), null);
+      assert.equal(await a.claim('2026-03-01', t), true);
+      assert.equal(await b.claim('2026-03-01', t), false, 'the night is node-a\'s');
+      assert.equal(await b.lastDay('UTC', t + 30 * 60_000), '2026-03-01', 'taken (being taken) tonight');
+      // node-a died while writing: an hour later the night is free again, and node-b takes it over.
+      assert.equal(await b.lastDay('UTC', t + STALE_CLAIM_MS + 1), null);
+      assert.equal(await b.claim('2026-03-01', t + 30 * 60_000), false);
+      assert.equal(await b.claim('2026-03-01', t + STALE_CLAIM_MS + 1), true);
+      await b.finished('2026-03-01', '/d/backups/nightly.tar.gz', 10, t + STALE_CLAIM_MS + 2);
+      assert.equal(await a.lastDay('UTC', t + 10 * STALE_CLAIM_MS), '2026-03-01', 'a finished night stays taken');
+      // A failed attempt frees its night for any node at once.
+      assert.equal(await a.claim('2026-03-02', t + 24 * 3_600_000), true);
+      await a.abandon('2026-03-02');
+      assert.equal(await b.claim('2026-03-02', t + 24 * 3_600_000), true);
+    } finally {
+      await handle.close();
     }
   });
 });
