@@ -32,19 +32,20 @@ async function sums(handle: DbHandle, skip: readonly string[] = []): Promise<Map
 }
 
 describe('a backup restores onto either engine', { skip: pgSkipReason() }, () => {
-  const cluster = pgForSuite();
   let origin: { url: string; drop(): Promise<void> };
   let again: { url: string; drop(): Promise<void> };
   let keyDir: string;
   let adminKey: string;
+  // Registered before the cluster's own hooks: after hooks run in order, and the databases go before their cluster.
+  after(async () => {
+    await origin?.drop();
+    await again?.drop();
+  });
+  const cluster = pgForSuite();
   before(async () => {
     origin = await cluster().createDatabase();
     again = await cluster().createDatabase();
     ({ dataDir: keyDir, key: adminKey } = await farmOnPostgres(origin.url, dir('origin')));
-  });
-  after(async () => {
-    await origin?.drop();
-    await again?.drop();
   });
 
   it('PostgreSQL → archive → SQLite → archive → PostgreSQL: jobs, roll-ups and every other table identical, the files too', async () => {

@@ -22,14 +22,15 @@ const HOUR = 3_600_000;
 const NIGHTS = 8;
 
 describe('the nightly backup of a farm of three nodes', { skip: pgSkipReason() }, () => {
-  const cluster = pgForSuite();
   let db: { url: string; drop(): Promise<void> };
   let origin: string;
+  // Registered before the cluster's own hooks: after hooks run in order, and the database goes before its cluster.
+  after(() => db?.drop());
+  const cluster = pgForSuite();
   before(async () => {
     db = await cluster().createDatabase();
     origin = (await farmOnPostgres(db.url, path.join(root, 'origin'))).dataDir;
   });
-  after(() => db?.drop());
 
   it(`is taken once a night over ${NIGHTS} nights, by one of the nodes, with the files when backup_with_files`, async () => {
     const handles: PostgresHandle[] = [];
