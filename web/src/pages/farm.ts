@@ -17,9 +17,9 @@ function LostNodes({ nodes }: { nodes: FarmNode[] }) {
   return html`<div class="lost-nodes">
     <${Notice} kind="warning">
       ${lost.map(
-        (n) => html`<p key=${n.id}><strong>Box ${n.name} is ${stateWords(n, dateTime)}</strong>: no heartbeat for 30 s.
-          ${n.printers.length === 1 ? 'Its printer is' : `Its ${n.printers.length} printers are`} offline; jobs that were printing there failed.
-          <a href="#/nodes">See the nodes</a></p>`,
+        (n) => html`<p key=${n.id}>
+          <strong>Box ${n.name} is ${stateWords(n, dateTime)}</strong>${`: no heartbeat for 30 s. ${n.printers.length === 1 ? 'Its printer is' : `Its ${n.printers.length} printers are`} offline; jobs that were printing there failed. `}<a href="#/nodes">See the nodes</a>
+        </p>`,
       )}
     <//>
   </div>`;

@@ -26,12 +26,15 @@ function NodePrinters({ node }: { node: FarmNode }) {
   </div>`;
 }
 
+/** "Lost since Nov 23, 10:02 AM": only the first letter up (the badge's own capitalizing would take every word's). */
+const upperFirst = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
 function NodeCard({ node }: { node: FarmNode }) {
   const titleId = `node-${node.id}-name`;
   return html`<article class=${`card node-card node-${node.state}`} aria-labelledby=${titleId} data-node-id=${node.id}>
     <header class="pc-head">
       <h2 id=${titleId} class="pc-name">${node.name}${node.self ? html` <span class="muted node-self">(this box)</span>` : null}</h2>
-      <${StatusBadge} status=${node.state} text=${stateWords(node, dateTime)} />
+      <${StatusBadge} status=${node.state} text=${upperFirst(stateWords(node, dateTime))} />
     </header>
     <dl class="node-facts">
       <div><dt>Address</dt><dd>${node.address ? html`<a href=${node.address}>${node.address}</a>` : html`<span class="muted">not set</span>`}</dd></div>
