@@ -11,18 +11,20 @@ export type FarmNode = NodeRecord;
 const NODE_EVENTS = ['printer.created', 'printer.deleted', 'printer.updated', 'printer.online', 'printer.offline', 'job.started', 'job.completed', 'job.failed', 'job.cancelled', 'job.paused', 'job.resumed'];
 
 /**
- * A box is lost by its silence (no heartbeat for 30 s), which no live event announces: while a page shows the nodes it
- * reads them again every 15 s as well as after the events above.
+ * A box is lost by its silence (no heartbeat for 30 s), which no live event announces: on a farm of several boxes a
+ * page showing the nodes reads them again every 15 s as well as after the events above. One box polls nothing.
  */
 const REFRESH_MS = 15_000;
 
 export function useNodes(): Resource<FarmNode[]> {
   const nodes = useResource(async () => (await api.get<{ data: FarmNode[] }>('/v1/nodes')).data);
   useReloadOn(NODE_EVENTS, nodes, 1000);
+  const several = (nodes.data?.length ?? 0) > 1;
   useEffect(() => {
+    if (!several) return undefined;
     const timer = setInterval(() => void nodes.reload(), REFRESH_MS);
     return () => clearInterval(timer);
-  }, []);
+  }, [several]);
   return nodes;
 }
 
