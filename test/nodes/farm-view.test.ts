@@ -30,7 +30,8 @@ describe('the whole farm seen from any node', () => {
     await untilStatus(b, busy.id, 'printing');
     // Paused, its time left stands still: both nodes can agree on it to the second (a fast simulated print's estimate
     // moves by seconds each second, more than the second the published state may lag behind).
-    assert.equal((await b.call('POST', `/v1/printers/${pb.id}/actions`, { action: 'pause' })).status, 202);
+    // (Asked again while the print is too young to pause: 409 invalid_state until its first lines are under way.)
+    await b.until('the print paused', async () => (await b.call('POST', `/v1/printers/${pb.id}/actions`, { action: 'pause' })).status === 202, 10_000);
     await a.until('A sees B\'s printer paused', async () => (await a.get(pb.id)).status === 'paused', 10_000);
 
     // What B's printer prints, as the node list on A shows it.
@@ -76,6 +77,11 @@ describe('the whole farm seen from any node', () => {
     await other.untilStatus(spare.id, 'idle');
     // The spare waits for its bed to be cleared when the job arrives, so the refusing printer is offered the job first.
     await other.t.deps.db.updateTable('printers').set({ ready: 0 }).where('id', '=', spare.id).execute();
+    // Each node has heard of the other's printer (a first state heard wakes a scheduler) and has nothing left to do:
+    // from here only the signals under test wake them.
+    await owner.until('the owner hears of the spare', async () => (await owner.get(spare.id)).status === 'idle', 10_000);
+    await other.until('the other node hears of the refusing printer', async () => (await other.get(refusing.id)).status === 'idle', 10_000);
+    await Promise.all([owner.t.deps.scheduler.passNow(), other.t.deps.scheduler.passNow()]);
 
     // The refusing printer's start: the spare's bed is cleared in the database (no signal: nothing wakes the other
     // node), then the start is refused and the job goes back to the queue.
