@@ -1,6 +1,7 @@
 // Scheduling decisions from the whole farm's view (issue 29): a job only another node's printer fits reads the same
 // waiting reason and forecast on every node, and a job put back in the queue after a refused start wakes the other
-// nodes at once while its own node waits for its retry (no loop of refusals).
+// nodes at once while its own node waits for its retry (no loop of refusals); the writer of the reasons hears another
+// node's printer change through its published state alone.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createJob, gcode, untilJob, untilStatus } from '../jobs/jobs-harness.js';
@@ -62,6 +63,27 @@ describe('the whole farm seen from any node', () => {
     const fromA = (await a.call('GET', '/v1/queue/forecast')).body as Forecast;
     assert.ok(fromA.entries.some((e) => e.job_id === pinned.id && e.printer_id === pb.id), `A forecasts B's pinned job: ${JSON.stringify(fromA)}`);
     for (const id of [job.id, pinned.id, busy.id]) assert.equal((await a.call('DELETE', `/v1/jobs/${id}`)).status, 200);
+  });
+
+  it("a job's waiting reason follows another node's printer as it comes online, though nothing else wakes the writer", { timeout: 60_000 }, async (t) => {
+    const farm = startFarm();
+    t.after(() => farm.close());
+    const a = await farm.node('a', { id: FIRST_ID, heartbeatMs: QUIET_BEATS });
+    const b = await farm.node('b', { id: LAST_ID, heartbeatMs: QUIET_BEATS });
+    assert.equal((await a.call('PATCH', '/v1/organization', { auto_start: false })).status, 200);
+    const pb = await b.create({ name: 'nylon', connection_url: 'sim://farm-view-online?speed=max', material_type: 'PA' });
+    await b.untilStatus(pb.id, 'idle');
+    assert.equal((await b.call('POST', `/v1/printers/${pb.id}/actions`, { action: 'disconnect' })).status, 202);
+    await a.until('A sees B\'s printer offline', async () => (await a.get(pb.id)).status === 'offline', 10_000);
+    const job = await createJob(a, gcode({ moves: 10, type: 'PA', tag: 'nylon' }));
+    await untilJob(a, job.id, (j) => j.waiting_reason === 'no_printer_online', 'to wait for a printer online', 10_000);
+
+    // Its bed still holds a part (no signal), then it connects on B: B starts nothing; A, which writes the reason,
+    // hears only B's published printer state.
+    await b.t.deps.db.updateTable('printers').set({ ready: 0 }).where('id', '=', pb.id).execute();
+    assert.equal((await b.call('POST', `/v1/printers/${pb.id}/actions`, { action: 'connect' })).status, 202);
+    await untilJob(a, job.id, (j) => j.waiting_reason === 'printers_not_ready', 'to wait for the bed to be cleared', 10_000);
+    assert.equal((await a.call('DELETE', `/v1/jobs/${job.id}`)).status, 200);
   });
 
   it('a job put back after a refused start is started at once by another node, not offered to the refusing printer again', { timeout: 60_000 }, async (t) => {
