@@ -110,11 +110,20 @@ export const postgresTriggers = (specs: TriggerSpec[]): string =>
   specs
     .map((t) => {
       const level = t.pg ? `${t.pg.event} FOR EACH STATEMENT` : `${t.event} FOR EACH ROW${t.when ? ` WHEN (${t.when})` : ''}`;
-      return `CREATE FUNCTION ${t.name}() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN ${t.pg?.body ?? t.body}
-  RETURN NULL; END $fn$;
+      return `${postgresFunction(t, 'CREATE')}
 CREATE TRIGGER ${t.name} ${level} EXECUTE FUNCTION ${t.name}();`;
     })
     .join('\n');
+
+const postgresFunction = (t: TriggerSpec, verb: 'CREATE' | 'CREATE OR REPLACE'): string =>
+  `${verb} FUNCTION ${t.name}() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN ${t.pg?.body ?? t.body}
+  RETURN NULL; END $fn$;`;
+
+/** The names of the PostgreSQL roll-up trigger functions (one per trigger). */
+export const postgresRollupFunctionNames = (): string[] => triggers(POSTGRES).map((t) => t.name);
+
+/** Every PostgreSQL roll-up trigger function again from today's SQL (CREATE OR REPLACE: the triggers stay as they are). */
+export const replacePostgresRollupFunctions = (): string => triggers(POSTGRES).map((t) => postgresFunction(t, 'CREATE OR REPLACE')).join('\n');
 
 const SQLITE = rollupSql(sqliteText);
 const POSTGRES = rollupSql(postgresText);
