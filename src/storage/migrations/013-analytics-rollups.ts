@@ -33,14 +33,15 @@ interface TriggerSpec {
   pg?: { event: string; body: string };
 }
 
-const insertedJobs = (r: RollupSql, src: string): string => r.jobParts(src, '1') + r.lineParts(linesOfJobs(src), '1') + r.oddJobs(src);
+const insertedJobs = (r: RollupSql, src: string, bulk = false): string =>
+  (bulk ? r.bulkJobParts(src, '1') : r.jobParts(src, '1')) + r.lineParts(linesOfJobs(src), '1') + r.oddJobs(src);
 
 const triggers = (r: RollupSql): TriggerSpec[] => [
   {
     name: 'analytics_job_insert',
     event: 'AFTER INSERT ON jobs',
     body: insertedJobs(r, jobRows('NEW')),
-    pg: { event: 'AFTER INSERT ON jobs REFERENCING NEW TABLE AS new_jobs', body: insertedJobs(r, 'new_jobs') },
+    pg: { event: 'AFTER INSERT ON jobs REFERENCING NEW TABLE AS new_jobs', body: insertedJobs(r, 'new_jobs', true) },
   },
   {
     name: 'analytics_job_delete',

@@ -68,6 +68,8 @@ export interface RollupSql {
   jobChanged: string;
   /** Statements (each ending in ';') adding (1) or removing (-1) every part of the jobs in `src` that depends on the job row alone. */
   jobParts(src: string, s: Sign): string;
+  /** The same as jobParts, each hour row written once (a statement trigger's many jobs: writes are most of its cost). */
+  bulkJobParts(src: string, s: Sign): string;
   /** The days' minimum and maximum read again after the job `row` left them. */
   recountMax(row: 'OLD', updated: boolean): string;
   /** Statements adding or removing the filament lines `lines`. */
@@ -181,6 +183,22 @@ export function rollupSql(d: SqlText): RollupSql {
   const jobPartList = [startedDay, createdDay, finishedDay, failureDay, printingHour, finishedHour];
   const jobParts = (src: string, s: Sign): string => jobPartList.map((part) => part(src, s)).join('\n');
 
+  /**
+   * printingHour and finishedHour in one upsert: the union of their rows summed per key, so an hour row that both
+   * write (a job's last hour) is written once. The same rows and sums (a part's missing columns add 0).
+   */
+  const jobHours = (src: string, s: Sign): string => `
+  INSERT INTO analytics_hour (hour, printer_id, print_seconds, completed_n, failed_n, cancelled_n)
+  SELECT h.hour, h.printer_id, SUM(h.print_seconds), SUM(h.completed_n), SUM(h.failed_n), SUM(h.cancelled_n) FROM (
+    SELECT ${hourOf} AS hour, ${keyOf('x.printer_id')} AS printer_id, ${s} * (${printing}) AS print_seconds, 0 AS completed_n, 0 AS failed_n, 0 AS cancelled_n
+    FROM ${hourSlices(src)}
+    UNION ALL
+    SELECT substr(j.completed_at, 1, 13), ${keyOf('j.printer_id')}, 0, ${s} * ${d.int(`j.status = 'completed'`)}, ${s} * ${d.int(`j.status = 'failed'`)}, ${s} * ${d.int(`j.status = 'cancelled'`)}
+    FROM ${src} j, ${BOTH_KEYS} k WHERE j.completed_at IS NOT NULL AND j.status IN ${FINAL}) h
+  GROUP BY 1, 2
+  ON CONFLICT (hour, printer_id) DO UPDATE SET ${addUp('analytics_hour', ['print_seconds', 'completed_n', 'failed_n', 'cancelled_n'])};`;
+  const bulkJobParts = (src: string, s: Sign): string => [startedDay, createdDay, finishedDay, failureDay, jobHours].map((part) => part(src, s)).join('\n');
+
   /** Per start day: filament of ended jobs by printer, type, colour and spool. */
   const materialDay = (lines: string, s: Sign): string => `
   INSERT INTO analytics_day_material (day, printer_id, type, color, material_id, lines, grams, cost)
@@ -245,7 +263,7 @@ export function rollupSql(d: SqlText): RollupSql {
     backwardJobs('jobs'),
   ].map((statement) => `${statement.trim().replace(/;$/, '')};`);
 
-  return { changed, jobChanged, jobParts, recountMax, lineParts, oddJobs, forgetOddJob, usageTotalsMoved, rewatt, fill };
+  return { changed, jobChanged, jobParts, bulkJobParts, recountMax, lineParts, oddJobs, forgetOddJob, usageTotalsMoved, rewatt, fill };
 }
 
 /** The backfill of the roll-ups on `engine`, one statement an entry: migration 013 and `printfarm analytics rebuild`. */
