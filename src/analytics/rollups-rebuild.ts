@@ -15,7 +15,7 @@ export async function rebuildAnalyticsRollups(db: Kysely<Database>): Promise<Reb
   const engine = engineSqlOf(db).engine;
   const fill = fillAnalyticsRollups(engine);
   return db.transaction().execute(async (trx) => {
-    // PostgreSQL would JIT-compile the hour statements (their row estimate is far too high: migration 021 tells why),
+    // PostgreSQL would JIT-compile the hour statements (their row estimate is far too high: migration 022 tells why),
     // which costs seconds and saves nothing here.
     if (engine === 'postgres') await sql`SET LOCAL jit = off`.execute(trx);
     for (const table of ANALYTICS_ROLLUP_TABLES) await trx.deleteFrom(table).execute();

@@ -1,11 +1,11 @@
 // A bulk insert (2,000 jobs in one INSERT, PostgreSQL's statement trigger over its transition table) keeps the same
-// roll-ups a rebuild gives, on both engines; and migration 021 makes PostgreSQL's roll-up triggers cheap for it.
+// roll-ups a rebuild gives, on both engines; and migration 022 makes PostgreSQL's roll-up triggers cheap for it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { rebuildAnalyticsRollups } from '../../src/analytics/rollups-rebuild.js';
 import { openDatabase, type DbHandle } from '../../src/storage/db.js';
-import { migration021RollupBulkInsert } from '../../src/storage/migrations/021-rollup-bulk-insert.js';
+import { migration022RollupBulkInsert } from '../../src/storage/migrations/022-rollup-bulk-insert.js';
 import { migrations } from '../../src/storage/migrations/index.js';
 import { openPostgres } from '../../src/storage/open-postgres.js';
 import { BULK_JOBS, seedBulkFarm, timeBulkInsert } from '../../scripts/bench/bulk-insert.js';
@@ -74,18 +74,18 @@ describe('a bulk insert keeps the roll-ups a rebuild gives', () => {
       await bulkInsertAgrees(await openPostgres(await newDatabase(), NOW));
     });
 
-    it('a database whose roll-ups were kept before migration 021 goes on keeping them through it', async () => {
+    it('a database whose roll-ups were kept before migration 022 goes on keeping them through it', async () => {
       const url = await newDatabase();
-      const before021 = await openPostgres(url, NOW, { migrations: migrations.slice(0, migration021RollupBulkInsert.version - 1) });
+      const before022 = await openPostgres(url, NOW, { migrations: migrations.slice(0, migration022RollupBulkInsert.version - 1) });
       try {
-        await seedBulkFarm(before021.db);
+        await seedBulkFarm(before022.db);
       } finally {
-        await before021.close();
+        await before022.close();
       }
       await bulkInsertAgrees(await openPostgres(url, NOW), true);
     });
 
-    it('migration 021: every roll-up trigger function runs without JIT, and the roll-up tables leave room to update in place', async () => {
+    it('migration 022: every roll-up trigger function runs without JIT, and the roll-up tables leave room to update in place', async () => {
       const h = await openPostgres(await newDatabase(), NOW);
       try {
         const functions = await sql<{ name: string; config: string[] | null }>`

@@ -154,7 +154,7 @@ export function rollupSql(d: SqlText): RollupSql {
    * it depends on its buckets' width (analytics_backward_jobs lists those few for the reports to cut themselves).
    */
   // Fenced (d.fence): merged into the outer query, each use of x.sm, x.em, x.wall ... would parse the timestamps again,
-  // some twenty times per hour slice (most of PostgreSQL's time in a bulk insert once JIT is off, migration 021).
+  // some twenty times per hour slice (most of PostgreSQL's time in a bulk insert once JIT is off, migration 022).
   const hourSlices = (src: string): string => `
   (SELECT y.*, (y.em - y.sm) / 1000.0 AS wall, y.sm / ${HOUR_MS} AS h0,
      CASE WHEN y.em <= y.sm THEN 1 ELSE (y.em - 1) / ${HOUR_MS} - y.sm / ${HOUR_MS} + 1 END AS nh

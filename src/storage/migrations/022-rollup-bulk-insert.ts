@@ -13,8 +13,8 @@ import { postgresRollupFunctionNames, replacePostgresRollupFunctions } from './0
 // entry too; half-full pages keep most updates in place (HOT). Existing pages keep their fill until rewritten.
 const FILL_PERCENT = 50;
 
-export const migration021RollupBulkInsert: Migration = {
-  version: 21,
+export const migration022RollupBulkInsert: Migration = {
+  version: 22,
   name: 'rollup-bulk-insert',
   sql: '',
   pg: `
