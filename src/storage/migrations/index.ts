@@ -21,6 +21,7 @@ import { migration018FileChunks } from './018-file-chunks.js';
 import { migration019StartRefusals } from './019-start-refusals.js';
 import { migration020SlicerUploads } from './020-slicer-uploads.js';
 import { migration021FarmBackups } from './021-farm-backups.js';
+import { migration022RollupBulkInsert } from './022-rollup-bulk-insert.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   migration019StartRefusals,
   migration020SlicerUploads,
   migration021FarmBackups,
+  migration022RollupBulkInsert,
 ];
