@@ -1,4 +1,4 @@
-// Migration 21 (sliced 3MF): on both engines a files row may be format 3mf and carries printer_model_id and plates;
+// Migration 23 (sliced 3MF): on both engines a files row may be format 3mf and carries printer_model_id and plates;
 // SQLite rebuilds its files table, so a farm's stored files must come through it whole, with their constraints.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { openDatabase, type DbHandle } from '../../src/storage/db.js';
 import { describeOnPostgres } from '../helpers/pg-suite.js';
 
 const NOW = '2026-11-28T00:00:00.000Z';
-const V21 = migrations.findIndex((m) => m.name === 'sliced-3mf');
+const V23 = migrations.findIndex((m) => m.name === 'sliced-3mf');
 
 const row = (id: string, format: string) => ({
   id,
@@ -39,14 +39,14 @@ async function checkMigrated(h: DbHandle): Promise<void> {
   await assert.rejects(h.db.insertInto('files').values({ ...row('file_3mf', '3mf'), id: 'file_again' } as never).execute(), /UNIQUE|duplicate key/i);
 }
 
-describe('migration 21 on SQLite', () => {
+describe('migration 23 on SQLite', () => {
   it('keeps every stored file, its columns and constraints, and takes 3mf rows', async () => {
-    assert.ok(V21 > 0, 'the migration is listed');
+    assert.ok(V23 > 0, 'the migration is listed');
     const dir = mkdtempSync(path.join(tmpdir(), 'printfarm-3mf-migration-'));
     const file = path.join(dir, 'farm.sqlite');
     try {
       const raw = new BetterSqlite3(file);
-      migrate(raw, migrations.slice(0, V21), NOW);
+      migrate(raw, migrations.slice(0, V23), NOW);
       const insert = raw.prepare(
         'INSERT INTO files (id, sha256, size, original_name, line_count, sent_lines_total, sent_bytes_total, extruders, created_at, format, last_used_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
@@ -59,7 +59,7 @@ describe('migration 21 on SQLite', () => {
 
       const h = openDatabase(file, NOW);
       try {
-        assert.deepEqual(h.migrated, migrations.slice(V21).map((m) => m.version));
+        assert.deepEqual(h.migrated, migrations.slice(V23).map((m) => m.version));
         const after = await h.db.selectFrom('files').selectAll().orderBy('id').execute();
         assert.deepEqual(
           after,
@@ -78,7 +78,7 @@ describe('migration 21 on SQLite', () => {
   });
 });
 
-describeOnPostgres('migration 21 on PostgreSQL', NOW, (open) => {
+describeOnPostgres('migration 23 on PostgreSQL', NOW, (open) => {
   it('takes 3mf rows with their plates and still refuses another format', async () => {
     const h = await open();
     try {

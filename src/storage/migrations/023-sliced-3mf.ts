@@ -3,8 +3,8 @@
 // CHECK in place, so its files table is rebuilt with the same columns and indexes; PostgreSQL swaps the constraint.
 import type { Migration } from './migration.js';
 
-export const migration021Sliced3mf: Migration = {
-  version: 21,
+export const migration023Sliced3mf: Migration = {
+  version: 23,
   name: 'sliced-3mf',
   sql: `
     CREATE TABLE files_new (
