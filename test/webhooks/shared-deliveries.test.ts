@@ -66,9 +66,10 @@ describe('webhook deliveries shared by two nodes', { skip: pgSkipReason() }, () 
     await b.deps.webhooks.stop(0);
     await a.deps.events.recordNow('job.created', { id: 'job_orphan' });
     const now = a.clock.now();
-    const claimed = await claimDueDeliveriesOf(a.deps.db, hook, now, [], 10, now + LEASE_MS);
+    const claim = { nowMs: now, exclude: [], limit: 10, perWebhook: 10, leaseUntilMs: now + LEASE_MS };
+    const claimed = await claimDueDeliveriesOf(a.deps.db, hook, { ...claim, nodeId: a.deps.node.id });
     assert.equal(claimed.length, 1);
-    assert.equal((await claimDueDeliveriesOf(b.deps.db, hook, now, [], 10, now + LEASE_MS)).length, 0, 'leased: no other claim');
+    assert.equal((await claimDueDeliveriesOf(b.deps.db, hook, { ...claim, nodeId: b.deps.node.id })).length, 0, 'leased: no other claim');
     b.deps.webhooks.start();
     b.clock.advance(LEASE_MS - 1000);
     b.deps.webhooks.worker.wake();

@@ -20,6 +20,7 @@ import { migration017Nodes } from './017-nodes.js';
 import { migration018FileChunks } from './018-file-chunks.js';
 import { migration019StartRefusals } from './019-start-refusals.js';
 import { migration020SlicerUploads } from './020-slicer-uploads.js';
+import { migration021NodeHolders } from './021-node-holders.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -42,4 +43,5 @@ export const migrations: readonly Migration[] = [
   migration018FileChunks,
   migration019StartRefusals,
   migration020SlicerUploads,
+  migration021NodeHolders,
 ];
