@@ -222,7 +222,8 @@ async function withIdempotency(ctx: Koa.Context, deps: HttpDeps, self: string, b
   }
 
   const release = async (): Promise<void> => {
-    await db.deleteFrom('idempotency_keys').where('api_key_id', '=', owner).where('idem_key', '=', key).execute();
+    // Only while still this node's: a node declared lost whose request ends late leaves its taker's row alone.
+    await db.deleteFrom('idempotency_keys').where('api_key_id', '=', owner).where('idem_key', '=', key).where('node_id', '=', self).execute();
   };
   const store = async (status: number, stored: StoredResponse): Promise<void> => {
     await db
@@ -230,6 +231,7 @@ async function withIdempotency(ctx: Koa.Context, deps: HttpDeps, self: string, b
       .set({ status, response: seal(JSON.stringify(stored), sealWith) })
       .where('api_key_id', '=', owner)
       .where('idem_key', '=', key)
+      .where('node_id', '=', self)
       .execute();
   };
 

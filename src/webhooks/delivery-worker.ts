@@ -279,6 +279,8 @@ export class DeliveryWorker {
         status: decision.status,
         attempts,
         next_attempt_ms: decision.status === 'pending' ? decision.nextAttemptMs : null,
+        // The outcome ends the lease: not in flight any more, for the farm's per-webhook count.
+        leased_by: null,
         last_status_code: result.statusCode,
         last_duration_ms: result.durationMs,
         last_error: result.error,
