@@ -159,7 +159,7 @@ export async function nextDueMs(db: Q): Promise<number | null> {
 export async function failPendingOf(db: Q, webhookId: string, reason: string, nowIso: string): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
-    .set({ status: 'failed', next_attempt_ms: null, last_error: reason, updated_at: nowIso })
+    .set({ status: 'failed', next_attempt_ms: null, leased_by: null, last_error: reason, updated_at: nowIso })
     .where('webhook_id', '=', webhookId)
     .where('status', '=', 'pending')
     .execute();

@@ -1,4 +1,4 @@
-// Sends due deliveries from the database: bounded in flight, a per-webhook limit, retries on schedule, resumes after restart.
+// Sends due deliveries from the database: bounded in flight, a per-webhook limit (farm-wide on PostgreSQL), retries on schedule, resumes after restart.
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
@@ -18,7 +18,10 @@ import { enabledWebhooks, findWebhook, updateWebhook } from './webhooks.reposito
 export interface DeliveryWorkerOptions {
   /** Attempts in flight over all webhooks. */
   maxInFlight?: number;
-  /** Attempts in flight per webhook: 1 keeps a receiver's deliveries in event order while it keeps up. */
+  /**
+   * Attempts in flight per webhook: 1 keeps a receiver's deliveries in event order while it keeps up. With several
+   * nodes on PostgreSQL it bounds the whole farm's attempts (every node must be given the same).
+   */
   perWebhook?: number;
   timeoutMs?: number;
   /** Longest sleep between passes even when nothing seems due (a clock moved by hand, rows written by another process). */
