@@ -6,6 +6,7 @@ import pg from 'pg';
 import { listenOnLoopback } from '../webhooks/webhook-harness.js';
 
 export interface Arrival {
+  webhookId: string;
   sequence: number;
   /** The node holding the delivery's lease when the request arrived. */
   node: string | null;
@@ -32,15 +33,13 @@ export async function startLeaseCatcher(databaseUrl: string): Promise<LeaseCatch
   const server = http.createServer((req, res) => {
     req.resume();
     const atMs = Date.now();
+    const webhookId = String(req.headers['x-webhook-id']);
     const sequence = Number(req.headers['x-webhook-sequence']);
     void db
-      .query<{ leased_by: string | null; next_attempt_ms: string | null }>('SELECT leased_by, next_attempt_ms FROM webhook_deliveries WHERE webhook_id = $1 AND seq = $2', [
-        String(req.headers['x-webhook-id']),
-        sequence,
-      ])
+      .query<{ leased_by: string | null; next_attempt_ms: string | null }>('SELECT leased_by, next_attempt_ms FROM webhook_deliveries WHERE webhook_id = $1 AND seq = $2', [webhookId, sequence])
       .then(({ rows }) => {
         const row = rows[0];
-        const arrival: Arrival = { sequence, node: row?.leased_by ?? null, leaseEndMs: row?.next_attempt_ms == null ? null : Number(row.next_attempt_ms), atMs };
+        const arrival: Arrival = { webhookId, sequence, node: row?.leased_by ?? null, leaseEndMs: row?.next_attempt_ms == null ? null : Number(row.next_attempt_ms), atMs };
         c.arrivals.push(arrival);
         if (c.holdFrom !== null && arrival.node === c.holdFrom && !c.caught) {
           c.caught = arrival;
