@@ -2,9 +2,17 @@
 // processes on a throw-away cluster, simulated printers at full speed). For 1, 2 and 3 nodes: jobs claimed per second
 // under a burst, and the p99 from queued to started when a printer is free (a job queued on one node, started by
 // whichever node owns the free printer: the cross-node wake-up included); and the API p99 on each engine (one node on
-// SQLite, one on PostgreSQL, printers streaming). Human table; with --json the last line is one JSON object:
-// { nodes: [1,2,3], claims_per_s: [...], queue_to_start_p99_ms: [...], api_p99_ms: { sqlite, postgres }, jobs, printers_per_node }
+// SQLite, one on PostgreSQL, printers streaming); and the cost per job of a bulk insert on each engine (2,000 jobs in
+// one INSERT on a farm holding 2,000, roll-up triggers included; the median of 3 fresh databases). Human table; with
+// --json the last line is one JSON object: { nodes: [1,2,3], claims_per_s: [...], queue_to_start_p99_ms: [...],
+// api_p99_ms: { sqlite, postgres }, bulk_insert_ms_per_job: { sqlite, postgres }, jobs, printers_per_node }
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { openDatabase } from '../src/storage/db.js';
+import { openPostgres } from '../src/storage/open-postgres.js';
+import { bulkInsertMsPerJob } from './bench/bulk-insert.js';
 import { pgUnavailableReason, startPgCluster } from '../test/helpers/pg-cluster.js';
 import { initialAdminKey, newSecretKey, removeDataDirs, startNodeProcess, type NodeProcess } from '../test/helpers/node-processes.js';
 
@@ -22,8 +30,10 @@ const BURST_JOBS = QUICK ? 48 : 120;
 const TRICKLE_JOBS = QUICK ? 15 : 40;
 const TRICKLE_GAP_MS = 150;
 const API_REQUESTS = QUICK ? 150 : 500;
+const BULK_ROUNDS = QUICK ? 1 : 3;
 const progress = (msg: string): void => void process.stderr.write(`[bench] ${msg}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p99 = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil(0.99 * s.length) - 1)]!;
@@ -125,10 +135,37 @@ async function apiP99(farm: Farm): Promise<number> {
   return round(p99(times));
 }
 
+/** Per engine, the median over fresh databases of the bulk-insert cost per job (scripts/bench/bulk-insert.ts). */
+async function bulkInsertCost(createPgDatabase: (name: string) => Promise<string>): Promise<{ sqlite: number; postgres: number }> {
+  const sqlite: number[] = [];
+  const postgres: number[] = [];
+  for (let r = 0; r < BULK_ROUNDS; r++) {
+    // A database file as a node keeps it (WAL), not one in memory.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'printfarm-bench-bulk-'));
+    const file = openDatabase(path.join(dir, 'printfarm.sqlite'));
+    try {
+      sqlite.push(await bulkInsertMsPerJob(file.db));
+    } finally {
+      await file.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const pg = await openPostgres(await createPgDatabase(`bench_bulk_${r}`));
+    try {
+      postgres.push(await bulkInsertMsPerJob(pg.db));
+    } finally {
+      await pg.close();
+    }
+  }
+  return { sqlite: round(median(sqlite), 3), postgres: round(median(postgres), 3) };
+}
+
 const cluster = await startPgCluster();
 const results: Array<{ nodes: number; claims_per_s: number; queue_to_start_p99_ms: number }> = [];
 const api: { sqlite: number; postgres: number } = { sqlite: NaN, postgres: NaN };
+let bulk: { sqlite: number; postgres: number } = { sqlite: NaN, postgres: NaN };
 try {
+  progress(`bulk insert: ${BULK_ROUNDS} round(s) of 2,000 jobs in one INSERT on each engine`);
+  bulk = await bulkInsertCost((name) => cluster.createDatabase(name));
   for (const count of [1, 2, 3]) {
     progress(`${count} node(s): starting`);
     const farm = await startFarm(count, await cluster.createDatabase(`bench_${count}`));
@@ -168,6 +205,7 @@ try {
 console.log('nodes | claims/s (burst) | queued→started p99 (ms, printer free)');
 for (const r of results) console.log(`${String(r.nodes).padStart(5)} | ${String(r.claims_per_s).padStart(16)} | ${String(r.queue_to_start_p99_ms).padStart(8)}`);
 console.log(`API p99 (GET printers/jobs while printing, 1 node): SQLite ${api.sqlite} ms, PostgreSQL ${api.postgres} ms`);
+console.log(`Bulk insert (2,000 jobs in one INSERT, roll-up triggers included), per job: SQLite ${bulk.sqlite} ms, PostgreSQL ${bulk.postgres} ms`);
 if (JSON_OUT) {
   console.log(
     JSON.stringify({
@@ -175,6 +213,7 @@ if (JSON_OUT) {
       claims_per_s: results.map((r) => r.claims_per_s),
       queue_to_start_p99_ms: results.map((r) => r.queue_to_start_p99_ms),
       api_p99_ms: api,
+      bulk_insert_ms_per_job: bulk,
       jobs: BURST_JOBS,
       printers_per_node: PRINTERS_PER_NODE,
     }),

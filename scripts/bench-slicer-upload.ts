@@ -1,7 +1,7 @@
 // `npm run bench:slicer-upload [-- --json] [-- --mb N] [-- --rounds N]`: a 100 MB G-code sent by the curl program (libcurl,
 // what PrusaSlicer and OrcaSlicer send with) through each emulated slicer API — OctoPrint multipart, PrusaLink PUT,
-// Moonraker multipart — against the same file through POST /v1/jobs, in one run: median time and the server's peak
-// resident memory growth per upload. Targets: each API within 10 % of /v1 (ratio <= 1.10), growth <= 30 MB.
+// Moonraker multipart — against the same file through POST /v1/jobs, in one run: the fastest of N rounds (on a shared
+// machine noise only ever adds time; the median is printed beside it) and the server's peak resident memory growth per upload. Targets: each API within 10 % of /v1 (ratio <= 1.10), growth <= 30 MB.
 // With --json the last line is one JSON object.
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -17,10 +17,11 @@ const argv = process.argv.slice(2);
 const JSON_OUT = argv.includes('--json');
 const arg = (name: string, fallback: number): number => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
 const MB = arg('--mb', 100);
-const ROUNDS = arg('--rounds', 3);
+const ROUNDS = arg('--rounds', 5);
 const log = (msg: string): void => void (JSON_OUT || console.error(msg));
 const round = (n: number, d = 2): number => Number(n.toFixed(d));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const best = (xs: number[]): number => Math.min(...xs);
 
 /** Writes `mb` MB of plausible G-code (short extruding moves) to a file, so the client streams it from disk. */
 async function writeGcode(file: string, mb: number): Promise<void> {
@@ -83,18 +84,27 @@ try {
       (growth[name] ??= []).push((peak - base) / 1024 / 1024);
     }
   }
-  const v1 = median(seconds.v1_jobs!);
-  const result: Record<string, number> = { mb: MB, rounds: ROUNDS, v1_jobs_s: round(v1, 3), v1_jobs_rss_growth_mb: round(Math.max(...growth.v1_jobs!), 1) };
-  const rows: Array<[string, string, string, string]> = [['POST /v1/jobs', `${round(v1, 3)} s`, '1.00', `+${result.v1_jobs_rss_growth_mb} MB`]];
+  const v1 = best(seconds.v1_jobs!);
+  const result: Record<string, number> = {
+    mb: MB,
+    rounds: ROUNDS,
+    v1_jobs_s: round(v1, 3),
+    v1_jobs_median_s: round(median(seconds.v1_jobs!), 3),
+    v1_jobs_rss_growth_mb: round(Math.max(...growth.v1_jobs!), 1),
+  };
+  const rows: Array<[string, string, string, string, string]> = [
+    ['POST /v1/jobs', `${round(v1, 3)} s`, `${round(median(seconds.v1_jobs!), 3)} s`, '1.00', `+${result.v1_jobs_rss_growth_mb} MB`],
+  ];
   for (const name of ['octoprint', 'prusalink', 'moonraker']) {
-    const s = median(seconds[name]!);
+    const s = best(seconds[name]!);
     result[`${name}_s`] = round(s, 3);
+    result[`${name}_median_s`] = round(median(seconds[name]!), 3);
     result[`${name}_ratio`] = round(s / v1, 3);
     result[`${name}_rss_growth_mb`] = round(Math.max(...growth[name]!), 1);
-    rows.push([name, `${round(s, 3)} s`, `${round(s / v1, 2)}`, `+${result[`${name}_rss_growth_mb`]} MB`]);
+    rows.push([name, `${round(s, 3)} s`, `${result[`${name}_median_s`]} s`, `${round(s / v1, 2)}`, `+${result[`${name}_rss_growth_mb`]} MB`]);
   }
-  const header: [string, string, string, string] = [`${MB} MB through`, `median of ${ROUNDS}`, 'vs /v1 (<= 1.10)', 'peak RSS growth (<= 30 MB)'];
-  const w = [0, 1, 2, 3].map((c) => Math.max(...[header, ...rows].map((r) => r[c]!.length)));
+  const header: [string, string, string, string, string] = [`${MB} MB through`, `fastest of ${ROUNDS}`, 'median', 'vs /v1 (<= 1.10)', 'peak RSS growth (<= 30 MB)'];
+  const w = [0, 1, 2, 3, 4].map((c) => Math.max(...[header, ...rows].map((r) => r[c]!.length)));
   const line = (r: string[]): string => r.map((cell, c) => cell.padEnd(w[c]!)).join('  ');
   console.log(line(header));
   console.log(w.map((n) => '-'.repeat(n)).join('  '));

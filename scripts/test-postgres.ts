@@ -26,6 +26,7 @@ export const POSTGRES_TEST_FOLDERS = [
   'test/nodes/two-nodes.test.ts',
   'test/nodes/node-lost.test.ts',
   'test/nodes/refused-start-nodes.test.ts',
+  'test/nodes/farm-view.test.ts',
   'test/nodes/idempotency-nodes.test.ts',
 ];
 

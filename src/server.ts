@@ -248,9 +248,9 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   // Jobs cut off by the last stop fail (host_restart) before any printer can report; queued ones stay queued.
   await farm.start();
   // Checks at once (a night missed while stopped is caught up), then every minute.
-  const nightly = handle.engine === 'sqlite' ? createNightlyBackup({ handle, dataDir: config.dataDir, clock, logger }) : null;
-  if (nightly) nightly.start();
-  else logger.info('nightly backups are off on PostgreSQL: back the database up with pg_dump');
+  // On PostgreSQL every node checks, and the one that claims the night in the database takes it (once per farm).
+  const nightly = createNightlyBackup({ handle, dataDir: config.dataDir, clock, logger, nodeId: node.id, ...(config.filesDir ? { filesDir: config.filesDir } : {}) });
+  nightly.start();
   // Printers known before the stop reconnect by themselves; the start does not wait for them.
   printers.openAllSessions().catch((err: Error) => logger.error('could not open the printer sessions', { error: err }));
 
@@ -291,7 +291,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
         await stopped;
       }
       await eventsStopped;
-      await nightly?.stop();
+      await nightly.stop();
       await announcer?.stop();
       await farm.stop();
       await printers.close();

@@ -115,6 +115,8 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events, cluster, nodeId: node.id }, s.webhooks);
   const contentStore = openContentStore(s.fileStorage ?? defaultFileStorage(handle.engine, s.filesDir), { db: handle.db, dataDir: s.dataDir, engine: handle.engine });
   const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore, nodeId: node.id, cluster, ...(s.startRetryMs !== undefined ? { startRetryMs: s.startRetryMs } : {}) });
+  // Another node's printer changing state changes this node's waiting reasons and forecast (the whole farm's).
+  remote.onChange(() => farm.scheduler.wake());
   const nodes = nodeRuntime(s, node, cluster, printers, farm);
   const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
   const deps: AppDeps = {

@@ -18,7 +18,9 @@ import { spoolsByPrinter } from '../materials/loaded-spools.js';
 import type { Logger } from '../logger.js';
 import type { PrintersService } from '../printers/printers.service.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
-import { SchedulerLoop } from '../scheduler/scheduler-loop.js';
+import { SchedulerLoop, type PrinterSchedulingInfo } from '../scheduler/scheduler-loop.js';
+import type { LoadedMaterial } from '../scheduler/scheduler-types.js';
+import type { PrinterRecord } from '../printers/printer-record.js';
 import { TemperatureHistory } from '../printers/temperature-history.js';
 import type { Db } from '../storage/db.js';
 import type { DurableWriter } from '../storage/durable-writer.js';
@@ -110,6 +112,7 @@ export function createFarm(base: FarmBase): Farm {
       () => null,
     ),
     wakeScheduler: wakeEveryNode,
+    remoteJob: (printerId) => base.printers.remoteJob(printerId),
     runnerSettled: () => runnerRef?.settled() ?? Promise.resolve(),
   });
   const meter = new MaterialMeter({
@@ -154,6 +157,10 @@ export function createFarm(base: FarmBase): Farm {
         // Held: its record changed (dashboards follow printer.updated, which also wakes the scheduler to name the reason).
         if (held) base.bus.emit('printer.updated', { printer_id: printerId, reason: 'held: it refused job starts in a row' });
         else scheduler?.wakeAfter(base.startRetryMs ?? START_RETRY_MS);
+        // The job may fit another node's printer: those nodes look at once. This node's own pass waits for the retry
+        // above (signed with its id, its own signal does not wake it), or the refusing printer would be offered the job
+        // again at once, refuse, signal, and so on.
+        base.cluster.publish('jobs', requeuedBy(base.nodeId)).catch((err: Error) => base.logger.warn('could not signal the other nodes', { error: err }));
       },
       accepted: (printerId) => base.printers.startAccepted(printerId),
     },
@@ -166,24 +173,15 @@ export function createFarm(base: FarmBase): Farm {
     bus: base.bus,
     sessions: base.sessions,
     runner,
-    printers: async () => {
-      const spools = await spoolsByPrinter(base.db);
-      return (await base.printers.listOwn()).map((p) => ({
-        id: p.id,
-        name: p.name,
-        start_refusal: p.start_refusal,
-        group: p.group,
-        tags: p.tags,
-        ready: p.ready,
-        clear_bed_gcode: p.clear_bed_gcode,
-        clear_bed_temperature: p.clear_bed_temperature,
-        nozzle_diameter: p.nozzle_diameter,
-        heatup_watts: p.heatup_watts,
-        material_type: p.material_type,
-        material_color: p.material_color,
-        spools: spools.get(p.id) ?? [],
-        formats: printableFormats(p.kind),
-      }));
+    printers: async () => schedulingInfos(await base.printers.listOwn(), await spoolsByPrinter(base.db)),
+    // Another node's printer as its owner publishes it: the waiting reasons and the forecast are the whole farm's.
+    otherPrinters: async () => {
+      const others = await base.printers.listOthers();
+      if (others.length === 0) return [];
+      return schedulingInfos(others, await spoolsByPrinter(base.db)).map((info, i) => {
+        const p = others[i]!;
+        return { ...info, live: { status: p.connecting ? 'connecting' : p.status, ready: p.ready, bed_temperature: p.temperatures.bed } };
+      });
     },
     org: async () => {
       const org = await findOrganization(base.db);
@@ -219,8 +217,8 @@ export function createFarm(base: FarmBase): Farm {
       stopExternal = recordExternalJobs({ bus: base.bus, jobs, logger: base.logger, meter, onEnded: (printerId) => storeReady(printerId) });
       temperatures.start();
       filePruner.start();
-      stopSignals = base.cluster.subscribe('jobs', () => {
-        loop.wake();
+      stopSignals = base.cluster.subscribe('jobs', (payload) => {
+        if (payload !== requeuedBy(base.nodeId)) loop.wake();
         runner.stopJobsEndedElsewhere().catch((err: Error) => base.logger.error('could not stop a job ended by another node', { error: err }));
       });
       loop.wake();
@@ -240,4 +238,27 @@ export function createFarm(base: FarmBase): Farm {
       temperatures.stop();
     },
   };
+}
+
+/** The 'jobs' signal of a job put back in the queue after a refused start on `nodeId`'s printer. */
+const requeuedBy = (nodeId: string): string => `requeued-by:${nodeId}`;
+
+/** The stored printers as the scheduler reads them (the printers feature's records, reduced). */
+function schedulingInfos(printers: readonly PrinterRecord[], spools: Map<string, LoadedMaterial[]>): PrinterSchedulingInfo[] {
+  return printers.map((p) => ({
+    id: p.id,
+    name: p.name,
+    start_refusal: p.start_refusal,
+    group: p.group,
+    tags: p.tags,
+    ready: p.ready,
+    clear_bed_gcode: p.clear_bed_gcode,
+    clear_bed_temperature: p.clear_bed_temperature,
+    nozzle_diameter: p.nozzle_diameter,
+    heatup_watts: p.heatup_watts,
+    material_type: p.material_type,
+    material_color: p.material_color,
+    spools: spools.get(p.id) ?? [],
+    formats: printableFormats(p.kind),
+  }));
 }

@@ -45,6 +45,7 @@ export const OrganizationRecord = Type.Object({
     description: 'HH:MM in the organization time zone when the nightly backup into DATA_DIR/backups/ runs; null: none',
   }),
   backup_keep: Type.Integer({ description: 'how many nightly backups are kept' }),
+  backup_with_files: Type.Boolean({ description: 'extension: nightly backups carry the stored G-code files and thumbnails too' }),
   file_retention_days: Type.Union([Type.Integer(), Type.Null()], {
     description: 'extension: stored files no queued, printing or paused job needs are removed this many days after their last use; null keeps them',
   }),
@@ -119,6 +120,7 @@ const settings = {
       description: `nightly backups kept in DATA_DIR/backups/ (default ${BACKUP_KEEP.default}); older ones are removed after the next`,
     }),
   ),
+  backup_with_files: Type.Optional(Type.Boolean({ description: 'nightly backups carry the stored G-code files and thumbnails too (default false: database and secret key)' })),
   file_retention_days: Type.Optional(
     Type.Union([Type.Integer({ minimum: FILE_RETENTION_DAYS.minimum, maximum: FILE_RETENTION_DAYS.maximum }), Type.Null()], {
       description: `days after their last use that stored files no active job needs are removed (default ${FILE_RETENTION_DAYS.default}); null keeps them forever`,

@@ -59,6 +59,7 @@ export function toOrganizationRecord(row: OrganizationRow): OrganizationRecord {
     session_idle_minutes: row.session_idle_minutes,
     backup_time: row.backup_time,
     backup_keep: row.backup_keep,
+    backup_with_files: row.backup_with_files === 1,
     file_retention_days: row.file_retention_days,
     file_store_max_gb: row.file_store_max_gb,
     created_at: row.created_at,
@@ -134,7 +135,7 @@ export async function patchOrganization(
   if (patch.rate_limit_per_hour !== undefined && (patch.plan ?? current.plan) !== 'enterprise') {
     throw badRequest(`rate_limit_per_hour: can only be set on the enterprise plan (the ${patch.plan ?? current.plan} plan allows ${hourlyLimit({ plan: patch.plan ?? current.plan, rate_limit_per_hour: 1 })} per hour)`);
   }
-  const { auto_start, cool_on_pause, name, webhook_allowed_hosts, file_url_hosts, ...rest } = patch;
+  const { auto_start, cool_on_pause, backup_with_files, name, webhook_allowed_hosts, file_url_hosts, ...rest } = patch;
   const update = {
     ...rest,
     ...(webhook_allowed_hosts !== undefined ? { webhook_allowed_hosts: hostListColumn(webhook_allowed_hosts) } : {}),
@@ -142,6 +143,7 @@ export async function patchOrganization(
     ...(name !== undefined ? { name: name.trim() } : {}),
     ...(auto_start !== undefined ? { auto_start: auto_start ? 1 : 0 } : {}),
     ...(cool_on_pause !== undefined ? { cool_on_pause: cool_on_pause ? 1 : 0 } : {}),
+    ...(backup_with_files !== undefined ? { backup_with_files: backup_with_files ? 1 : 0 } : {}),
     updated_at: isoTime(deps.clock.now()),
   };
   await updateOrganization(deps.db, current.id, update);

@@ -48,9 +48,14 @@ export async function listBackups(dataDir: string): Promise<StoredBackup[]> {
   return out.sort((a, b) => b.takenMs - a.takenMs || b.file.localeCompare(a.file));
 }
 
-/** Removes all but the newest `keep` nightly archives; pre-migration ones are left alone. Returns the removed files. */
-export async function pruneNightly(dataDir: string, keep: number): Promise<string[]> {
-  const old = (await listBackups(dataDir)).filter((b) => b.kind === 'nightly').slice(keep);
+/** Removes all but the newest `keep` archives of one kind (the others are left alone). Returns the removed files. */
+export async function pruneBackups(dataDir: string, kind: BackupKind, keep: number): Promise<string[]> {
+  const old = (await listBackups(dataDir)).filter((b) => b.kind === kind).slice(Math.max(1, keep));
   for (const b of old) await rm(b.file, { force: true });
   return old.map((b) => b.file);
+}
+
+/** Removes all but the newest `keep` nightly archives; pre-migration ones are left alone. Returns the removed files. */
+export function pruneNightly(dataDir: string, keep: number): Promise<string[]> {
+  return pruneBackups(dataDir, 'nightly', keep);
 }

@@ -46,7 +46,7 @@ export interface BackupResult {
   ms: number;
 }
 
-async function listFiles(root: string, rel: string, skip: ReadonlySet<string>): Promise<string[]> {
+export async function listFiles(root: string, rel: string, skip: ReadonlySet<string>): Promise<string[]> {
   const out: string[] = [];
   let entries;
   try {
@@ -66,6 +66,11 @@ async function listFiles(root: string, rel: string, skip: ReadonlySet<string>): 
 /** Copies the live database into `file` with SQLite's backup API: a consistent snapshot whatever writes meanwhile. */
 async function snapshotDatabase(sqlite: BetterSqlite3.Database, file: string, pagesPerStep: number): Promise<number> {
   await sqlite.backup(file, { progress: () => pagesPerStep });
+  return finishDatabaseCopy(file);
+}
+
+/** Makes a database copy one self-contained file (no WAL) and checks it; returns its schema version. */
+export function finishDatabaseCopy(file: string): number {
   const nativeBinding = betterSqliteNativeBinding();
   const copy = new BetterSqlite3(file, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
@@ -79,17 +84,19 @@ async function snapshotDatabase(sqlite: BetterSqlite3.Database, file: string, pa
   }
 }
 
+/** What goes into an archive, gathered into `work` (a private folder removed afterwards); the database member first. */
+export interface ArchiveFill {
+  schemaVersion: number;
+  members: MemberSource[];
+}
+
+/** The archive's name and manifest facts, as every backup request carries them. */
+export type ArchiveRequest = Pick<BackupRequest, 'toFile' | 'withFiles' | 'reason' | 'nowMs'>;
+
 /** Writes the archive to `toFile` (replacing one there only once the new one is complete). */
 export async function createBackup(req: BackupRequest): Promise<BackupResult> {
-  const started = performance.now();
   const { contents } = req;
-  const target = path.resolve(req.toFile);
-  if (!existsSync(path.dirname(target))) throw new Error(`the folder of ${target} does not exist`);
-  const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const work = `${target}.work-${tag}`;
-  const partial = `${target}.partial-${tag}`;
-  await mkdir(work, { mode: 0o700 });
-  try {
+  return writeBackupArchive(req, async (work) => {
     const dbCopy = path.join(work, DATABASE_FILE);
     const schemaVersion = await snapshotDatabase(req.sqlite, dbCopy, req.pagesPerStep ?? 0x7fffffff);
     const members: MemberSource[] = [{ path: DATABASE_FILE, file: dbCopy }];
@@ -101,6 +108,21 @@ export async function createBackup(req: BackupRequest): Promise<BackupResult> {
       const skip = new Set(contents.transientDirs.map((d) => `${contents.filesDir}/${d}`));
       for (const rel of await listFiles(contents.dataDir, contents.filesDir, skip)) members.push({ path: rel, file: path.join(contents.dataDir, rel) });
     }
+    return { schemaVersion, members };
+  });
+}
+
+/** The archive of any source: the members `fill` gathers, then the manifest; written as FILE.partial-* and renamed. */
+export async function writeBackupArchive(req: ArchiveRequest, fill: (work: string) => Promise<ArchiveFill>): Promise<BackupResult> {
+  const started = performance.now();
+  const target = path.resolve(req.toFile);
+  if (!existsSync(path.dirname(target))) throw new Error(`the folder of ${target} does not exist`);
+  const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const work = `${target}.work-${tag}`;
+  const partial = `${target}.partial-${tag}`;
+  await mkdir(work, { mode: 0o700 });
+  try {
+    const { schemaVersion, members } = await fill(work);
     const written = await writeTarGz(partial, members, (done) => {
       const manifest: BackupManifest = {
         format: BACKUP_FORMAT,

@@ -1,16 +1,18 @@
 // The nightly backup into DATA_DIR/backups/: a once-a-minute check against an injected clock, catch-up after downtime, keep the newest N.
 import { mkdir } from 'node:fs/promises';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import { backupsFolder, listBackups, nightlyBackupPath, pruneNightly } from './backup-folder.js';
-import { createBackup, type BackupContents } from './create-backup.js';
+import { backupsFolder, nightlyBackupPath, pruneNightly } from './backup-folder.js';
+import type { BackupResult } from './create-backup.js';
+import type { NightlyLedger } from './nightly-ledger.js';
 
 export interface NightlySettings {
   /** "HH:MM" on the local clock of `timezone`; null: no nightly backups. */
   time: string | null;
   keep: number;
   timezone: string;
+  /** The stored G-code files and thumbnails go in too. */
+  withFiles: boolean;
 }
 
 /** A wall clock reading: the local calendar day ("YYYY-MM-DD") and minutes since local midnight. */
@@ -20,8 +22,12 @@ export interface LocalTime {
 }
 
 export interface NightlyDeps {
-  sqlite: BetterSqlite3.Database;
-  contents: BackupContents;
+  /** The data directory whose backups/ folder receives the archives. */
+  dataDir: string;
+  /** Writes one archive (the engine's way: SQLite's online backup, or the verified copy out of PostgreSQL). */
+  write(toFile: string, withFiles: boolean, nowMs: number): Promise<BackupResult>;
+  /** Which nights were taken, and who takes tonight's: the folder on one box, the database on a farm of several. */
+  ledger: NightlyLedger;
   clock: Clock;
   logger: Logger;
   /** Read at every check, so a settings change applies without a restart. */
@@ -82,32 +88,37 @@ export class NightlyBackup {
   }
 
   private async check(): Promise<string | null> {
-    const { clock, logger, contents } = this.deps;
+    const { clock, logger, dataDir, ledger } = this.deps;
     const nowMs = clock.now();
     if (this.failedAtMs !== null && nowMs - this.failedAtMs < RETRY_AFTER_FAILURE_MS) return null;
     let settings: NightlySettings;
+    let day: string;
     try {
       settings = await this.deps.settings();
-      const last = (await listBackups(contents.dataDir)).find((b) => b.kind === 'nightly');
-      const lastDay = last ? this.deps.localTime(last.takenMs, settings.timezone).day : null;
+      const lastDay = await ledger.lastDay(settings.timezone, nowMs);
       const now = this.deps.localTime(nowMs, settings.timezone);
       const previous = this.previousCheck;
       this.previousCheck = now;
       if (!isNightlyDue(now, settings.time, lastDay, previous)) return null;
+      // Of several nodes due at the same minute, one wins tonight's claim; the others find the night taken.
+      if (!(await ledger.claim(now.day, nowMs))) return null;
+      day = now.day;
     } catch (err) {
       logger.error('nightly backup: could not check whether one is due', { error: err as Error });
       return null;
     }
     try {
-      await mkdir(backupsFolder(contents.dataDir), { recursive: true, mode: 0o700 });
-      // Small steps: the server's event loop stays free, and its own writes go into the copy as they happen.
-      const r = await createBackup({ sqlite: this.deps.sqlite, contents, toFile: nightlyBackupPath(contents.dataDir, nowMs), withFiles: false, reason: 'nightly', nowMs, pagesPerStep: 256 });
-      const removed = await pruneNightly(contents.dataDir, settings.keep);
+      await mkdir(backupsFolder(dataDir), { recursive: true, mode: 0o700 });
+      const r = await this.deps.write(nightlyBackupPath(dataDir, nowMs), settings.withFiles, nowMs);
+      await ledger.finished(day, r.file, r.bytes, clock.now());
+      const removed = await pruneNightly(dataDir, settings.keep);
       this.failedAtMs = null;
-      logger.info('nightly backup written', { file: r.file, bytes: r.bytes, ms: Math.round(r.ms), removed: removed.length });
+      logger.info('nightly backup written', { file: r.file, bytes: r.bytes, ms: Math.round(r.ms), removed: removed.length, with_files: settings.withFiles });
       return r.file;
     } catch (err) {
       this.failedAtMs = nowMs;
+      // The night is free again: another node (or this one, in an hour) tries it.
+      await ledger.abandon(day).catch(() => undefined);
       logger.error('nightly backup failed; trying again in an hour', { error: err as Error });
       return null;
     }

@@ -91,9 +91,28 @@ export interface RestoreRequest {
 
 export interface RestoreResult {
   manifest: BackupManifest;
+  /** Printers handed to this box (their node's id cleared: the server restored here takes them at its start). */
+  printersReleased: number;
   /** What the operator should know: a key file the archive lacked. */
   warnings: string[];
   ms: number;
+}
+
+/**
+ * A farm restored into a data directory is driven by this one box, whatever nodes drove its printers before (the
+ * boxes of a PostgreSQL farm, or the same box under a node id the new directory does not have): each printer's node
+ * is cleared, and the server started here takes them, as a farm upgraded from one box. Older schemas have no owner.
+ */
+function releasePrinters(databaseFile: string): number {
+  const nativeBinding = betterSqliteNativeBinding();
+  const db = new BetterSqlite3(databaseFile, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  try {
+    const columns = db.prepare("SELECT name FROM pragma_table_info('printers')").pluck().all() as string[];
+    if (!columns.includes('node_id')) return 0;
+    return db.prepare('UPDATE printers SET node_id = NULL WHERE node_id IS NOT NULL').run().changes;
+  } finally {
+    db.close();
+  }
 }
 
 /** What an empty data directory may still hold: the lock file (ours, or of a start that failed) and a mount point's lost+found. */
@@ -134,11 +153,12 @@ export async function restoreBackup(req: RestoreRequest): Promise<RestoreResult>
       await mkdir(path.dirname(target), { recursive: true });
       await rename(path.join(staging, ...member.path.split('/')), target);
     }
+    const printersReleased = releasePrinters(database);
     const listed = new Set(manifest.members.map((m) => m.path));
     const warnings = req.keyFiles
       .filter((k) => !listed.has(k))
       .map((k) => `the backup holds no ${k}: secrets sealed with it (printer api_key values) cannot be opened${existsSync(path.join(req.dataDir, k)) ? `; the ${k} already in ${req.dataDir} was kept` : ''}`);
-    return { manifest, warnings, ms: performance.now() - started };
+    return { manifest, printersReleased, warnings, ms: performance.now() - started };
   } finally {
     await rm(staging, { recursive: true, force: true });
     lock.release();

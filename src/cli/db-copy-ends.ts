@@ -7,7 +7,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { betterSqliteNativeBinding } from '../native-addons.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from '../storage/data-dir-lock.js';
-import { DATABASE_FILE, openDatabase, type DbHandle } from '../storage/db.js';
+import { DATABASE_FILE, openDatabase, type DbHandle, type PostgresHandle } from '../storage/db.js';
 import { migrations } from '../storage/migrations/index.js';
 import { isPostgresUrl, openPostgres, redactPostgresUrl } from '../storage/open-postgres.js';
 import { CliUsageError } from './command.js';
@@ -93,17 +93,25 @@ async function pgSchemaVersion(url: string): Promise<number> {
   }
 }
 
+/**
+ * A farm's PostgreSQL database, opened only when it is at this program's schema (never migrated or initialised here:
+ * an offline command must not change the schema under nodes of another version). `what` names it in the refusal.
+ */
+export async function openExistingPostgres(url: string, what: string): Promise<PostgresHandle> {
+  const version = await pgSchemaVersion(url);
+  if (version !== migrations.length) {
+    throw new Error(
+      `${what} ${redactPostgresUrl(url)} is at schema version ${version}, this program at ${migrations.length}: ` +
+        (version === 0 ? 'it holds no printfarm farm' : 'start a node of this version on it once (it migrates), or use the version that wrote it'),
+    );
+  }
+  return openPostgres(url, undefined, { poolSize: 2 });
+}
+
 /** The source: never written to. A SQLite one is read from a snapshot; a PostgreSQL one must be at this program's schema. */
 export async function openSource(e: Endpoint, options: { ignoreLock: boolean }): Promise<OpenEnd> {
   if (e.engine === 'postgres') {
-    const version = await pgSchemaVersion(e.url);
-    if (version !== migrations.length) {
-      throw new Error(
-        `the source ${redactPostgresUrl(e.url)} is at schema version ${version}, this program at ${migrations.length}: ` +
-          (version === 0 ? 'it holds no printfarm farm' : 'start a node of this version on it once (it migrates), or copy with the version that wrote it'),
-      );
-    }
-    const handle = await openPostgres(e.url, undefined, { poolSize: 2 });
+    const handle = await openExistingPostgres(e.url, 'the source');
     return { handle, dataDir: null, close: () => handle.close() };
   }
   if (!existsSync(e.file)) throw new Error(`no database at ${e.file}: check the path after sqlite:`);

@@ -8,6 +8,7 @@ import { AppError, notFound } from '../errors.js';
 import { runListQuery, withCustomCondition, type ListQuery } from '../storage/list-page.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
+import type { JobSnapshot } from '../printers/printer-state.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { Database, JobTable } from '../storage/schema.js';
 import { toJobRecord, type JobRecord, type LiveJobCounters } from './job-record.js';
@@ -66,6 +67,8 @@ export interface JobsServiceDeps {
    * job ended by the runner, with the filament it used and its cost in the row and in its job.cancelled event.
    */
   runnerSettled?(): Promise<void>;
+  /** The running job another node's printer last published (several nodes): its progress reads the same everywhere. */
+  remoteJob?(printerId: string): JobSnapshot | null;
 }
 
 /** The create fields once both JSON and multipart forms were normalised. */
@@ -102,7 +105,7 @@ export class JobsService {
   /** Live counters of a job running on a session, fresher than its row. */
   live(row: JobRow): LiveJobCounters | null {
     if (!row.printer_id || (row.status !== 'printing' && row.status !== 'paused')) return null;
-    const snap = this.d.sessions.get(row.printer_id)?.snapshot().job;
+    const snap = this.d.sessions.get(row.printer_id)?.snapshot().job ?? this.d.remoteJob?.(row.printer_id);
     if (!snap || snap.id !== row.id) return null;
     const elapsedMs = (snap as { elapsed_ms?: number }).elapsed_ms ?? this.d.clock.now() - snap.started_at;
     return { progress: snap.progress, elapsedSeconds: elapsedMs / 1000, pendingAction: snap.pending_action ?? null };

@@ -10,6 +10,17 @@ export const NodePrinterSchema = Type.Object({
     description:
       "The live status as GET /v1/printers shows it on any node: its own printers' from their sessions, another node's from the state that node publishes (offline once that node is lost or stopped).",
   }),
+  job: Type.Union(
+    [
+      Type.Object({
+        id: Type.Union([Type.String(), Type.Null()], { description: 'The job printing or paused on it; null for a print started on the printer itself.' }),
+        name: Type.String({ description: "The job's name (the file name of a print started on the printer)." }),
+        progress: Type.Union([Type.Number(), Type.Null()], { description: 'Percent 0..100, as the printer record shows it.' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'What it prints now; null when it prints nothing (or its node is lost or stopped).' },
+  ),
 });
 
 export const NodeRecordSchema = Type.Object({
@@ -22,6 +33,9 @@ export const NodeRecordSchema = Type.Object({
   state: Type.Union([Type.Literal('online'), Type.Literal('lost'), Type.Literal('stopped')], {
     description: 'online; lost: no heartbeat for 30 s (its printing jobs failed with node_lost); stopped: shut down cleanly.',
   }),
+  lost_since: nullable(
+    Type.String({ format: 'date-time', description: 'When the other nodes marked it lost (state lost); null in any other state.' }),
+  ),
   self: Type.Boolean({ description: 'true for the node answering this request.' }),
   printers: Type.Array(NodePrinterSchema, { description: 'The printers this node drives, oldest first.' }),
 });

@@ -23,7 +23,7 @@ import type { ExtrusionIndexCache } from './extrusion-index-cache.js';
 import { printerKindOf } from './network-url.js';
 import { openPrinterLink, type LinkDeps, type SessionTuning } from './open-printer-link.js';
 import type { PrinterLink } from './printer-link.js';
-import { printerBusy } from './printer-state.js';
+import { printerBusy, type JobSnapshot } from './printer-state.js';
 import type { PrinterCreateInput, PrinterUpdateInput } from './printers.schemas.js';
 import { activeJobStatus, allPrinters, deletePrinter, findPrinterById, insertPrinter, selectPrinters, updatePrinter } from './printers.repository.js';
 import type { SecretBox } from './secret-box.js';
@@ -214,6 +214,16 @@ export class PrintersService {
   /** Every printer with its live state, oldest first. */
   async listAll(): Promise<PrinterRecord[]> {
     return (await allPrinters(this.deps.db)).map((row) => this.record(row));
+  }
+
+  /** The job another node's printer runs as its owner last published it; null for this node's own printers. */
+  remoteJob(printerId: string): JobSnapshot | null {
+    return this.deps.remote?.jobOf(printerId) ?? null;
+  }
+
+  /** The other nodes' printers as their owners publish them, oldest first (the scheduler's view of the whole farm). */
+  async listOthers(): Promise<PrinterRecord[]> {
+    return (await allPrinters(this.deps.db)).filter((row) => row.node_id !== this.deps.nodeId).map((row) => this.view(row));
   }
 
   /** This node's printers with their live state, oldest first (for its scheduler). */

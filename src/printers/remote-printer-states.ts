@@ -51,6 +51,7 @@ export class RemotePrinterStates {
   private nodes = new Map<string, { name: string; state: string }>();
   private readonly sent = new Map<string, { text: string; at: number }>();
   private readonly unsubscribe: Array<() => void> = [];
+  private readonly changeListeners = new Set<() => void>();
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
   private readonly o: Required<RemotePrinterStatesOptions>;
@@ -95,6 +96,21 @@ export class RemotePrinterStates {
     return fresh ? got.snap : null;
   }
 
+  /**
+   * Called when another node's printer changes what a scheduler plans by (status, ready flag, current job): this
+   * node's waiting reasons and forecast take it into account. Returns the unsubscribe function.
+   */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** The job another node's printer runs, as its owner last published it (null: none, or its state is not fresh). */
+  jobOf(printerId: string): PrinterSnapshot['job'] {
+    const got = this.received.get(printerId);
+    return got ? (this.snapshotFor(printerId, got.node)?.job ?? null) : null;
+  }
+
   /** Printers of other nodes with a fresh state from an owner still online: their status (for the list's status filter). */
   liveStatuses(): Array<[string, PrinterSnapshot['status']]> {
     const out: Array<[string, PrinterSnapshot['status']]> = [];
@@ -113,7 +129,11 @@ export class RemotePrinterStates {
       return;
     }
     if (!msg?.snap?.printer_id || typeof msg.node !== 'string' || msg.node === this.deps.nodeId) return;
+    const before = this.received.get(msg.snap.printer_id)?.snap;
     this.received.set(msg.snap.printer_id, { node: msg.node, snap: msg.snap, at: this.now() });
+    if (!before || before.status !== msg.snap.status || before.ready !== msg.snap.ready || before.job?.id !== msg.snap.job?.id) {
+      for (const l of [...this.changeListeners]) l();
+    }
   }
 
   private async refreshNodes(): Promise<void> {

@@ -12,7 +12,7 @@ import type { PrinterSnapshot } from '../printers/printer-state.js';
 import { decide } from './decide.js';
 import { printerRefusedDetail } from './waiting-reasons.js';
 import { forecast } from './forecast.js';
-import type { Decisions, Forecast, LoadedMaterial, SchedulerInput, SchedulerJob, SchedulerOrg, SchedulerPrinter } from './scheduler-types.js';
+import type { Decisions, Forecast, LoadedMaterial, PrinterStatus, SchedulerInput, SchedulerJob, SchedulerOrg, SchedulerPrinter } from './scheduler-types.js';
 
 /** What the loop needs to know of a stored printer (the printers feature's row, reduced). */
 export interface PrinterSchedulingInfo {
@@ -36,6 +36,11 @@ export interface PrinterSchedulingInfo {
   spools?: readonly LoadedMaterial[];
   /** File formats it prints. */
   formats: readonly ('gcode' | 'bgcode')[];
+  /**
+   * Another node's printer: its state as its owner publishes it (offline when that node is lost or silent). Absent: this
+   * node's own, read from its session.
+   */
+  live?: { status: PrinterStatus; ready: boolean; bed_temperature: number | null };
 }
 
 export interface SchedulerLoopDeps {
@@ -46,6 +51,11 @@ export interface SchedulerLoopDeps {
   sessions: SessionRegistry;
   runner: JobRunner;
   printers(): Promise<PrinterSchedulingInfo[]>;
+  /**
+   * The other nodes' printers, each with `live` (several nodes share the queue): waiting reasons and the forecast are
+   * the whole farm's, while jobs start only on printers(). Absent: one node.
+   */
+  otherPrinters?(): Promise<PrinterSchedulingInfo[]>;
   org(): Promise<SchedulerOrg>;
   setPrinterReady(printerId: string, ready: boolean): Promise<void>;
   /** Seconds the print running on this printer still needs (null: unknown), for the forecast. */
@@ -78,6 +88,38 @@ export function toSchedulerJob(row: QueuedJobRow): SchedulerJob {
     estimated_usage_g: row.material_estimated_usage,
     batch_id: row.batch_id,
     file_format: row.file_format,
+  };
+}
+
+/** The materials decide() matches: the loaded spools, else the printer's declared material (remaining unknown). */
+function loadedMaterials(p: PrinterSchedulingInfo): readonly LoadedMaterial[] {
+  if (p.spools && p.spools.length > 0) return p.spools;
+  return p.material_type ? [{ tool: 0, type: p.material_type, color: p.material_color, remaining_g: null }] : [];
+}
+
+/**
+ * Another node's printer as decide() sees it: its published state; its heat-up and bed clearing are its owner's to
+ * know (counted as neither here: this node never starts a job there, it only explains and forecasts).
+ */
+function otherSchedulerPrinter(p: PrinterSchedulingInfo): SchedulerPrinter {
+  const live = p.live ?? { status: 'offline', ready: true, bed_temperature: null };
+  return {
+    id: p.id,
+    group: p.group,
+    tags: p.tags,
+    status: live.status,
+    ready: p.ready && live.ready,
+    has_clear_bed_gcode: !!p.clear_bed_gcode?.trim(),
+    clear_bed_temperature: p.clear_bed_temperature,
+    bed_temperature: live.bed_temperature,
+    clearing_bed: false,
+    start_refused: !!p.start_refusal,
+    nozzle_diameter: p.nozzle_diameter,
+    heatup_watts: p.heatup_watts,
+    heating: false,
+    loaded_materials: loadedMaterials(p),
+    current_job_remaining_s: null,
+    formats: p.formats,
   };
 }
 
@@ -153,14 +195,38 @@ export class SchedulerLoop {
     while (this.running) await this.running;
   }
 
-  /** The input decide() would see now (also the forecast's). */
-  async input(): Promise<{ input: SchedulerInput; rows: JobRow[]; infos: PrinterSchedulingInfo[]; writesSharedReasons: boolean; lost: boolean }> {
-    const [all, printers, org, view] = await Promise.all([queuedJobs(this.d.db), this.d.printers(), this.d.org(), this.d.nodeView?.()]);
+  /**
+   * What decide() sees now: `input` holds this node's printers and the jobs it may start (it starts jobs from it);
+   * `farm` holds every node's printers with the same jobs (the waiting reasons come from it), and `farmJobs` every
+   * queued job, pinned to another node's printer too (the forecast's).
+   */
+  async input(): Promise<{
+    input: SchedulerInput;
+    farm: SchedulerInput;
+    farmJobs: SchedulerJob[];
+    rows: JobRow[];
+    allRows: JobRow[];
+    infos: PrinterSchedulingInfo[];
+    writesSharedReasons: boolean;
+    lost: boolean;
+  }> {
+    const [all, printers, others, org, view] = await Promise.all([
+      queuedJobs(this.d.db),
+      this.d.printers(),
+      this.d.otherPrinters?.() ?? [],
+      this.d.org(),
+      this.d.nodeView?.(),
+    ]);
     const rows = view ? all.filter((r) => !(r.pinned && r.printer_id !== null && view.foreignPrinters.has(r.printer_id))) : all;
+    const jobs = rows.map(toSchedulerJob);
+    const own = printers.map((p) => this.toSchedulerPrinter(p));
     return {
-      input: { jobs: rows.map(toSchedulerJob), printers: printers.map((p) => this.toSchedulerPrinter(p)), org },
+      input: { jobs, printers: own, org },
+      farm: { jobs, printers: [...own, ...others.map(otherSchedulerPrinter)], org },
+      farmJobs: all.map(toSchedulerJob),
       rows,
-      infos: printers,
+      allRows: all,
+      infos: [...printers, ...others],
       writesSharedReasons: view?.writesSharedReasons ?? true,
       lost: view?.lost ?? false,
     };
@@ -171,15 +237,15 @@ export class SchedulerLoop {
     this.lastReasons.clear();
   }
 
-  /** The farm's timeline: which queued job starts on which printer and when, from estimated durations. */
+  /** The farm's timeline, every node's printers and queued jobs: which job starts on which printer and when. */
   async forecast(): Promise<{ forecast: Forecast; rows: JobRow[] }> {
-    const { input, rows } = await this.input();
+    const { farm, farmJobs, allRows } = await this.input();
     const printers = await Promise.all(
-      input.printers.map(async (p) =>
+      farm.printers.map(async (p) =>
         p.status === 'printing' || p.status === 'paused' ? { ...p, current_job_remaining_s: await this.d.currentRemaining(p.id) } : p,
       ),
     );
-    return { forecast: forecast({ ...input, printers, now: this.d.clock.now() }), rows };
+    return { forecast: forecast({ ...farm, jobs: farmJobs, printers, now: this.d.clock.now() }), rows: allRows };
   }
 
   private async runPass(): Promise<Decisions | null> {
@@ -203,7 +269,7 @@ export class SchedulerLoop {
   }
 
   private async pass(): Promise<Decisions> {
-    const { input, rows, infos, writesSharedReasons, lost } = await this.input();
+    const { input, farm, rows, infos, writesSharedReasons, lost } = await this.input();
     const decisions = decide(input);
     // Marked lost by the other nodes: nothing starts here (nor is a reason written) until this node beats again.
     if (lost) return decisions;
@@ -223,11 +289,15 @@ export class SchedulerLoop {
     }
     for (const c of decisions.clear_bed) this.clearBed(c.printer_id, input.printers.find((p) => p.id === c.printer_id));
 
-    // Waiting reasons: written only when they change, so a quiet farm writes nothing.
+    // Waiting reasons, from the whole farm's printers (a job only another node's printer fits waits for that printer,
+    // not for "no printer"); a job the farm's plan starts on another node's printer keeps its reason until it starts.
+    // Written only when they change, so a quiet farm writes nothing.
+    const seen = farm.printers.length === input.printers.length ? decisions : decide(farm);
+    const started = new Set(decisions.starts.map((s) => s.job_id));
     const next = new Map<string, string | null>();
-    for (const [jobId, reason] of decisions.waiting) {
-      if (!writesSharedReasons && !pinned.has(jobId)) continue;
-      const detail = this.detailOf(decisions.refused_by.get(jobId), infos);
+    for (const [jobId, reason] of seen.waiting) {
+      if (started.has(jobId) || (!writesSharedReasons && !pinned.has(jobId))) continue;
+      const detail = this.detailOf(seen.refused_by.get(jobId), infos);
       const key = detail === null ? reason : `${reason}\n${detail}`;
       next.set(jobId, key);
       if (this.lastReasons.get(jobId) !== key) await setWaitingReason(this.d.db, jobId, reason, detail);
@@ -244,6 +314,7 @@ export class SchedulerLoop {
   }
 
   private toSchedulerPrinter(p: PrinterSchedulingInfo): SchedulerPrinter {
+    if (p.live) return otherSchedulerPrinter(p);
     const snap: PrinterSnapshot | undefined = this.d.sessions.get(p.id)?.snapshot();
     // An idle printer whose last job's end is still held by a full disk is not free yet.
     const held = snap?.status === 'idle' && this.d.sessions.heldJob(p.id) !== undefined;
@@ -263,12 +334,7 @@ export class SchedulerLoop {
       nozzle_diameter: p.nozzle_diameter,
       heatup_watts: p.heatup_watts,
       heating: this.isHeating(p.id, snap),
-      loaded_materials:
-        p.spools && p.spools.length > 0
-          ? p.spools
-          : p.material_type
-            ? [{ tool: 0, type: p.material_type, color: p.material_color, remaining_g: null }]
-            : [],
+      loaded_materials: loadedMaterials(p),
       current_job_remaining_s: null,
       formats: p.formats,
     };

@@ -16,6 +16,8 @@ export function fieldText(fields: MultipartFields, name: string): string {
  * stay Latin-1. libcurl 7.81+ writes `"`, CR and LF as %22, %0D, %0A.
  */
 export function slicerFileName(latin1: string): string {
+  // Already decoded by its own charset (RFC 2231 `filename*=utf-8''…`, as older Python clients send): keep it.
+  if (/[^\u0000-\u00ff]/.test(latin1)) return latin1.replace(/%22/gi, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
   const bytes = Buffer.from(latin1, 'latin1');
   const utf8 = bytes.toString('utf8');
   const text = utf8.includes('\ufffd') ? latin1 : utf8;

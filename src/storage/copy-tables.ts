@@ -40,7 +40,11 @@ export const COPY_TABLES: readonly CopyTable[] = [
   { name: 'analytics_hour_material', key: ['hour', 'printer_id', 'type'] },
   { name: 'analytics_long_jobs', key: ['job_id'] },
   { name: 'analytics_backward_jobs', key: ['job_id'] },
+  { name: 'nightly_backup_runs', key: ['day'] },
 ];
 
-/** Tables whose rows are farm data: a target holding any of them is not empty (schema_version is the migration's own). */
-export const FARM_TABLES = COPY_TABLES.filter((t) => t.name !== 'schema_version');
+/**
+ * Tables whose rows are farm data: a target holding any of them is not empty (schema_version is the migration's own;
+ * the record of nightly backups says what was archived, not what the farm holds).
+ */
+export const FARM_TABLES = COPY_TABLES.filter((t) => t.name !== 'schema_version' && t.name !== 'nightly_backup_runs');

@@ -20,6 +20,11 @@ export class TargetNotEmptyError extends Error {
 export interface CopyOptions {
   /** Replace whatever the target holds (its rows are deleted in the same transaction as the copy). */
   force?: boolean;
+  /**
+   * Tables whose rows stay behind (the target's are still removed) and are left out of the checks: a backup out of
+   * PostgreSQL leaves file_chunks to --with-files, so the archive's database does not carry every file's content.
+   */
+  skipRows?: readonly string[];
   /** Called after each table with its row count. */
   onTable?(table: string, rows: number): void;
 }
@@ -72,6 +77,8 @@ async function copyTable(source: Kysely<any>, target: Kysely<any>, table: CopyTa
 export async function copyDatabase(from: DbHandle, to: DbHandle, options: CopyOptions = {}): Promise<CopyResult> {
   const sourceSql = engineSql(from.engine);
   const targetSql = engineSql(to.engine);
+  const skipped = new Set(options.skipRows ?? []);
+  const tables = COPY_TABLES.filter((t) => !skipped.has(t.name));
   const snapshot = from.engine === 'postgres' ? from.db.transaction().setIsolationLevel('repeatable read') : from.db.transaction();
   const sourceSums: TableSum[] = await snapshot.execute(async (src) => {
     const source = src as unknown as Kysely<any>;
@@ -82,7 +89,7 @@ export async function copyDatabase(from: DbHandle, to: DbHandle, options: CopyOp
       const resumeTriggers = await targetSql.suspendTriggers(trx);
       // schema_version too: the migration's own rows give way to the source's (same versions, their original dates).
       for (const t of [...COPY_TABLES].reverse()) await target.deleteFrom(t.name).execute();
-      for (const t of COPY_TABLES) {
+      for (const t of tables) {
         const rows = await copyTable(source, target, t);
         if (t.identity) {
           const highWater = await sourceSql.identityHighWater(src, t.name, t.identity);
@@ -92,8 +99,8 @@ export async function copyDatabase(from: DbHandle, to: DbHandle, options: CopyOp
       }
       await resumeTriggers();
     });
-    return tableSums(source, COPY_TABLES);
+    return tableSums(source, tables);
   });
-  const checks = compareSums(sourceSums, await tableSums(to.db as unknown as Kysely<any>, COPY_TABLES));
+  const checks = compareSums(sourceSums, await tableSums(to.db as unknown as Kysely<any>, tables));
   return { checks, ok: checks.every((c) => c.ok) };
 }

@@ -32,6 +32,8 @@ export interface OrganizationTable {
   backup_time: Generated<string | null>;
   /** How many nightly backups DATA_DIR/backups/ keeps (1..365). */
   backup_keep: Generated<number>;
+  /** 1: nightly backups carry the stored G-code files and thumbnails too. */
+  backup_with_files: Generated<number>;
   /** Days after its last use a file no active job needs is removed (default 30); null keeps files forever. */
   file_retention_days: Generated<number | null>;
   /** The most the stored files may take, in GiB; null (the default): no cap. */
@@ -417,6 +419,18 @@ export interface AnalyticsHourMaterialTable {
   cost: number;
 }
 
+/** A night's backup on a farm sharing the database: claimed by one node (the row's insert), finished when written. */
+export interface NightlyBackupRunTable {
+  /** The organization's local day (YYYY-MM-DD). */
+  day: string;
+  node_id: string;
+  started_at: string;
+  finished_at: string | null;
+  /** The archive, in the data directory of node_id. */
+  file: string | null;
+  bytes: number | null;
+}
+
 export interface Database {
   organization: OrganizationTable;
   users: UserTable;
@@ -443,4 +457,5 @@ export interface Database {
   nodes: NodeTable;
   database_identity: DatabaseIdentityTable;
   file_chunks: FileChunkTable;
+  nightly_backup_runs: NightlyBackupRunTable;
 }

@@ -166,7 +166,7 @@ describe('migration 013 and printfarm analytics rebuild', () => {
   });
 
   it('refuses bad arguments and a data directory without a database', async () => {
-    assert.deepEqual(parseAnalyticsArgs(['rebuild', '--data-dir', dir], {}), { dataDir: dir });
+    assert.deepEqual(parseAnalyticsArgs(['rebuild', '--data-dir', dir], {}), { dataDir: dir, databaseUrl: null });
     for (const [args, message] of [
       [[], /missing sub-command/],
       [['rebuild', '--colour', 'red'], /Unknown option '--colour'/],

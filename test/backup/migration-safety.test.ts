@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { DataDirDatabaseError, openDataDirDatabase } from '../../src/app/open-data-dir.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 import { silentLogger } from '../../src/logger.js';
@@ -79,6 +80,24 @@ describe('migrations', () => {
     const first = await startServer({ host: '127.0.0.1', port: 0, dataDir: fresh, env: 'live' }, { logger: silentLogger });
     await first.close();
     assert.deepEqual(backupsOf(fresh), []);
+  });
+
+  it('keeps the newest backup_keep pre-migration archives, like nightly ones, and never the nightly ones it does not own', async () => {
+    const dir = await dataDirAt('pruned', KNOWN - 1);
+    const sqlite = new BetterSqlite3(path.join(dir, 'printfarm.sqlite'));
+    sqlite.prepare("INSERT INTO organization (id, name, backup_keep, created_at, updated_at) VALUES ('org_1', 'Farm', 3, '2026-01-01', '2026-01-01')").run();
+    sqlite.close();
+    mkdirSync(path.join(dir, 'backups'));
+    const older = ['pre-migration-v5-20250101T000000Z.tar.gz', 'pre-migration-v7-20250201T000000Z.tar.gz', 'pre-migration-v9-20250301T000000Z.tar.gz', 'pre-migration-v12-20250401T000000Z.tar.gz'];
+    for (const name of [...older, 'nightly-20250101T033000Z.tar.gz']) writeFileSync(path.join(dir, 'backups', name), 'old');
+    const handle = await openDataDirDatabase({ dataDir: dir, nowMs: NOW, logger: silentLogger, uncleanStop: false });
+    await handle.close();
+    assert.deepEqual(backupsOf(dir).sort(), [
+      'nightly-20250101T033000Z.tar.gz',
+      'pre-migration-v12-20250401T000000Z.tar.gz',
+      `pre-migration-v${KNOWN - 1}-20260301T120000Z.tar.gz`,
+      'pre-migration-v9-20250301T000000Z.tar.gz',
+    ]);
   });
 });
 

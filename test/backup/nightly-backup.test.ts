@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { backupContents } from '../../src/app/backup-contents.js';
 import { localTimeIn } from '../../src/app/nightly-backup-wiring.js';
+import { createBackup } from '../../src/backup/create-backup.js';
 import { isNightlyDue, NightlyBackup, type NightlySettings } from '../../src/backup/nightly-backup.js';
+import { databaseLedger, folderLedger, STALE_CLAIM_MS } from '../../src/backup/nightly-ledger.js';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
 import { openDatabase } from '../../src/storage/db.js';
@@ -44,8 +46,16 @@ describe('NightlyBackup', () => {
     writeFileSync(path.join(dataDir, 'backups', 'pre-migration-v13-20260101T000000Z.tar.gz'), 'kept');
     // 02:00 in Berlin (UTC+1 in March before the switch): before the 03:30 backup time.
     const clock = new ManualClock(Date.UTC(2026, 2, 1, 1, 0));
-    const settings: NightlySettings = { time: '03:30', keep: 3, timezone: 'Europe/Berlin' };
-    const nightly = new NightlyBackup({ sqlite: handle.sqlite, contents: backupContents(dataDir), clock, logger: silentLogger, settings: async () => settings, localTime: localTimeIn });
+    const settings: NightlySettings = { time: '03:30', keep: 3, timezone: 'Europe/Berlin', withFiles: false };
+    const nightly = new NightlyBackup({
+      dataDir,
+      write: (toFile, withFiles, nowMs) => createBackup({ sqlite: handle.sqlite, contents: backupContents(dataDir), toFile, withFiles, reason: 'nightly', nowMs }),
+      ledger: folderLedger(dataDir, localTimeIn),
+      clock,
+      logger: silentLogger,
+      settings: async () => settings,
+      localTime: localTimeIn,
+    });
     try {
       assert.equal(await nightly.tick(), null);
       clock.set(Date.UTC(2026, 2, 1, 2, 31)); // 03:31 Berlin
@@ -81,10 +91,10 @@ describe('backup settings of the organization', () => {
       const { key } = await mintKeyOffline({ db: t.deps.db, clock: t.clock, env: 'live' }, { name: 'admin', scopes: ['admin:*'] });
       const patch = (body: unknown) =>
         t.request('/v1/organization', { method: 'PATCH', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-      const ok = await patch({ backup_time: '04:15', backup_keep: 14 });
+      const ok = await patch({ backup_time: '04:15', backup_keep: 14, backup_with_files: true });
       assert.equal(ok.status, 200);
-      const org = (await ok.json()) as { backup_time: string; backup_keep: number };
-      assert.deepEqual([org.backup_time, org.backup_keep], ['04:15', 14]);
+      const org = (await ok.json()) as { backup_time: string; backup_keep: number; backup_with_files: boolean };
+      assert.deepEqual([org.backup_time, org.backup_keep, org.backup_with_files], ['04:15', 14, true]);
       for (const bad of [{ backup_time: '24:00' }, { backup_time: '4:15' }, { backup_keep: 0 }, { backup_keep: 366 }]) {
         const res = await patch(bad);
         assert.equal(res.status, 400, JSON.stringify(bad));
@@ -93,6 +103,33 @@ describe('backup settings of the organization', () => {
       assert.equal(((await off.json()) as { backup_time: null }).backup_time, null);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('the database ledger of a farm of several nodes', () => {
+  it('one claim a night; an unfinished claim is taken over after an hour, a failed one is free at once', async () => {
+    const handle = openDatabase(':memory:');
+    try {
+      const a = databaseLedger(handle.db, 'node-a');
+      const b = databaseLedger(handle.db, 'node-b');
+      const t = Date.UTC(2026, 2, 1, 3, 30);
+      assert.equal(await a.lastDay('UTC', t), null);
+      assert.equal(await a.claim('2026-03-01', t), true);
+      assert.equal(await b.claim('2026-03-01', t), false, 'the night is node-a\'s');
+      assert.equal(await b.lastDay('UTC', t + 30 * 60_000), '2026-03-01', 'taken (being taken) tonight');
+      // node-a died while writing: an hour later the night is free again, and node-b takes it over.
+      assert.equal(await b.lastDay('UTC', t + STALE_CLAIM_MS + 1), null);
+      assert.equal(await b.claim('2026-03-01', t + 30 * 60_000), false);
+      assert.equal(await b.claim('2026-03-01', t + STALE_CLAIM_MS + 1), true);
+      await b.finished('2026-03-01', '/d/backups/nightly.tar.gz', 10, t + STALE_CLAIM_MS + 2);
+      assert.equal(await a.lastDay('UTC', t + 10 * STALE_CLAIM_MS), '2026-03-01', 'a finished night stays taken');
+      // A failed attempt frees its night for any node at once.
+      assert.equal(await a.claim('2026-03-02', t + 24 * 3_600_000), true);
+      await a.abandon('2026-03-02');
+      assert.equal(await b.claim('2026-03-02', t + 24 * 3_600_000), true);
+    } finally {
+      await handle.close();
     }
   });
 });

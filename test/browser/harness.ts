@@ -55,6 +55,8 @@ export interface DashboardOptions {
   heartbeatMs?: number;
   /** The instant (ISO) the server's clock starts at; it runs at the machine's pace from there. Default DEFAULT_START. */
   startAt?: string;
+  /** Extra Chromium switches, e.g. `--host-resolver-rules=MAP farm.test 127.0.0.1` for a plain-http (insecure) origin. */
+  chromiumArgs?: string[];
 }
 
 /** An HTTP answer a test provokes on purpose: its status and path (a string is the whole path, or a pattern). */
@@ -266,7 +268,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
       });
     }
     await buildPromise;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_FLAGS, ...(options.chromiumArgs ?? [])] });
   } catch (err) {
     await server.close();
     await rm(dataDir, { recursive: true, force: true });

@@ -141,11 +141,16 @@ describe('serve settings (in process)', () => {
 
 describe('backup and restore on a PostgreSQL farm', () => {
   const env = { PRINTFARM_DATABASE_URL: 'postgres://farm@db.lan/printfarm' };
-  it('printfarm backup refuses and names pg_dump', () => {
-    assert.throws(() => parseBackupArgs(['--to', 'x.tar.gz'], env), (err: unknown) => err instanceof CliUsageError && /PostgreSQL database: back it up with pg_dump/.test(err.message));
+  it('printfarm backup takes the farm from the database URL (flag or variable), and --files-dir only with it', () => {
+    assert.equal(parseBackupArgs(['--to', 'x.tar.gz'], env).databaseUrl, env.PRINTFARM_DATABASE_URL);
+    assert.equal(parseBackupArgs(['--to', 'x.tar.gz', '--database', 'postgres://a@b/c', '--files-dir', '/shared'], {}).filesDir, '/shared');
+    assert.equal(parseBackupArgs(['--to', 'x.tar.gz'], {}).databaseUrl, null, 'SQLite as before');
     assert.equal(parseBackupArgs(['--to', 'x.tar.gz'], {}).withFiles, false, 'SQLite as before');
+    assert.throws(() => parseBackupArgs(['--to', 'x.tar.gz', '--files-dir', '/shared'], {}), (err: unknown) => err instanceof CliUsageError && /--files-dir is for a PostgreSQL farm/.test(err.message));
   });
-  it('printfarm restore refuses and names pg_restore', () => {
-    assert.throws(() => parseRestoreArgs(['x.tar.gz'], env), (err: unknown) => err instanceof CliUsageError && /restore it with pg_restore/.test(err.message));
+  it('printfarm restore takes the database URL (flag or variable)', () => {
+    assert.equal(parseRestoreArgs(['x.tar.gz'], env).databaseUrl, env.PRINTFARM_DATABASE_URL);
+    assert.equal(parseRestoreArgs(['x.tar.gz', '--database', 'postgres://a@b/c'], {}).databaseUrl, 'postgres://a@b/c');
+    assert.throws(() => parseRestoreArgs(['x.tar.gz', '--database', 'mysql://a'], {}), (err: unknown) => err instanceof CliUsageError && /PostgreSQL URL/.test(err.message));
   });
 });

@@ -69,6 +69,7 @@ describe('organization', () => {
         storage_reserve_mb: null,
         backup_time: '03:30',
         backup_keep: 7,
+        backup_with_files: false,
         file_retention_days: 30,
         file_store_max_gb: null,
         created_at: undefined,

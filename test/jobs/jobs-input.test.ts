@@ -138,6 +138,9 @@ describe('jobs API input', () => {
     assert.deepEqual(await q('sort=priority'), [low.id, high.id, urgent.id]);
     assert.deepEqual(await q('tag=red&sort=created_at'), [low.id, urgent.id]);
     assert.deepEqual(await q('tag=blue'), [urgent.id]);
+    // Tags match whatever the case of their ASCII letters, on either engine.
+    assert.deepEqual(await q('tag=RED&sort=created_at'), [low.id, urgent.id]);
+    assert.deepEqual(await q('tag=Blue'), [urgent.id]);
     const day0 = new Date(t0).toISOString().slice(0, 10);
     assert.deepEqual(await q(`from=${day0}&to=${day0}`), [low.id]);
     assert.deepEqual(await q('status=queued&priority=high'), [high.id]);

@@ -26,7 +26,11 @@ const SILENT = { heartbeatMs: 3_600_000 };
 const WATCHER = { heartbeatMs: 50, lostAfterMs: 600 };
 
 async function nodeState(app: PrintersApp, id: string): Promise<string> {
-  return (await app.call('GET', '/v1/nodes')).body.data.find((n: { id: string }) => n.id === id).state;
+  return (await nodeRecord(app, id)).state;
+}
+
+async function nodeRecord(app: PrintersApp, id: string): Promise<{ state: string; lost_since: string | null }> {
+  return (await app.call('GET', '/v1/nodes')).body.data.find((n: { id: string }) => n.id === id);
 }
 
 describe('a lost node', () => {
@@ -45,8 +49,11 @@ describe('a lost node', () => {
     assert.equal(failed.error?.code, 'node_lost');
     assert.match(failed.error!.message, /stopped sending heartbeats/);
     assert.deepEqual(await storedJobEvents(b, running.id), ['job.created', 'job.started', 'job.failed'], 'job.failed goes out as for any failure');
-    assert.equal(await nodeState(b, a.nodeId), 'lost');
+    const lost = await nodeRecord(b, a.nodeId);
+    assert.equal(lost.state, 'lost');
+    assert.ok(lost.lost_since !== null && !Number.isNaN(Date.parse(lost.lost_since)), `lost since a time: ${JSON.stringify(lost)}`);
     assert.equal(await nodeState(b, b.nodeId), 'online', 'the watcher itself carries on');
+    assert.equal((await nodeRecord(b, b.nodeId)).lost_since, null);
     const waiting = await untilJob(b, pinned.id, (j) => j.waiting_reason === 'node_lost', 'to wait for the lost node');
     assert.equal(waiting.status, 'queued');
     // Still running but cut off, the lost node hears the signal: it stops the print given up on and starts nothing.
@@ -55,7 +62,7 @@ describe('a lost node', () => {
 
     // The silent node beats again: online, and the wait it caused is gone.
     await a.t.deps.nodes.tick();
-    assert.equal(await nodeState(b, a.nodeId), 'online');
+    assert.deepEqual(await nodeRecord(b, a.nodeId).then((n) => [n.state, n.lost_since]), ['online', null]);
     await untilJob(b, pinned.id, (j) => j.waiting_reason !== 'node_lost', 'to lose its node_lost wait');
     assert.equal((await getJob(b, running.id)).status, 'failed', 'the failed job stays failed');
   });

@@ -19,6 +19,7 @@ describe('node registry and GET /v1/nodes', () => {
     assert.equal(me.address, a.t.baseUrl);
     assert.equal(me.state, 'online');
     assert.equal(me.self, true);
+    assert.equal(me.lost_since, null);
     assert.match(me.version, /^\d+\.\d+\.\d+/);
     assert.deepEqual(me.printers, []);
 
@@ -33,7 +34,7 @@ describe('node registry and GET /v1/nodes', () => {
     assert.equal(p.node_id, a.nodeId, 'a printer belongs to the node it was created on');
     await a.untilStatus(p.id, 'idle');
     const withPrinter = (await a.call('GET', '/v1/nodes')).body.data[0];
-    assert.deepEqual(withPrinter.printers, [{ id: p.id, name: 'left', status: 'idle' }]);
+    assert.deepEqual(withPrinter.printers, [{ id: p.id, name: 'left', status: 'idle', job: null }]);
 
     const unknown = await a.call('POST', '/v1/printers', { name: 'x', connection_url: 'sim://reg-x?speed=max', node_id: 'nod_00000000000000000000' });
     assert.equal(unknown.status, 422, JSON.stringify(unknown.body));

@@ -64,6 +64,13 @@ describe('OctoPrint\'s own client against the farm', { skip: peerMissing('octopr
     }
   });
 
+  test('a UTF-8 file name (Python\'s multipart encoding) reads back as typed', async () => {
+    const r = await client(farm.key, 'upload', '-P', 'print', 'true', '--file-name', 'Kůň ü.gcode', 'api/files/local', file);
+    assert.ok(r.ok, r.out);
+    assert.match(r.out, /Status Code: 201/);
+    assert.ok((await farm.jobs()).some((j) => j.name === 'Kůň ü'), (await farm.jobs()).map((j) => j.name).join(', '));
+  });
+
   test('a wrong key is refused with 401 and the words', async () => {
     const before = await farm.holdings();
     const r = await client(`svc_live_${'w'.repeat(40)}`, 'upload', '-P', 'print', 'true', 'api/files/local', file);

@@ -77,11 +77,17 @@ function engineCases(name: string, open: () => Promise<{ handle: DbHandle; done(
       }
     });
 
-    it('jsonArrayHas matches a whole element, exactly (case, quotes and wildcards are plain text)', async () => {
+    it('jsonArrayHas matches a whole element, ASCII letters in either case (quotes and wildcards are plain text)', async () => {
       const s = engineSqlOf(handle.db);
       const cases: Array<[string[], string, boolean]> = [
         [['red', 'blue'], 'red', true],
-        [['red', 'blue'], 'Red', false],
+        [['red', 'blue'], 'Red', true],
+        [['Fast-PLA', 'blue'], 'fast-pla', true],
+        [['BLUE'], 'blue', true],
+        // Only ASCII letters fold: 'É' and 'é' stay apart, on both engines.
+        [['éclair'], 'Éclair', false],
+        [['Éclair'], 'Éclair', true],
+        [['ß'], 'SS', false],
         [['red', 'blue'], 're', false],
         [['x"a'], 'a', false],
         [['50%_off'], '50%_off', true],

@@ -1,32 +1,23 @@
 // A Klipper printer behind Moonraker as a PrinterLink: identity over HTTP, live state from the websocket subscription,
 // uploads and print control over HTTP, console replies from notify_gcode_response. The printer prints its own copy of
 // the file, so a lost connection (or our restart) does not end a job: it is followed again when the link comes back.
-// Over 400 lines on purpose: connecting, the status reports and the job/external-print bookkeeping all change the same
-// link state, and one class keeps its invariants (one status function, one report function) in one place.
+// The held state, the snapshot and the job/external-print bookkeeping are the network core's; this file is Moonraker's
+// protocol: the websocket connection and its Klippy states, the report that maps print_stats, uploads and scripts.
 import { stat } from 'node:fs/promises';
-import type { Clock } from '../../clock.js';
-import { instantOf, systemClock } from '../../clock.js';
-import { AppError, badRequest } from '../../errors.js';
-import type { EventBus } from '../../events/event-bus.js';
+import { instantOf } from '../../clock.js';
+import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { silentLogger } from '../../logger.js';
-import type { ProtocolStats, Temperatures } from '../../protocol/protocol-types.js';
-import type { ExtrusionIndexCache } from '../extrusion-index-cache.js';
-import type { JobStartRequest, PrinterLink } from '../printer-link.js';
-import {
-  printerBusy,
-  printerOffline,
-  wrongState,
-  type CommandReply,
-  type ExternalJob,
-  type OfflineReason,
-  type PrinterSnapshot,
-  type PrinterStatus,
-} from '../printer-state.js';
+import type { Temperatures } from '../../protocol/protocol-types.js';
+import type { JobStartRequest } from '../printer-link.js';
+import { printerOffline, wrongState, type CommandReply, type JobOutcome, type OfflineReason, type PrinterSnapshot } from '../printer-state.js';
 import { ReconnectPolicy, type ReconnectPolicyOptions } from '../reconnect-policy.js';
-import type { ConsoleEntry } from '../session-context.js';
 import type { JobHandle } from '../session-job-control.js';
-import { cancelOrPending } from '../pending-cancel.js';
+import { adoptedStart } from '../network/adoption.js';
+import { externalSeen } from '../network/external-print.js';
+import { withOurJob } from '../network/held-state.js';
+import { NetworkPrinterCore, type NetworkPrinterCoreOptions } from '../network/network-printer-core.js';
+import { StateWaiters } from '../network/state-waiters.js';
 import { MoonrakerClient, MoonrakerError } from './moonraker-client.js';
 import { MoonrakerJob } from './moonraker-job.js';
 import { MoonrakerSocket } from './moonraker-socket.js';
@@ -46,20 +37,13 @@ import {
 } from './moonraker-state.js';
 import { parseMoonrakerUrl, type MoonrakerAddress } from './moonraker-url.js';
 
-
 /** How long a cancel Klipper holds behind a wait may stay pending before it is given up (a long bed heat-up fits). */
 const PENDING_CANCEL_MS = 60 * 60_000;
-export interface MoonrakerPrinterOptions {
-  printerId: string;
+export interface MoonrakerPrinterOptions extends NetworkPrinterCoreOptions {
   /** moonraker://host[:port] or moonraker+https://host[:port]?fingerprint=<sha256> */
   url: string;
   /** Moonraker's API key in clear (the caller decrypts it); null or absent for a Moonraker that trusts this host. */
   apiKey?: string | null;
-  bus: EventBus;
-  /** One per program: the extrusion index of each job's file. */
-  extrusionIndexes: ExtrusionIndexCache;
-  /** Wall readings for timestamps (started_at, ended_at, connected since); every duration runs on its monotonic one. */
-  clock?: Clock;
   logger?: Logger;
   /** Reconnect by itself after a lost or failed connection (default true). */
   autoReconnect?: boolean;
@@ -76,31 +60,18 @@ export interface MoonrakerPrinterOptions {
   jobLostAfterMs?: number;
 }
 
-type Waiter = { test: (v: PrintView) => boolean; resolve: () => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
-/** startMono: the print's start on the monotonic clock, to measure it once the printer no longer reports it. */
-type ExternalPrint = ExternalJob & { startMono: number };
-
-export class MoonrakerPrinter implements PrinterLink {
-  readonly printerId: string;
-  readonly url: string;
+export class MoonrakerPrinter extends NetworkPrinterCore<MoonrakerJob> {
   private readonly address: MoonrakerAddress;
   private readonly client: MoonrakerClient;
-  private readonly bus: EventBus;
-  private readonly indexes: ExtrusionIndexCache;
-  private readonly clock: Clock;
   private readonly log: Logger;
   private readonly policy: ReconnectPolicy;
   private readonly opts: MoonrakerPrinterOptions;
 
-  private status: PrinterStatus = 'offline';
-  private offlineReason: OfflineReason | null = null;
-  private error: { code: string; message: string } | null = null;
   private firmware: string | null = null;
   private klippy: KlippyState = 'disconnected';
   private klippyMessage = '';
   private objects: KlipperObjects = {};
   private socket: MoonrakerSocket | null = null;
-  private connectedAt: number | null = null;
   /** Bumped on every connection and every loss: answers of an older connection are ignored. */
   private gen = 0;
   private stopped = true;
@@ -108,60 +79,25 @@ export class MoonrakerPrinter implements PrinterLink {
   private reconnectTimer: NodeJS.Timeout | null = null;
   private klippyTimer: NodeJS.Timeout | null = null;
   private lostTimer: NodeJS.Timeout | null = null;
-  private job: MoonrakerJob | null = null;
-  private external: ExternalPrint | null = null;
-  private ready = true;
-  private waiters = new Set<Waiter>();
-  private readonly consoleListeners = new Set<(e: ConsoleEntry) => void>();
+  private readonly waiters = new StateWaiters<PrintView>();
   /** Console commands in flight collect every gcode response until their answer is in. */
   private readonly collectors = new Set<string[]>();
 
   constructor(opts: MoonrakerPrinterOptions) {
+    super(opts);
     this.opts = opts;
-    this.printerId = opts.printerId;
-    this.url = opts.url;
     this.address = parseMoonrakerUrl(opts.url);
     this.client = new MoonrakerClient({ address: this.address, apiKey: opts.apiKey ?? null, timeoutMs: opts.requestTimeoutMs });
-    this.bus = opts.bus;
-    this.indexes = opts.extrusionIndexes;
-    this.clock = opts.clock ?? systemClock;
     this.log = opts.logger ?? silentLogger;
     this.policy = new ReconnectPolicy(opts.reconnect);
   }
 
-  // ---------------------------------------------------------------- reading
-
-  get currentStatus(): PrinterStatus {
-    return this.status;
+  protected firmwareView(): PrinterSnapshot['firmware'] {
+    return this.firmware ? { name: this.firmware, profile: 'klipper', capabilities: {} } : null;
   }
 
-  snapshot(): PrinterSnapshot {
-    const ext = this.external;
-    return {
-      printer_id: this.printerId,
-      url: this.url,
-      status: this.status,
-      firmware: this.firmware ? { name: this.firmware, profile: 'klipper', capabilities: {} } : null,
-      temperatures: this.temperatures(),
-      ready: this.ready,
-      job: this.job && !this.job.outcome ? this.job.snapshot() : null,
-      error: this.error ? { ...this.error } : null,
-      offline_reason: this.offlineReason,
-      external_job: ext ? { file_name: ext.file_name, progress: ext.progress, started_at: ext.started_at } : null,
-    };
-  }
-
-  stats(): ProtocolStats | null {
-    return null;
-  }
-
-  linkInfo(): { connectedAt: number | null; baudRate: number | null } {
-    return { connectedAt: this.connectedAt, baudRate: null };
-  }
-
-  onConsole(listener: (e: ConsoleEntry) => void): () => void {
-    this.consoleListeners.add(listener);
-    return () => this.consoleListeners.delete(listener);
+  protected override heldTemperatures(): Temperatures {
+    return temperaturesOf(this.objects);
   }
 
   // ---------------------------------------------------------------- connecting
@@ -177,7 +113,7 @@ export class MoonrakerPrinter implements PrinterLink {
 
   /** Reconnects; a Klipper in shutdown or error gets FIRMWARE_RESTART first (the way out of its error). */
   async reconnect(): Promise<void> {
-    if (this.status === 'printing' || this.status === 'paused') throw printerBusy(this.printerId, this.status);
+    this.refuseWhileBusy();
     this.stopped = false;
     if ((this.klippy === 'shutdown' || this.klippy === 'error') && this.socket) {
       await this.client.post('/printer/firmware_restart').catch((err: Error) => this.log.warn('moonraker: firmware restart failed', { printer_id: this.printerId, error: err }));
@@ -197,10 +133,8 @@ export class MoonrakerPrinter implements PrinterLink {
     this.clearTimer('klippy');
     this.clearTimer('lost');
     this.dropSocket();
-    this.rejectWaiters(printerOffline(this.printerId, 'offline'));
-    const was = this.status;
-    this.setView('offline', null, null);
-    if (was !== 'offline') this.bus.emit('printer.offline', { printer_id: this.printerId, reason: 'disconnected' });
+    this.waiters.reject(printerOffline(this.printerId, 'offline'));
+    this.closed();
   }
 
   private startAttempt(): Promise<void> {
@@ -224,7 +158,7 @@ export class MoonrakerPrinter implements PrinterLink {
   private async attempt(gen: number): Promise<void> {
     this.dropSocket();
     // The last reason stays visible while we try again.
-    this.setView('connecting', this.offlineReason, this.error);
+    this.show('connecting', this.offlineReason, this.error);
     const info = await this.client.get<{ klippy_state?: unknown; klippy_connected?: unknown }>('/server/info');
     this.requireCurrent(gen);
     const token = this.opts.apiKey ? await this.client.oneshotToken() : null;
@@ -317,10 +251,8 @@ export class MoonrakerPrinter implements PrinterLink {
     this.clearTimer('klippy');
     const reason: OfflineReason = err instanceof MoonrakerError && err.reason ? err.reason : 'unreachable';
     this.log.warn('moonraker: printer offline', { printer_id: this.printerId, reason, error: err.message });
-    this.rejectWaiters(new AppError(409, 'printer_offline', `printer ${this.printerId} went offline: ${err.message}`));
-    const was = this.status;
-    this.setView('offline', reason, { code: reason, message: err.message });
-    if (was !== 'offline' && was !== 'connecting') this.bus.emit('printer.offline', { printer_id: this.printerId, reason: err.message });
+    this.waiters.reject(new AppError(409, 'printer_offline', `printer ${this.printerId} went offline: ${err.message}`));
+    this.linkDown(reason, err.message);
     if (this.job && !this.job.outcome && !this.lostTimer) {
       const job = this.job;
       this.lostTimer = setTimeout(() => {
@@ -395,30 +327,21 @@ export class MoonrakerPrinter implements PrinterLink {
     }
     this.followExternal(v, klippyUp && !ours, klippyUp);
     const view = linkView(this.klippy, this.klippyMessage, v.state);
-    let status = view.status;
     // Ours before the printer shows it: a started job is printing from the moment we started it.
-    if (klippyUp && this.job && !this.job.outcome && !isActive(v.state)) status = this.job.phase === 'paused' ? 'paused' : 'printing';
-    const was = this.status;
-    this.setView(status, view.offline_reason, view.error);
-    if (status === was) return;
-    if (status === 'error') this.bus.emit('printer.error', { printer_id: this.printerId, reason: view.error?.message, firmware: this.firmware ?? undefined });
-    else if (status === 'offline') this.bus.emit('printer.offline', { printer_id: this.printerId, reason: view.error?.message });
-    else if (status !== 'connecting' && (was === 'offline' || was === 'connecting' || was === 'error')) {
-      this.bus.emit('printer.online', { printer_id: this.printerId, firmware: this.firmware ?? undefined });
-    }
-    for (const w of [...this.waiters]) if (w.test(v)) this.settleWaiter(w, null);
+    const ourJob = this.job && !this.job.outcome ? this.job.phase : null;
+    this.show(withOurJob(view.status, ourJob), view.offline_reason, view.error);
+    this.waiters.check(v);
   }
 
   private followJob(job: MoonrakerJob, v: PrintView): void {
-    const base = { printer_id: this.printerId, job_id: job.id };
-    if (job.observe(v)) this.bus.emit('job.progress', { ...base, progress: job.progressPct, lines_acked: 0, bytes_acked: job.bytesAcked });
+    if (job.observe(v)) this.jobProgress(job, job.progressPct);
     // A report from before our own pause or resume went through leaves the phase alone.
     if (v.state === 'paused' && (job.phase === 'streaming' || job.phase === 'pausing')) {
       job.phase = 'paused';
-      this.bus.emit('job.paused', base);
+      this.jobEvent(job, 'job.paused');
     } else if (v.state === 'printing' && (job.phase === 'paused' || job.phase === 'resuming')) {
       job.phase = 'streaming';
-      this.bus.emit('job.resumed', base);
+      this.jobEvent(job, 'job.resumed');
     }
     const end = endOf(v.state, v.message);
     if (!end) return;
@@ -428,20 +351,13 @@ export class MoonrakerPrinter implements PrinterLink {
     else this.endJob(job, { status: end.status });
   }
 
-  private endJob(job: MoonrakerJob, outcome: Parameters<MoonrakerJob['end']>[0]): void {
-    if (!job.end(outcome)) return;
-    if (this.job === job) this.job = null;
+  protected override endJob(job: MoonrakerJob, outcome: JobOutcome): boolean {
+    if (!super.endJob(job, outcome)) return false;
     this.clearTimer('lost');
-    if (job.bytesAcked > 0) this.ready = false;
-    const base = { printer_id: this.printerId, job_id: job.id };
-    if (outcome.status === 'completed') {
-      this.bus.emit('job.progress', { ...base, progress: 100, lines_acked: 0, bytes_acked: job.bytesAcked });
-      this.bus.emit('job.completed', base);
-    } else if (outcome.status === 'cancelled') this.bus.emit('job.cancelled', base);
-    else this.bus.emit('job.failed', { ...base, error: outcome.error });
     this.log.info('moonraker: job ended', { printer_id: this.printerId, job_id: job.id, status: outcome.status });
     const err = new AppError(409, 'invalid_state', `the job ${outcome.status === 'failed' ? 'failed' : 'was ' + outcome.status}`);
-    for (const w of [...this.waiters]) if (!w.test(printView(this.objects))) this.settleWaiter(w, err);
+    this.waiters.reject(err, printView(this.objects));
+    return true;
   }
 
   /** A print we did not start: shown while it runs, reported as printer.external_job_ended when it stops. */
@@ -449,19 +365,14 @@ export class MoonrakerPrinter implements PrinterLink {
     const ext = this.external;
     const running = candidate && isActive(v.state) && v.filename !== '';
     if (ext && (!running || v.filename !== ext.file_name)) {
-      this.external = null;
-      const end = klippyUp && v.filename === ext.file_name ? endOf(v.state, v.message) : null;
+      const same = v.filename === ext.file_name;
+      const end = klippyUp && same ? endOf(v.state, v.message) : null;
       const status = end?.status ?? 'failed';
-      const now = instantOf(this.clock);
       if (status === 'completed') this.ready = false;
-      this.bus.emit('printer.external_job_ended', {
-        printer_id: this.printerId,
-        file_name: ext.file_name,
+      this.endExternal({
         status,
-        started_at: ext.started_at,
-        ended_at: now.wall,
-        print_seconds: v.filename === ext.file_name ? v.printDuration : (now.monotonic - ext.startMono) / 1000,
-        extruded_mm: v.filename === ext.file_name ? [v.filamentUsed] : null,
+        printSeconds: same ? v.printDuration : null,
+        extrudedMm: same ? [v.filamentUsed] : null,
         message: end?.message ?? (end ? undefined : 'the printer stopped reporting this print'),
       });
     }
@@ -471,16 +382,13 @@ export class MoonrakerPrinter implements PrinterLink {
       return;
     }
     // Klipper's total_duration runs from the start, pauses included: the start is that long ago.
-    const now = instantOf(this.clock);
-    const sinceMs = v.totalDuration * 1000;
-    this.external = { file_name: v.filename, progress: v.progress, started_at: Math.round(now.wall - sinceMs), startMono: now.monotonic - sinceMs };
+    this.external = externalSeen(v.filename, v.progress, instantOf(this.clock), v.totalDuration * 1000);
   }
 
   // ---------------------------------------------------------------- jobs
 
   async startJob(req: JobStartRequest): Promise<JobHandle> {
-    this.requireIdle('start a job');
-    if (!this.ready) throw new AppError(409, 'printer_busy', `printer ${this.printerId} is waiting for the bed to be cleared`);
+    this.requireStartable();
     const remoteName = req.remoteName ?? `${req.jobId}.gcode`;
     const size = (await stat(req.filePath)).size;
     const index = this.indexes.forFile(req.filePath, 'klipper');
@@ -489,47 +397,33 @@ export class MoonrakerPrinter implements PrinterLink {
     this.requireIdle('start a job');
     const before = printView(this.objects);
     const job = new MoonrakerJob(req.jobId, req.filePath, remoteName, instantOf(this.clock), size, { filename: before.filename, state: before.state }, () => this.clock.monotonic());
-    this.job = job;
-    this.setView('printing', null, null);
-    try {
+    const start = async (): Promise<void> => {
       await this.client.post('/printer/print/start', { filename: remoteName });
-    } catch (err) {
-      if (this.job === job) this.job = null;
-      job.end({ status: 'failed', error: { code: 'file_invalid', message: (err as Error).message } });
-      this.report();
-      throw new AppError(409, 'invalid_state', `the printer refused to start ${remoteName}: ${(err as Error).message}`);
-    }
-    job.startAcked = true;
+      job.startAcked = true;
+    };
+    const handle = await this.launch(job, start, (err) => new AppError(409, 'invalid_state', `the printer refused to start ${remoteName}: ${(err as Error).message}`)).finally(() => this.report());
     index.then((i) => (job.index = i), (err: Error) => this.log.warn('moonraker: no extrusion index', { job_id: job.id, error: err }));
-    this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
-    this.report();
-    return job.handle;
+    return handle;
   }
 
   async adoptJob(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null> {
     const remoteName = req.remoteName ?? `${req.jobId}.gcode`;
-    if (this.job && !this.job.outcome) return this.job.id === req.jobId ? this.job.handle : null;
+    const first = this.adoption(req.jobId);
+    if (first.step !== 'look') return first.step === 'same' ? first.handle : null;
     const v = printView(this.objects);
     if (this.klippy !== 'ready' || v.filename !== remoteName) return null;
     const size = await stat(req.filePath).then((s) => s.size, () => v.fileSize);
     // Our monotonic clock did not run before our restart: Klipper's total_duration says how long ago the print started
     // (pauses before our restart included: Klipper reports no pause total, so an adopted job's time is approximate).
-    const start = { wall: req.startedAt, monotonic: this.clock.monotonic() - v.totalDuration * 1000 };
+    const start = adoptedStart(instantOf(this.clock), req.startedAt, v.totalDuration);
     const job = new MoonrakerJob(req.jobId, req.filePath, remoteName, start, size, { filename: '', state: 'standby' }, () => this.clock.monotonic());
     job.startAcked = true;
     job.index = await this.indexes.forFile(req.filePath, 'klipper').catch(() => null);
-    if (this.job && !this.job.outcome) return null; // a job started meanwhile
-    // It is ours, not someone else's print: no external ending for it.
-    if (this.external?.file_name === remoteName) this.external = null;
     job.armed = true;
-    this.job = job;
     if (v.state === 'paused') job.phase = 'paused';
+    const handle = this.adopted(job, (ext) => ext.file_name === remoteName);
     this.report();
-    return job.handle;
-  }
-
-  markReady(): void {
-    this.ready = true;
+    return handle;
   }
 
   async pause(): Promise<void> {
@@ -549,21 +443,13 @@ export class MoonrakerPrinter implements PrinterLink {
   async cancel(): Promise<'cancelled' | 'pending'> {
     if (this.status !== 'printing' && this.status !== 'paused') throw wrongState(this.printerId, 'cancel', this.status);
     // Klipper holds a cancel behind the G-code that holds its queue (an M190 on a large bed: minutes), so the wait for
-    // it has no short deadline; the link going down ends it (rejectWaiters).
+    // it has no short deadline; the link going down ends it (waiters.reject).
     const done = this.waitFor((v) => !isActive(v.state), PENDING_CANCEL_MS);
-    const job = this.job;
-    const withdraw = (err: Error): void => {
-      if (job && !job.outcome) job.cancelRequested = false;
-      this.log.warn('moonraker: the cancel did not land; the print goes on', { printer_id: this.printerId, error: err });
-    };
-    if (job) job.cancelRequested = true;
-    try {
-      // Pending until Klipper ran it (the job shows pending_action cancel meanwhile).
-      return await cancelOrPending(this.printAction('cancel', done), withdraw);
-    } catch (err) {
-      if (job && !job.outcome) job.cancelRequested = false;
-      throw err;
-    }
+    // Pending until Klipper ran it (the job shows pending_action cancel meanwhile).
+    return this.cancelJob(
+      () => this.printAction('cancel', done),
+      (err) => this.log.warn('moonraker: the cancel did not land; the print goes on', { printer_id: this.printerId, error: err }),
+    );
   }
 
   private async printAction(action: 'pause' | 'resume' | 'cancel', done: Promise<void>): Promise<void> {
@@ -591,31 +477,22 @@ export class MoonrakerPrinter implements PrinterLink {
   }
 
   async cooldown(): Promise<void> {
-    if (this.status !== 'idle' && this.status !== 'paused' && this.status !== 'error') {
-      throw this.status === 'printing' ? printerBusy(this.printerId, this.status) : printerOffline(this.printerId, this.status);
-    }
+    this.requireCoolable();
     await this.script('M104 S0\nM140 S0\nM107');
   }
 
   /** Moonraker's emergency stop halts Klipper at once (an M112 in a script would wait its turn in the queue). */
   emergencyStop(): void {
     if (!this.socket) throw printerOffline(this.printerId, this.status);
-    this.emitConsole('sent', 'command', 'M112 (emergency stop)');
-    this.client.post('/printer/emergency_stop').catch((err: Error) => this.log.error('moonraker: emergency stop failed', { printer_id: this.printerId, error: err }));
-    const job = this.job;
-    if (job) this.endJob(job, { status: 'failed', error: { code: 'emergency_stop', message: 'emergency stop sent' } });
+    this.emergencyStopped(
+      () => this.client.post('/printer/emergency_stop'),
+      (err) => this.log.error('moonraker: emergency stop failed', { printer_id: this.printerId, error: err }),
+      'emergency stop sent',
+    );
   }
 
-  async sendCommand(text: string): Promise<CommandReply> {
-    if (/[\r\n]/.test(text)) throw badRequest('one command at a time: the text contains a line break');
-    const command = text.trim();
-    if (command === '' || command.startsWith(';')) return { ok: true, lines: [] };
-    if (/^M112(\s|$)/i.test(command)) {
-      this.emergencyStop();
-      return { ok: true, lines: [] };
-    }
-    if (this.status === 'offline' || this.status === 'connecting') throw printerOffline(this.printerId, this.status);
-    return this.script(command);
+  sendCommand(text: string): Promise<CommandReply> {
+    return this.consoleCommand(text, false, (command) => this.script(command));
   }
 
   /** Runs a G-code script; its reply lines are the gcode responses that came while it ran. */
@@ -644,44 +521,8 @@ export class MoonrakerPrinter implements PrinterLink {
 
   // ---------------------------------------------------------------- helpers
 
-  private requireIdle(action: string): void {
-    if (this.status === 'idle') return;
-    if (this.status === 'printing' || this.status === 'paused') throw printerBusy(this.printerId, this.status);
-    if (this.status === 'error') throw wrongState(this.printerId, action, this.status);
-    throw printerOffline(this.printerId, this.status);
-  }
-
   private waitFor(test: (v: PrintView) => boolean, timeoutMs = this.opts.actionTimeoutMs ?? 120_000): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const w: Waiter = {
-        test,
-        resolve,
-        reject,
-        timer: setTimeout(() => this.settleWaiter(w, new AppError(409, 'invalid_state', `the printer did not get there within ${timeoutMs} ms`)), timeoutMs),
-      };
-      this.waiters.add(w);
-    });
-  }
-
-  private settleWaiter(w: Waiter, err: Error | null): void {
-    if (!this.waiters.delete(w)) return;
-    clearTimeout(w.timer);
-    if (err) w.reject(err);
-    else w.resolve();
-  }
-
-  private rejectWaiters(err: Error): void {
-    for (const w of [...this.waiters]) this.settleWaiter(w, err);
-  }
-
-  private setView(status: PrinterStatus, reason: OfflineReason | null, error: { code: string; message: string } | null): void {
-    this.status = status;
-    this.offlineReason = status === 'offline' || status === 'error' || status === 'connecting' ? reason : null;
-    this.error = status === 'offline' || status === 'error' || status === 'connecting' ? error : null;
-  }
-
-  private temperatures(): Temperatures {
-    return temperaturesOf(this.objects);
+    return this.waiters.wait(test, timeoutMs, () => new AppError(409, 'invalid_state', `the printer did not get there within ${timeoutMs} ms`)).promise;
   }
 
   private clearTimer(which: 'reconnect' | 'klippy' | 'lost'): void {
@@ -689,16 +530,6 @@ export class MoonrakerPrinter implements PrinterLink {
     const t = this[key];
     if (t) clearTimeout(t);
     this[key] = null;
-  }
-
-  private emitConsole(direction: ConsoleEntry['direction'], kind: ConsoleEntry['kind'], text: string): void {
-    for (const l of this.consoleListeners) {
-      try {
-        l({ direction, kind, text });
-      } catch {
-        // A console view must not break the link.
-      }
-    }
   }
 }
 

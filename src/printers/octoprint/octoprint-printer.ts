@@ -1,29 +1,20 @@
 // The OctoPrint driver: a PrinterLink over OctoPrint's REST API and push socket. OctoPrint holds the whole file and
 // prints it itself; we upload, command, and follow its state (push `current`, or polling every 2 s without the socket).
-// Over 400 lines on purpose: status, the tracked job, the external print and the waiters all change on the same
-// updates, and one class keeps those transitions in one place (apply()).
+// The held state, the snapshot and the job/external-print bookkeeping are the network core's; this file is OctoPrint's
+// protocol: its polling and push socket, the one transition of its updates (apply()), uploads and commands.
 import { stat } from 'node:fs/promises';
-import { AppError, badRequest } from '../../errors.js';
-import type { Clock, Instant } from '../../clock.js';
-import { instantOf, systemClock } from '../../clock.js';
-import type { EventBus } from '../../events/event-bus.js';
-import type { ProtocolStats, Temperatures } from '../../protocol/protocol-types.js';
-import type { ExtrusionIndexCache } from '../extrusion-index-cache.js';
-import type { JobStartRequest, PrinterLink } from '../printer-link.js';
-import {
-  printerBusy,
-  printerOffline,
-  wrongState,
-  type CommandReply,
-  type ExternalJob,
-  type JobOutcome,
-  type OfflineReason,
-  type PrinterSnapshot,
-  type PrinterStatus,
-} from '../printer-state.js';
-import type { ConsoleEntry } from '../session-context.js';
+import { AppError } from '../../errors.js';
+import type { Instant } from '../../clock.js';
+import { instantOf } from '../../clock.js';
+import type { JobStartRequest } from '../printer-link.js';
+import { printerOffline, wrongState, type CommandReply, type JobOutcome, type PrinterSnapshot, type PrinterStatus } from '../printer-state.js';
 import type { JobHandle } from '../session-job-control.js';
-import { cancelOrPending } from '../pending-cancel.js';
+import { adoptedStart } from '../network/adoption.js';
+import { externalSeen, type ExternalPrint } from '../network/external-print.js';
+import { withOurJob } from '../network/held-state.js';
+import { NetworkPrinterCore, type NetworkPrinterCoreOptions } from '../network/network-printer-core.js';
+import { PollLoop } from '../network/poll-loop.js';
+import { StateWaiters, type Waiting } from '../network/state-waiters.js';
 import { OctoPrintHttpClient, OctoPrintHttpError } from './octoprint-http-client.js';
 import { OctoPrintJob } from './octoprint-job.js';
 import { OctoPrintPushSocket } from './octoprint-push-socket.js';
@@ -43,16 +34,11 @@ import {
 } from './octoprint-state-map.js';
 import { parseOctoPrintUrl, type OctoPrintEndpoint } from './octoprint-url.js';
 
-export interface OctoPrintPrinterOptions {
-  printerId: string;
+export interface OctoPrintPrinterOptions extends NetworkPrinterCoreOptions {
   /** `octoprint://host[:port]` or `octoprint+https://host[:port]?fingerprint=<sha256>`. */
   url: string;
   /** The API key in clear (decrypted by the caller); sent as X-Api-Key. */
   apiKey: string;
-  bus: EventBus;
-  extrusionIndexes: ExtrusionIndexCache;
-  /** Wall readings for timestamps (started_at, ended_at, connected since); every duration runs on its monotonic one. */
-  clock?: Clock;
   /** Polling interval while the push socket is down, and between reconnect attempts while offline (default 2000 ms). */
   pollMs?: number;
   /** Per HTTP request (default 5000 ms); retries of reads (default 2). */
@@ -70,64 +56,42 @@ export interface OctoPrintPrinterOptions {
   log?: (line: string) => void;
 }
 
-interface StateWaiter {
-  until: (m: MappedState) => boolean;
-  resolve(): void;
-  reject(err: Error): void;
-  timer: NodeJS.Timeout;
-}
+/** What OctoPrint last said of a print we did not start: how it ended is inferred from it. */
+type OctoExternal = ExternalPrint & { lastActivity: OpActivity; printSeconds: number | null; lastFilepos: number | null; size: number | null };
 
-export class OctoPrintPrinter implements PrinterLink {
-  readonly printerId: string;
-  readonly url: string;
+export class OctoPrintPrinter extends NetworkPrinterCore<OctoPrintJob, OctoExternal> {
   private readonly endpoint: OctoPrintEndpoint;
   private readonly http: OctoPrintHttpClient;
   private readonly socket: OctoPrintPushSocket | null;
-  private readonly bus: EventBus;
-  private readonly clock: Clock;
-  private readonly indexes: ExtrusionIndexCache;
   private readonly pollMs: number;
   private readonly actionTimeoutMs: number;
   private readonly replyTimeoutMs: number;
   private readonly startGraceMs: number;
   private readonly log: (line: string) => void;
+  private readonly loop: PollLoop;
 
-  private status: PrinterStatus = 'offline';
-  private error: { code: string; message: string } | null = null;
-  private offlineReason: OfflineReason | null = null;
   private firmwareName: string | null = null;
-  private temperatures: Temperatures = {};
-  private ready = true;
-  private connectedAt: number | null = null;
-  private job: OctoPrintJob | null = null;
   /** Monotonic reading of our last start: the grace before an idle printer means the print ended. */
   private jobStartMono = 0;
-  /** startMono: the print's start on the monotonic clock, to measure it when OctoPrint stops reporting its printTime. */
-  private external:
-    | (ExternalJob & { lastActivity: OpActivity; printSeconds: number | null; lastFilepos: number | null; size: number | null; startMono: number })
-    | null = null;
   /** An end event from the push socket, waiting for the state update that follows it. */
   private pendingEnd: { file: string; status: EndStatus; message?: string } | null = null;
-
-  private stopped = true;
-  private pollTimer: NodeJS.Timeout | null = null;
-  private refreshing: Promise<void> | null = null;
-  private readonly waiters = new Set<StateWaiter>();
+  private readonly waiters = new StateWaiters<MappedState>();
   private readonly matchers = new Set<ReplyMatcher & { done(r: CommandReply): void }>();
-  private readonly consoleListeners = new Set<(e: ConsoleEntry) => void>();
 
   constructor(opts: OctoPrintPrinterOptions) {
-    this.printerId = opts.printerId;
-    this.url = opts.url;
+    super(opts);
     this.endpoint = parseOctoPrintUrl(opts.url);
-    this.bus = opts.bus;
-    this.clock = opts.clock ?? systemClock;
-    this.indexes = opts.extrusionIndexes;
     this.pollMs = opts.pollMs ?? 2000;
     this.actionTimeoutMs = opts.actionTimeoutMs ?? 120_000;
     this.replyTimeoutMs = opts.replyTimeoutMs ?? 10_000;
     this.startGraceMs = opts.startGraceMs ?? 15_000;
     this.log = opts.log ?? (() => undefined);
+    // With the socket up, state arrives pushed; polling is the fallback and the way back from offline.
+    this.loop = new PollLoop({
+      round: () => this.poll(),
+      delay: () => this.pollMs,
+      due: () => !this.socket?.isUp || this.status === 'offline' || this.status === 'connecting',
+    });
     this.http = new OctoPrintHttpClient({ endpoint: this.endpoint, apiKey: opts.apiKey, timeoutMs: opts.requestTimeoutMs, retries: opts.retries });
     this.socket =
       opts.pushSocket === false
@@ -144,10 +108,8 @@ export class OctoPrintPrinter implements PrinterLink {
           });
   }
 
-  // ---------------------------------------------------------------- PrinterLink: reading
-
-  get currentStatus(): PrinterStatus {
-    return this.status;
+  protected firmwareView(): PrinterSnapshot['firmware'] {
+    return this.firmwareName ? { name: this.firmwareName, profile: 'octoprint', capabilities: { push_socket: this.pushing } } : null;
   }
 
   /** True while live updates come from the push socket (false: polling). */
@@ -155,43 +117,13 @@ export class OctoPrintPrinter implements PrinterLink {
     return this.socket?.isUp ?? false;
   }
 
-  snapshot(): PrinterSnapshot {
-    const ext = this.external;
-    return {
-      printer_id: this.printerId,
-      url: this.url,
-      status: this.status,
-      firmware: this.firmwareName ? { name: this.firmwareName, profile: 'octoprint', capabilities: { push_socket: this.pushing } } : null,
-      temperatures: { ...this.temperatures },
-      ready: this.ready,
-      job: this.job ? this.job.snapshot(this.clock.monotonic()) : null,
-      error: this.error ? { ...this.error } : null,
-      offline_reason: this.offlineReason,
-      external_job: ext ? { file_name: ext.file_name, progress: ext.progress, started_at: ext.started_at } : null,
-    };
-  }
-
-  stats(): ProtocolStats | null {
-    return null;
-  }
-
-  linkInfo(): { connectedAt: number | null; baudRate: number | null } {
-    return { connectedAt: this.connectedAt, baudRate: null };
-  }
-
-  onConsole(listener: (e: ConsoleEntry) => void): () => void {
-    this.consoleListeners.add(listener);
-    return () => this.consoleListeners.delete(listener);
-  }
-
   // ---------------------------------------------------------------- connecting
 
   /** Reads identity and state; resolves when OctoPrint and its printer are up, rejects with why not (and keeps trying). */
   async connect(): Promise<void> {
-    if (this.stopped) {
-      this.stopped = false;
+    if (this.loop.isStopped) {
+      this.loop.start();
       this.socket?.start();
-      this.schedulePoll();
     }
     await this.refresh();
     if (this.status === 'offline' || this.status === 'error') {
@@ -200,45 +132,25 @@ export class OctoPrintPrinter implements PrinterLink {
   }
 
   async reconnect(): Promise<void> {
-    if (this.status === 'printing' || this.status === 'paused') throw printerBusy(this.printerId, this.status);
+    this.refuseWhileBusy();
     await this.disconnect();
     await this.connect();
   }
 
   /** Stops following the printer. A print OctoPrint runs goes on: a new link re-adopts it (adoptJob). */
   async disconnect(): Promise<void> {
-    this.stopped = true;
+    // Stopped first: an update the socket still delivers is not applied.
+    const stopping = this.loop.stop();
     this.socket?.stop();
-    if (this.pollTimer) clearTimeout(this.pollTimer);
-    this.pollTimer = null;
-    if (this.refreshing) await this.refreshing.catch(() => undefined);
-    this.rejectWaiters(printerOffline(this.printerId, 'offline'));
+    await stopping;
+    this.waiters.reject(printerOffline(this.printerId, 'offline'));
     this.failMatchers();
-    const was = this.status;
-    this.status = 'offline';
-    this.connectedAt = null;
-    this.offlineReason = null;
-    this.error = null;
-    if (was !== 'offline') this.bus.emit('printer.offline', { printer_id: this.printerId, reason: 'disconnected' });
-  }
-
-  private schedulePoll(): void {
-    if (this.stopped) return;
-    this.pollTimer = setTimeout(() => {
-      this.pollTimer = null;
-      // With the socket up, state arrives pushed; polling is the fallback and the way back from offline.
-      const due = !this.socket?.isUp || this.status === 'offline' || this.status === 'connecting';
-      const run = due ? this.refresh() : Promise.resolve();
-      run.catch(() => undefined).finally(() => this.schedulePoll());
-    }, this.pollMs);
+    this.closed();
   }
 
   /** One polling round: identity when needed, connection state, printer state and job; then apply(). */
   refresh(): Promise<void> {
-    if (!this.refreshing) {
-      this.refreshing = this.poll().finally(() => (this.refreshing = null));
-    }
-    return this.refreshing;
+    return this.loop.now();
   }
 
   private async poll(): Promise<void> {
@@ -280,17 +192,8 @@ export class OctoPrintPrinter implements PrinterLink {
     const e = err instanceof OctoPrintHttpError ? err : new OctoPrintHttpError('unreachable', (err as Error).message);
     const reason = offlineReasonFor(e.kind);
     if (e.kind === 'garbage' || e.kind === 'server') this.log(`${this.printerId}: ${e.message}`);
-    this.goOffline(reason, e.message);
-  }
-
-  private goOffline(reason: OfflineReason, message: string): void {
-    const was = this.status;
-    this.status = 'offline';
-    this.offlineReason = reason;
-    this.error = { code: reason, message };
-    this.connectedAt = null;
     // Our own link is down, not the print: OctoPrint keeps printing, the job stays ours until OctoPrint says it ended.
-    if (was !== 'offline') this.bus.emit('printer.offline', { printer_id: this.printerId, reason: message });
+    this.linkDown(reason, e.message);
   }
 
   private async passiveLogin(): Promise<string | null> {
@@ -336,14 +239,13 @@ export class OctoPrintPrinter implements PrinterLink {
 
   /** Every update (pushed or polled) passes here: status, temperatures, our job, an external print, waiters. */
   private apply(current: OpCurrent): void {
-    if (this.stopped) return;
+    if (this.loop.isStopped) return;
     // Wall for the timestamps people read, monotonic for every duration (a wall jump must not end or stretch a job).
     const now = instantOf(this.clock);
     const m = mapState(current.state ?? {});
     const temps = mapTemperatures(current.temps);
     if (temps) this.temperatures = { ...this.temperatures, ...temps };
     const view = mapJob(current);
-    const was = this.status;
 
     const job = this.job;
     if (job) {
@@ -352,46 +254,29 @@ export class OctoPrintPrinter implements PrinterLink {
       if (ours) {
         job.seenPrinting = true;
         const before = job.phase;
-        if (job.update(view!.filepos, view!.progress, m.activity, now.monotonic)) this.emitProgress(job);
-        if (before !== 'paused' && job.phase === 'paused') this.bus.emit('job.paused', { printer_id: this.printerId, job_id: job.id });
-        if (before === 'paused' && job.phase !== 'paused' && m.activity !== 'cancelling') this.bus.emit('job.resumed', { printer_id: this.printerId, job_id: job.id });
+        if (job.update(view!.filepos, view!.progress, m.activity)) this.emitProgress(job);
+        if (before !== 'paused' && job.phase === 'paused') this.jobEvent(job, 'job.paused');
+        if (before === 'paused' && job.phase !== 'paused' && m.activity !== 'cancelling') this.jobEvent(job, 'job.resumed');
       } else if (job.seenPrinting || now.monotonic - this.jobStartMono > this.startGraceMs || m.status === 'error') {
         // The print is over (or OctoPrint prints something else): how it ended comes from the event, else the states.
         // OctoPrint keeps the finished print's progress: its last file position is what ran.
-        if (isOurUpload(view, job.remoteName) && job.update(view!.filepos, view!.progress, job.lastActivity, now.monotonic)) this.emitProgress(job);
-        this.endJob(job, m);
+        if (isOurUpload(view, job.remoteName) && job.update(view!.filepos, view!.progress, job.lastActivity)) this.emitProgress(job);
+        this.endJobAs(job, m);
       }
     }
 
     if (!this.job && (m.status === 'printing' || m.status === 'paused') && view) this.trackExternal(view, m, now);
-    else if (this.external && !(m.status === 'printing' || m.status === 'paused')) this.endExternal(m, now);
+    else if (this.external && !(m.status === 'printing' || m.status === 'paused')) this.endExternalAs(m);
 
     // Status: the printer's, but our job keeps `printing` while its upload starts.
-    let status = m.status;
-    if (this.job && status === 'idle') status = 'printing';
-    this.status = status;
-    if (status === 'offline' || status === 'error') {
-      this.offlineReason = m.offlineReason;
-      this.error = { code: m.offlineReason ?? 'printer_disconnected', message: m.message ?? 'printer unavailable' };
-      this.connectedAt = null;
-      if (status === 'error' && was !== 'error') this.bus.emit('printer.error', { printer_id: this.printerId, reason: this.error.message, firmware: this.firmwareName ?? undefined });
-      if (status === 'offline' && was !== 'offline') this.bus.emit('printer.offline', { printer_id: this.printerId, reason: this.error.message });
-    } else {
-      this.offlineReason = null;
-      this.error = null;
-      if (this.connectedAt === null) this.connectedAt = now.wall;
-      if (was === 'offline' || was === 'error' || was === 'connecting') this.bus.emit('printer.online', { printer_id: this.printerId, firmware: this.firmwareName ?? undefined });
-    }
-    for (const w of [...this.waiters]) {
-      if (w.until(m)) {
-        this.waiters.delete(w);
-        clearTimeout(w.timer);
-        w.resolve();
-      }
-    }
+    const status = withOurJob(m.status, this.job?.phase ?? null);
+    const troubled = status === 'offline' || status === 'error';
+    this.show(status, troubled ? m.offlineReason : null, troubled ? { code: m.offlineReason ?? 'printer_disconnected', message: m.message ?? 'printer unavailable' } : null);
+    this.waiters.check(m);
   }
 
-  private endJob(job: OctoPrintJob, m: MappedState): void {
+  /** Our job's print is over: how it ended comes from the pending end event, else from the states. */
+  private endJobAs(job: OctoPrintJob, m: MappedState): void {
     const pending = this.pendingEnd && isOurUpload({ fileName: this.pendingEnd.file, filepos: null, size: null, progress: 0, printSeconds: null }, job.remoteName) ? this.pendingEnd : null;
     this.pendingEnd = null;
     const status: EndStatus = job.cancelRequested
@@ -402,19 +287,7 @@ export class OctoPrintPrinter implements PrinterLink {
       const message = m.message ?? pending?.message ?? 'OctoPrint reported the print failed';
       outcome = { status: 'failed', error: { code: m.status === 'error' ? 'firmware_error' : 'link_lost', message } };
     } else outcome = { status };
-    this.finishJob(job, outcome);
-  }
-
-  private finishJob(job: OctoPrintJob, outcome: JobOutcome): void {
-    if (!job.end(outcome, this.clock.monotonic())) return;
-    if (this.job === job) this.job = null;
-    if (job.seenPrinting) this.ready = false;
-    const base = { printer_id: this.printerId, job_id: job.id };
-    if (outcome.status === 'completed') {
-      this.bus.emit('job.progress', { ...base, progress: 100, lines_acked: 0, bytes_acked: job.filepos });
-      this.bus.emit('job.completed', base);
-    } else if (outcome.status === 'cancelled') this.bus.emit('job.cancelled', base);
-    else this.bus.emit('job.failed', { ...base, error: outcome.error });
+    this.endJob(job, outcome);
   }
 
   private trackExternal(view: NonNullable<ReturnType<typeof mapJob>>, m: MappedState, now: Instant): void {
@@ -426,14 +299,10 @@ export class OctoPrintPrinter implements PrinterLink {
       ext.lastFilepos = view.filepos;
       return;
     }
-    if (ext) this.endExternal(m, now);
+    if (ext) this.endExternalAs(m);
     // OctoPrint's printTime says how long ago the print started; without it, it starts now.
-    const sinceMs = (view.printSeconds ?? 0) * 1000;
     this.external = {
-      file_name: view.fileName,
-      progress: view.progress,
-      started_at: now.wall - sinceMs,
-      startMono: now.monotonic - sinceMs,
+      ...externalSeen(view.fileName, view.progress, now, (view.printSeconds ?? 0) * 1000),
       lastActivity: m.activity,
       printSeconds: view.printSeconds,
       lastFilepos: view.filepos,
@@ -441,57 +310,43 @@ export class OctoPrintPrinter implements PrinterLink {
     };
   }
 
-  private endExternal(m: MappedState, now: Instant): void {
+  private endExternalAs(m: MappedState): void {
     const ext = this.external!;
-    this.external = null;
     const pending = this.pendingEnd && (this.pendingEnd.file === ext.file_name || `/${this.pendingEnd.file}` === ext.file_name) ? this.pendingEnd : null;
     this.pendingEnd = null;
     const status = pending?.status ?? inferEnd({ now: m, lastActivity: ext.lastActivity, cancelRequested: false, lastFilepos: ext.lastFilepos, size: ext.size, lastProgress: ext.progress });
     this.ready = false;
-    this.bus.emit('printer.external_job_ended', {
-      printer_id: this.printerId,
-      file_name: ext.file_name,
+    this.endExternal({
       status,
-      started_at: ext.started_at,
-      ended_at: now.wall,
-      print_seconds: ext.printSeconds ?? Math.round((now.monotonic - ext.startMono) / 1000),
-      extruded_mm: null,
-      ...(status === 'failed' ? { message: m.message ?? pending?.message ?? 'the print failed' } : {}),
+      printSeconds: ext.printSeconds,
+      extrudedMm: null,
+      message: status === 'failed' ? (m.message ?? pending?.message ?? 'the print failed') : undefined,
     });
   }
 
   private emitProgress(job: OctoPrintJob): void {
-    this.bus.emit('job.progress', { printer_id: this.printerId, job_id: job.id, progress: Math.round(job.progress * 100) / 100, lines_acked: 0, bytes_acked: job.filepos });
+    this.jobProgress(job, Math.round(job.progress * 100) / 100);
   }
 
   // ---------------------------------------------------------------- jobs
 
   async startJob(req: JobStartRequest): Promise<JobHandle> {
-    this.requireIdle('start a job');
-    if (!this.ready) throw new AppError(409, 'printer_busy', `printer ${this.printerId} is waiting for the bed to be cleared`);
+    this.requireStartable();
     const remoteName = req.remoteName ?? `${req.jobId}.gcode`;
     const [index, info] = await Promise.all([this.indexes.forFile(req.filePath, 'marlin'), stat(req.filePath)]);
     this.requireIdle('start a job');
     const start = instantOf(this.clock);
-    const job = new OctoPrintJob(req.jobId, req.filePath, remoteName, info.size, index, start);
-    this.job = job;
+    const job = new OctoPrintJob(req.jobId, req.filePath, remoteName, info.size, index, start, () => this.clock.monotonic());
     this.jobStartMono = start.monotonic;
-    this.status = 'printing';
-    try {
-      await this.http.upload('/api/files/local', req.filePath, remoteName, { select: 'true', print: 'true' });
-    } catch (err) {
-      if (this.job === job) this.job = null;
-      if (this.status === 'printing') this.status = 'idle';
-      job.end({ status: 'failed', error: { code: 'file_invalid', message: (err as Error).message } }, this.clock.monotonic());
-      throw this.actionError(err, 'start a job');
-    }
-    this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
+    const upload = (): Promise<void> => this.http.upload('/api/files/local', req.filePath, remoteName, { select: 'true', print: 'true' }).then(() => undefined);
+    const handle = await this.launch(job, upload, (err) => this.actionError(err, 'start a job'));
     void this.refreshSoon();
-    return job.handle(() => this.clock.monotonic());
+    return handle;
   }
 
   async adoptJob(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null> {
-    if (this.job?.id === req.jobId) return this.job.handle(() => this.clock.monotonic());
+    const first = this.adoption(req.jobId);
+    if (first.step !== 'look') return first.step === 'same' ? first.handle : null;
     if (this.status === 'offline' || this.status === 'connecting') await this.refresh();
     if (this.status !== 'printing' && this.status !== 'paused') return null;
     const remoteName = req.remoteName ?? `${req.jobId}.gcode`;
@@ -501,19 +356,11 @@ export class OctoPrintPrinter implements PrinterLink {
     if (this.external !== ext) return null;
     // Our monotonic clock did not run before our restart: OctoPrint's printTime says how long it has printed (else the
     // stored wall-clock start, the one reading left of it).
-    const now = instantOf(this.clock);
-    const sinceMs = ext.printSeconds !== null ? ext.printSeconds * 1000 : Math.max(0, now.wall - req.startedAt);
-    const job = new OctoPrintJob(req.jobId, req.filePath, remoteName, info.size, index, { wall: req.startedAt, monotonic: now.monotonic - sinceMs });
+    const start = adoptedStart(instantOf(this.clock), req.startedAt, ext.printSeconds);
+    const job = new OctoPrintJob(req.jobId, req.filePath, remoteName, info.size, index, start, () => this.clock.monotonic());
     job.seenPrinting = true;
-    job.update(ext.lastFilepos, ext.progress, ext.lastActivity, now.monotonic);
-    // It is ours after all: no external record for it.
-    this.external = null;
-    this.job = job;
-    return job.handle(() => this.clock.monotonic());
-  }
-
-  markReady(): void {
-    this.ready = true;
+    job.update(ext.lastFilepos, ext.progress, ext.lastActivity);
+    return this.adopted(job, () => true);
   }
 
   async pause(): Promise<void> {
@@ -536,18 +383,11 @@ export class OctoPrintPrinter implements PrinterLink {
 
   async cancel(): Promise<'cancelled' | 'pending'> {
     const job = this.requireJob('cancel', ['printing', 'paused']);
-    job.cancelRequested = true;
-    const withdraw = (err: Error): void => {
-      job.cancelRequested = false;
-      this.log(`${this.printerId}: cancel failed: ${err.message}`);
-    };
-    try {
-      // OctoPrint answers at once but shows Cancelling until Marlin's buffered moves ran: pending meanwhile.
-      return await cancelOrPending(this.jobCommand({ command: 'cancel' }, 'cancel', () => this.job !== job), withdraw);
-    } catch (err) {
-      job.cancelRequested = false;
-      throw err;
-    }
+    // OctoPrint answers at once but shows Cancelling until Marlin's buffered moves ran: pending meanwhile.
+    return this.cancelJob(
+      () => this.jobCommand({ command: 'cancel' }, 'cancel', () => this.job !== job),
+      (err) => this.log(`${this.printerId}: cancel failed: ${err.message}`),
+    );
   }
 
   /** POST /api/job, then wait until an update satisfies `until` (pushed or, without the socket, the next poll). */
@@ -563,24 +403,8 @@ export class OctoPrintPrinter implements PrinterLink {
     await reached.promise;
   }
 
-  private waitFor(until: (m: MappedState) => boolean): { promise: Promise<void>; cancel(): void } {
-    let waiter!: StateWaiter;
-    const promise = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        reject(new AppError(409, 'invalid_state', `OctoPrint did not reach the state within ${this.actionTimeoutMs} ms`));
-      }, this.actionTimeoutMs);
-      waiter = { until, resolve, reject, timer };
-      this.waiters.add(waiter);
-    });
-    return {
-      promise,
-      cancel: () => {
-        clearTimeout(waiter.timer);
-        this.waiters.delete(waiter);
-        promise.catch(() => undefined);
-      },
-    };
+  private waitFor(until: (m: MappedState) => boolean): Waiting {
+    return this.waiters.wait(until, this.actionTimeoutMs, () => new AppError(409, 'invalid_state', `OctoPrint did not reach the state within ${this.actionTimeoutMs} ms`));
   }
 
   /** Without the socket, a state change shows at the next poll: poll at once after an action. */
@@ -597,30 +421,25 @@ export class OctoPrintPrinter implements PrinterLink {
   }
 
   async cooldown(): Promise<void> {
-    if (this.status !== 'idle' && this.status !== 'paused' && this.status !== 'error') {
-      throw this.status === 'printing' ? printerBusy(this.printerId, this.status) : printerOffline(this.printerId, this.status);
-    }
+    this.requireCoolable();
     await this.postCommands(['M104 S0', 'M140 S0', 'M107'], 'cool down');
   }
 
   emergencyStop(): void {
-    if (this.status === 'offline' || this.status === 'connecting') throw printerOffline(this.printerId, this.status);
-    this.emitConsole('sent', 'command', 'M112 (emergency stop)');
-    this.postCommands(['M112'], 'emergency stop').catch((err: Error) => this.log(`${this.printerId}: emergency stop: ${err.message}`));
-    const job = this.job;
-    if (job) this.finishJob(job, { status: 'failed', error: { code: 'emergency_stop', message: 'emergency stop (M112) sent' } });
+    this.requireLink();
+    this.emergencyStopped(
+      () => this.postCommands(['M112'], 'emergency stop'),
+      (err) => this.log(`${this.printerId}: emergency stop: ${err.message}`),
+      'emergency stop (M112) sent',
+    );
   }
 
   /** POST /api/printer/command; the reply is read from the push socket's terminal log (`Send:` then `Recv:` up to `ok`). */
-  async sendCommand(text: string): Promise<CommandReply> {
-    if (/[\r\n]/.test(text)) throw badRequest('one command at a time: the text contains a line break');
-    const command = text.replace(/;.*$/, '').trim();
-    if (command === '') return { ok: true, lines: [] };
-    if (/^M112(\s|$)/i.test(command)) {
-      this.emergencyStop();
-      return { ok: true, lines: [] };
-    }
-    if (this.status === 'offline' || this.status === 'connecting') throw printerOffline(this.printerId, this.status);
+  sendCommand(text: string): Promise<CommandReply> {
+    return this.consoleCommand(text, true, (command) => this.command(command));
+  }
+
+  private async command(command: string): Promise<CommandReply> {
     this.emitConsole('sent', 'command', command);
     if (!this.socket?.isUp) {
       // Without the socket OctoPrint gives no way to read the printer's answer.
@@ -669,25 +488,10 @@ export class OctoPrintPrinter implements PrinterLink {
     return err as Error;
   }
 
-  private requireIdle(action: string): void {
-    if (this.status === 'idle') return;
-    if (this.status === 'printing' || this.status === 'paused') throw printerBusy(this.printerId, this.status);
-    if (this.status === 'error') throw wrongState(this.printerId, action, this.status);
-    throw printerOffline(this.printerId, this.status);
-  }
-
   private requireJob(action: string, statuses: PrinterStatus[]): OctoPrintJob {
     const job = this.job;
     if (!job || !statuses.includes(this.status)) throw wrongState(this.printerId, action, this.status);
     return job;
-  }
-
-  private rejectWaiters(err: Error): void {
-    for (const w of [...this.waiters]) {
-      clearTimeout(w.timer);
-      w.reject(err);
-    }
-    this.waiters.clear();
   }
 
   private failMatchers(): void {
@@ -699,15 +503,6 @@ export class OctoPrintPrinter implements PrinterLink {
     for (const m of [...this.matchers]) m.done({ ok: true, lines: [] });
   }
 
-  private emitConsole(direction: ConsoleEntry['direction'], kind: ConsoleEntry['kind'], text: string): void {
-    for (const l of this.consoleListeners) {
-      try {
-        l({ direction, kind, text });
-      } catch {
-        // A console view must not break the link.
-      }
-    }
-  }
 }
 
 function asObject(v: unknown): Record<string, unknown> {

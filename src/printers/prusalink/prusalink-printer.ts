@@ -1,48 +1,35 @@
 // A Prusa printer over PrusaLink's v1 HTTP API: polled status (PrusaLink pushes nothing), uploads that start printing,
 // pause/resume/stop by the printer's job id, progress and filament from the reported percentage. The printer prints its
 // own copy of the file, so a print survives our restart (adoptJob) and one started on its screen shows as external.
-// Over 400 lines on purpose: polling, the job we follow and the external print all change the same link state.
+// The held state, the snapshot and the job/external-print bookkeeping are the network core's; this file is PrusaLink's
+// protocol: polling, the one place a poll's answers are applied (apply()), uploads and job actions by the printer's id.
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import type { Clock } from '../../clock.js';
-import { systemClock } from '../../clock.js';
+import { instantOf } from '../../clock.js';
 import { AppError } from '../../errors.js';
-import type { EventBus } from '../../events/event-bus.js';
 import { isBgcode, readBgcodeMetadata } from '../../files/bgcode-reader.js';
 import type { Logger } from '../../logger.js';
-import type { ProtocolStats, Temperatures } from '../../protocol/protocol-types.js';
-import type { ExtrusionIndexCache } from '../extrusion-index-cache.js';
-import type { JobStartRequest, PrinterLink } from '../printer-link.js';
+import type { JobStartRequest } from '../printer-link.js';
 import { uploadName } from '../network-url.js';
-import {
-  printerBusy,
-  printerOffline,
-  wrongState,
-  type CommandReply,
-  type ExternalJob,
-  type JobOutcome,
-  type OfflineReason,
-  type PrinterSnapshot,
-  type PrinterStatus,
-} from '../printer-state.js';
-import type { ConsoleEntry } from '../session-context.js';
+import { printerBusy, printerOffline, wrongState, type CommandReply, type JobOutcome, type PrinterSnapshot, type PrinterStatus } from '../printer-state.js';
 import type { JobHandle } from '../session-job-control.js';
+import { adoptedStart } from '../network/adoption.js';
+import { externalSeen, type ExternalPrint } from '../network/external-print.js';
+import { withOurJob } from '../network/held-state.js';
+import { NetworkPrinterCore, type NetworkPrinterCoreOptions } from '../network/network-printer-core.js';
+import { PollLoop, pollDelay } from '../network/poll-loop.js';
+import { StateWaiters } from '../network/state-waiters.js';
 import { jobIsFile, readJob, readStatus, readVersion, type JobAnswer, type StatusAnswer } from './prusalink-answers.js';
 import { PrusaLinkHttp, PrusaLinkRequestError } from './prusalink-http.js';
 import { PrusaLinkJob } from './prusalink-job.js';
 import { endOfPrint } from './prusalink-states.js';
 import { parsePrusaLinkUrl, prusaLinkAuth } from './prusalink-url.js';
 
-export interface PrusaLinkPrinterOptions {
-  printerId: string;
+export interface PrusaLinkPrinterOptions extends NetworkPrinterCoreOptions {
   /** prusalink://host[:port] or prusalink+https://host[:port]?fingerprint=SHA256 (optional &storage=usb|local). */
   url: string;
   /** `user:password` (HTTP Digest, the printer's PrusaLink login) or an API key (X-Api-Key); null: no auth. */
   apiKey?: string | null;
-  bus: EventBus;
-  /** One per program: the file's extrusion index, for filament at the reported percentage. */
-  extrusionIndexes: ExtrusionIndexCache;
-  clock?: Clock;
   logger?: Logger;
   /** /api/v1/status every this many ms (default 1500); /api/v1/job too while a print is on the printer. */
   pollMs?: number;
@@ -61,58 +48,40 @@ export interface PrusaLinkPrinterOptions {
   holdWaitMs?: number;
 }
 
-type ExternalPrint = ExternalJob & { printerJobId: number; timePrintingS: number | null; /** monotonic ms */ startedMono: number };
+type PrusaExternal = ExternalPrint & { printerJobId: number; timePrintingS: number | null };
 
 const noConsole = (what: string): AppError =>
   new AppError(409, 'invalid_state', `PrusaLink has no ${what}`, 'PrusaLink v1 offers no G-code console nor manual control; use the printer\'s screen');
 
-export class PrusaLinkPrinter implements PrinterLink {
-  readonly printerId: string;
-  readonly url: string;
-  private readonly bus: EventBus;
-  private readonly clock: Clock;
+export class PrusaLinkPrinter extends NetworkPrinterCore<PrusaLinkJob, PrusaExternal> {
   private readonly log: Logger | undefined;
   private readonly http: PrusaLinkHttp;
   private readonly storage: string;
-  private readonly indexes: ExtrusionIndexCache;
   private readonly pollMs: number;
   private readonly failuresBeforeOffline: number;
   private readonly actionTimeoutMs: number;
   private readonly startTimeoutMs: number;
   private readonly holdWaitMs: number;
+  private readonly loop: PollLoop;
 
-  private status: PrinterStatus = 'offline';
-  private error: { code: string; message: string } | null = null;
-  private offlineReason: OfflineReason | null = null;
   private firmware: PrinterSnapshot['firmware'] = null;
-  private temperatures: Temperatures = {};
-  private ready = true;
   private acceptsJob = false;
   private lastStatus: StatusAnswer | null = null;
-  private job: PrusaLinkJob | null = null;
-  private external: ExternalPrint | null = null;
-  private connectedAt: number | null = null;
   private failures = 0;
-  private stopped = true;
-  private pollTimer: NodeJS.Timeout | null = null;
-  private polling: Promise<void> | null = null;
-  private readonly waiters = new Set<{ check: () => boolean; done: (err: Error | null) => void }>();
-  private readonly consoleListeners = new Set<(e: ConsoleEntry) => void>();
+  private readonly waiters = new StateWaiters<null>();
 
   constructor(opts: PrusaLinkPrinterOptions) {
-    this.printerId = opts.printerId;
-    this.url = opts.url;
+    super(opts);
     const target = parsePrusaLinkUrl(opts.url);
     this.storage = target.storage;
-    this.bus = opts.bus;
-    this.clock = opts.clock ?? systemClock;
     this.log = opts.logger;
-    this.indexes = opts.extrusionIndexes;
     this.pollMs = opts.pollMs ?? 1500;
     this.failuresBeforeOffline = opts.failuresBeforeOffline ?? 2;
     this.actionTimeoutMs = opts.actionTimeoutMs ?? 30_000;
     this.startTimeoutMs = opts.startTimeoutMs ?? 60_000;
     this.holdWaitMs = opts.holdWaitMs ?? 120_000;
+    // Offline: backing off, so a printer that is switched off is not hammered.
+    this.loop = new PollLoop({ round: () => this.poll(), delay: () => pollDelay(this.pollMs, this.status === 'offline', this.failures) });
     this.http = new PrusaLinkHttp({
       baseUrl: target.baseUrl,
       auth: prusaLinkAuth(opts.apiKey),
@@ -121,45 +90,17 @@ export class PrusaLinkPrinter implements PrinterLink {
     });
   }
 
-  get currentStatus(): PrinterStatus {
-    return this.status;
-  }
-
-  snapshot(): PrinterSnapshot {
-    const e = this.external;
-    return {
-      printer_id: this.printerId,
-      url: this.url,
-      status: this.status,
-      firmware: this.firmware ? { ...this.firmware, capabilities: { ...this.firmware.capabilities } } : null,
-      temperatures: { ...this.temperatures },
-      ready: this.ready,
-      job: this.job ? this.job.snapshot(this.clock.monotonic()) : null,
-      error: this.error ? { ...this.error } : null,
-      offline_reason: this.offlineReason,
-      external_job: e ? { file_name: e.file_name, progress: e.progress, started_at: e.started_at } : null,
-    };
-  }
-
-  stats(): ProtocolStats | null {
-    return null;
-  }
-
-  linkInfo(): { connectedAt: number | null; baudRate: number | null } {
-    return { connectedAt: this.connectedAt, baudRate: null };
-  }
-
-  onConsole(listener: (e: ConsoleEntry) => void): () => void {
-    this.consoleListeners.add(listener);
-    return () => this.consoleListeners.delete(listener);
+  protected firmwareView(): PrinterSnapshot['firmware'] {
+    return this.firmware;
   }
 
   /** Identifies the printer and reads its state; rejects with the reason when it cannot (polling keeps retrying). */
   async connect(): Promise<void> {
-    if (!this.stopped && this.status !== 'offline' && this.status !== 'connecting') return;
-    this.stopped = false;
-    if (this.status === 'offline') this.status = 'connecting';
-    await this.pollNow();
+    if (!this.loop.isStopped && this.status !== 'offline' && this.status !== 'connecting') return;
+    this.loop.start();
+    // The last reason stays visible while we try again.
+    if (this.status === 'offline') this.show('connecting', this.offlineReason, this.error);
+    await this.loop.now();
     const now = this.status as PrinterStatus;
     if (now === 'offline' || now === 'connecting') {
       throw new AppError(409, 'printer_offline', `printer ${this.printerId} is offline: ${this.error?.message ?? 'no answer'}`);
@@ -167,11 +108,10 @@ export class PrusaLinkPrinter implements PrinterLink {
   }
 
   async reconnect(): Promise<void> {
-    if (this.status === 'printing' || this.status === 'paused') throw printerBusy(this.printerId, this.status);
+    this.refuseWhileBusy();
     this.firmware = null;
-    this.stopped = true;
-    this.clearPoll();
-    if (this.polling) await this.polling.catch(() => undefined);
+    await this.loop.stop();
+    // Quietly: the connect() that follows tells how it went.
     this.status = 'offline';
     return this.connect();
   }
@@ -181,34 +121,26 @@ export class PrusaLinkPrinter implements PrinterLink {
    * picked up again by adoptJob (or this instance's connect()).
    */
   async disconnect(): Promise<void> {
-    this.stopped = true;
-    this.clearPoll();
-    if (this.polling) await this.polling.catch(() => undefined);
+    await this.loop.stop();
     this.http.close();
-    const was = this.status;
-    this.setOffline(null, null);
-    this.rejectWaiters(printerOffline(this.printerId, 'offline'));
-    if (was !== 'offline') this.bus.emit('printer.offline', { printer_id: this.printerId, reason: 'disconnected' });
+    this.acceptsJob = false;
+    this.closed();
+    this.waiters.reject(printerOffline(this.printerId, 'offline'));
   }
 
   /** Uploads the file with Print-After-Upload; resolves once the printer took it (the print shows on a later poll). */
   async startJob(req: JobStartRequest): Promise<JobHandle> {
-    if (!this.ready) throw new AppError(409, 'printer_busy', `printer ${this.printerId} is waiting for the bed to be cleared`);
-    if (this.status !== 'idle' || !this.acceptsJob) {
-      if (this.status === 'printing' || this.status === 'paused' || this.status === 'idle') throw printerBusy(this.printerId, this.status);
-      if (this.status === 'error') throw wrongState(this.printerId, 'start a job', this.status);
-      throw printerOffline(this.printerId, this.status);
-    }
+    this.requireBedCleared();
+    if (this.status === 'idle' && !this.acceptsJob) throw printerBusy(this.printerId, this.status);
+    this.requireIdle('start a job');
     const { size } = await stat(req.filePath);
     const binary = await startsWithBgcode(req.filePath);
     const remoteName = uploadName(req, binary);
-    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, this.clock.now(), this.clock.monotonic(), this.lastStatus?.job?.id ?? null);
-    this.job = job;
-    this.status = 'printing';
+    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, instantOf(this.clock), this.lastStatus?.job?.id ?? null, () => this.clock.monotonic());
     this.acceptsJob = false;
     // The file's scan runs while it uploads; both are done before the job can end.
     const filament = this.loadFilament(job, binary);
-    try {
+    const upload = async (): Promise<void> => {
       const res = await this.http.request('PUT', `/api/v1/files/${this.storage}/${encodeURIComponent(remoteName)}`, {
         headers: { 'Content-Type': 'application/octet-stream', 'Print-After-Upload': '?1', Overwrite: '?1' },
         body: () => createReadStream(req.filePath),
@@ -222,18 +154,15 @@ export class PrusaLinkPrinter implements PrinterLink {
         if (res.status === 409) await this.dropUpload(remoteName);
         throw new AppError(409, res.status === 409 ? 'printer_busy' : 'invalid_state', `PrusaLink refused the upload (HTTP ${res.status}${text ? `: ${text}` : ''})`);
       }
-    } catch (err) {
-      if (this.job === job) this.job = null;
-      if (this.status === 'printing') this.status = 'idle';
-      if (err instanceof PrusaLinkRequestError) throw new AppError(409, 'printer_offline', `the upload to printer ${this.printerId} failed: ${err.message}`);
-      throw err;
-    }
-    await filament;
-    // From here a result state is this print's: see followJob. Set after the filament is known, so its end is charged.
-    job.acceptedMono = this.clock.monotonic();
-    this.bus.emit('job.started', { printer_id: this.printerId, job_id: job.id });
-    this.pollSoon();
-    return job.handle(() => this.clock.monotonic());
+      await filament;
+      // From here a result state is this print's: see followJob. Set after the filament is known, so its end is charged.
+      job.acceptedMono = this.clock.monotonic();
+    };
+    const refused = (err: unknown): Error =>
+      err instanceof PrusaLinkRequestError ? new AppError(409, 'printer_offline', `the upload to printer ${this.printerId} failed: ${err.message}`) : (err as Error);
+    const handle = await this.launch(job, upload, refused);
+    this.loop.soon();
+    return handle;
   }
 
   /** Best effort: removes an upload the printer stored but did not print; a failure is only logged. */
@@ -244,10 +173,6 @@ export class PrusaLinkPrinter implements PrinterLink {
     } catch (err) {
       this.log?.warn('prusalink: could not remove the refused upload', { printer: this.printerId, file: remoteName, error: (err as Error).message });
     }
-  }
-
-  markReady(): void {
-    this.ready = true;
   }
 
   pause(): Promise<void> {
@@ -287,7 +212,8 @@ export class PrusaLinkPrinter implements PrinterLink {
   /** After our restart: follow the printer's print of `req.remoteName` as this job; null when it runs something else. */
   async adoptJob(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null> {
     if (!req.remoteName) return null;
-    if (this.job?.id === req.jobId) return this.job.handle(() => this.clock.monotonic());
+    const first = this.adoption(req.jobId);
+    if (first.step !== 'look') return first.step === 'same' ? first.handle : null;
     const binary = await startsWithBgcode(req.filePath);
     const remoteName = uploadName(req, binary);
     if (this.status === 'offline' || this.status === 'connecting') await this.connect();
@@ -297,14 +223,13 @@ export class PrusaLinkPrinter implements PrinterLink {
     if (!status.meaning.jobActive && status.meaning.ends === null) return null;
     const { size } = await stat(req.filePath);
     // Before our restart it ran this long (wall clock: the only reading that survives a restart), on from now monotonic.
-    const startedMono = this.clock.monotonic() - Math.max(0, this.clock.now() - req.startedAt);
-    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, req.startedAt, startedMono, null);
+    const start = adoptedStart(instantOf(this.clock), req.startedAt, null);
+    const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, start, null, () => this.clock.monotonic());
     job.printerJobId = answer.id;
     await this.loadFilament(job, binary);
-    if (this.external?.printerJobId === answer.id) this.external = null;
-    this.job = job;
-    this.apply(status, answer, this.clock.monotonic());
-    return job.handle(() => this.clock.monotonic());
+    const handle = this.adopted(job, (ext) => ext.printerJobId === answer.id);
+    if (handle) this.apply(status, answer, this.clock.monotonic());
+    return handle;
   }
 
   /**
@@ -315,37 +240,12 @@ export class PrusaLinkPrinter implements PrinterLink {
     const until = this.clock.monotonic() + this.holdWaitMs;
     for (;;) {
       const status = readStatus(await this.http.getJson('/api/v1/status'));
-      if (!status.meaning.holds || this.clock.monotonic() >= until || this.stopped) return status;
+      if (!status.meaning.holds || this.clock.monotonic() >= until || this.loop.isStopped) return status;
       await new Promise((r) => setTimeout(r, this.pollMs));
     }
   }
 
   // ---------------------------------------------------------------- polling
-
-  private pollSoon(): void {
-    if (this.stopped) return;
-    this.clearPoll();
-    this.pollTimer = setTimeout(() => void this.pollNow(), 0);
-  }
-
-  private clearPoll(): void {
-    if (this.pollTimer) clearTimeout(this.pollTimer);
-    this.pollTimer = null;
-  }
-
-  /** One poll (joined when one runs), then the next is scheduled. */
-  private pollNow(): Promise<void> {
-    if (this.polling) return this.polling;
-    this.clearPoll();
-    this.polling = this.poll().finally(() => {
-      this.polling = null;
-      if (this.stopped) return;
-      // Offline: back off up to 8 polls' time, so a printer that is switched off is not hammered.
-      const delay = this.status === 'offline' ? this.pollMs * Math.min(8, 2 ** Math.min(3, this.failures)) : this.pollMs;
-      this.pollTimer = setTimeout(() => void this.pollNow(), delay);
-    });
-    return this.polling;
-  }
 
   private async poll(): Promise<void> {
     const begun = this.clock.monotonic();
@@ -354,14 +254,14 @@ export class PrusaLinkPrinter implements PrinterLink {
       const status = readStatus(await this.http.getJson('/api/v1/status'));
       const wantJob = status.meaning.jobActive || (status.job !== null && (this.job !== null || this.external !== null));
       const answer = wantJob ? readJob(await this.http.getJson('/api/v1/job')) : null;
-      if (this.stopped) return;
+      if (this.loop.isStopped) return;
       this.failures = 0;
       this.apply(status, answer, begun);
     } catch (err) {
-      if (this.stopped) return;
+      if (this.loop.isStopped) return;
       this.pollFailed(err as Error);
     }
-    this.checkWaiters();
+    this.waiters.check(null);
   }
 
   private async identify(): Promise<void> {
@@ -383,20 +283,11 @@ export class PrusaLinkPrinter implements PrinterLink {
       this.log?.warn('prusalink poll failed; retrying', { printer: this.printerId, error: err.message });
       return;
     }
-    const was = this.status;
     this.log?.warn('prusalink printer offline', { printer: this.printerId, reason, error: err.message });
     this.firmware = null;
-    this.setOffline(reason, err.message);
-    this.rejectWaiters(printerOffline(this.printerId, 'offline'));
-    if (was !== 'offline' && was !== 'connecting') this.bus.emit('printer.offline', { printer_id: this.printerId, reason: err.message });
-  }
-
-  private setOffline(reason: OfflineReason | null, message: string | null): void {
-    this.status = 'offline';
-    this.offlineReason = reason;
-    this.error = reason && message ? { code: reason, message } : null;
-    this.connectedAt = null;
     this.acceptsJob = false;
+    this.linkDown(reason, err.message);
+    this.waiters.reject(printerOffline(this.printerId, 'offline'));
   }
 
   /** Everything a poll learnt, applied in one place: status, the followed job, the external print. */
@@ -407,10 +298,6 @@ export class PrusaLinkPrinter implements PrinterLink {
     this.lastStatus = status;
     this.temperatures = status.temperatures;
     if (previousState !== status.state) this.emitConsole('received', 'info', `PrusaLink state ${status.state}`);
-    if (was === 'offline' || was === 'connecting') {
-      this.connectedAt = this.clock.now();
-      this.bus.emit('printer.online', { printer_id: this.printerId, firmware: this.firmware?.name });
-    }
     // Without its printer PrusaLink knows nothing true about the print: the jobs are judged when it is back. A holding
     // state (BUSY in crash recovery or power-panic resume, UNKNOWN) hides the print without ending it: keep both as
     // they are, so the print that comes back is still the farm's job, not an external one.
@@ -420,23 +307,15 @@ export class PrusaLinkPrinter implements PrinterLink {
     }
     const m = status.meaning;
     if (status.state === 'ERROR') {
-      const message = status.message ?? 'the printer reports an error';
-      this.status = 'error';
-      this.offlineReason = 'firmware_error';
-      this.error = { code: 'firmware_error', message };
-      if (was !== 'error') this.bus.emit('printer.error', { printer_id: this.printerId, reason: message, firmware: this.firmware?.name });
+      this.show('error', 'firmware_error', { code: 'firmware_error', message: status.message ?? 'the printer reports an error' });
     } else if (status.printerOk === false) {
       // PrusaLink (on a Pi) answers, but its printer does not.
-      this.setOffline('printer_disconnected', status.message ?? 'PrusaLink has lost its printer');
-      if (was !== 'offline') this.bus.emit('printer.offline', { printer_id: this.printerId, reason: this.error!.message });
+      this.show('offline', 'printer_disconnected', { code: 'printer_disconnected', message: status.message ?? 'PrusaLink has lost its printer' });
     } else {
-      this.offlineReason = null;
-      this.error = null;
       // An upload that has not shown up as a print yet keeps the printer ours; a state that tells nothing (UNKNOWN)
       // keeps the last status, and occupied when there was none (no job goes to a printer in an unknown state).
-      const online = was === 'idle' || was === 'printing' || was === 'paused' ? was : 'printing';
-      const shown = m.status ?? online;
-      this.status = this.job && !this.job.outcome ? (shown === 'paused' ? 'paused' : 'printing') : shown;
+      const online: PrinterStatus = was === 'idle' || was === 'printing' || was === 'paused' ? was : 'printing';
+      this.show(withOurJob(m.status ?? online, this.job && !this.job.outcome ? this.job.phase : null));
     }
     this.acceptsJob = m.acceptsJob && this.job === null && this.external === null && this.status === 'idle';
   }
@@ -459,7 +338,7 @@ export class PrusaLinkPrinter implements PrinterLink {
         return;
       } else {
         if (m.ends === 'failed') this.endJob(job, { status: 'failed', error: { code: 'firmware_error', message: status.message ?? 'the printer reports an error' } });
-        else if (this.clock.monotonic() - job.startedMono > this.startTimeoutMs) {
+        else if (this.clock.monotonic() - job.clock.startMono > this.startTimeoutMs) {
           this.endJob(job, { status: 'failed', error: { code: 'firmware_error', message: `the printer did not start printing the upload within ${this.startTimeoutMs} ms` } });
         }
         return;
@@ -471,12 +350,12 @@ export class PrusaLinkPrinter implements PrinterLink {
       job.timePrintingS = status.job?.timePrintingS ?? answer?.timePrintingS ?? job.timePrintingS;
       if (progress !== job.progress) {
         job.progress = progress;
-        this.bus.emit('job.progress', { printer_id: this.printerId, job_id: job.id, progress, lines_acked: 0, bytes_acked: job.offset() });
+        this.jobProgress(job, progress);
       }
     }
     if (same && m.jobActive && m.phase !== null && m.phase !== job.phase) {
       job.phase = m.phase;
-      this.bus.emit(m.phase === 'paused' ? 'job.paused' : 'job.resumed', { printer_id: this.printerId, job_id: job.id });
+      this.jobEvent(job, m.phase === 'paused' ? 'job.paused' : 'job.resumed');
       return;
     }
     if (same && m.jobActive) return;
@@ -490,20 +369,6 @@ export class PrusaLinkPrinter implements PrinterLink {
     this.endJob(job, job.cancelRequested && ends !== 'completed' ? { status: 'cancelled' } : { status: ends } as JobOutcome);
   }
 
-  private endJob(job: PrusaLinkJob, outcome: JobOutcome): void {
-    // The firmware caps a percentage read from the file position at 99: a completed print did the whole file.
-    if (outcome.status === 'completed' && !job.outcome) job.progress = 100;
-    if (!job.end(outcome, this.clock.now(), this.clock.monotonic())) return;
-    if (this.job === job) this.job = null;
-    if (job.progress > 0) this.ready = false;
-    const base = { printer_id: this.printerId, job_id: job.id };
-    if (outcome.status === 'completed') {
-      this.bus.emit('job.progress', { ...base, progress: 100, lines_acked: 0, bytes_acked: job.fileSize });
-      this.bus.emit('job.completed', base);
-    } else if (outcome.status === 'cancelled') this.bus.emit('job.cancelled', base);
-    else this.bus.emit('job.failed', { ...base, error: outcome.error });
-  }
-
   private followExternal(status: StatusAnswer, answer: JobAnswer | null): void {
     const m = status.meaning;
     const ext = this.external;
@@ -515,30 +380,15 @@ export class PrusaLinkPrinter implements PrinterLink {
     if (ext && answer === null && m.jobActive && shownId === ext.printerJobId) return;
     if (ext && (!running || running.id !== ext.printerJobId)) {
       const ends = endOfPrint(m, shownId, ext.printerJobId, ext.progress);
-      this.external = null;
-      const now = this.clock.now();
-      this.bus.emit('printer.external_job_ended', {
-        printer_id: this.printerId,
-        file_name: ext.file_name,
-        status: ends,
-        started_at: ext.started_at,
-        ended_at: now,
-        print_seconds: ext.timePrintingS ?? Math.round((this.clock.monotonic() - ext.startedMono) / 1000),
-        extruded_mm: null,
-        ...(ends === 'failed' && status.message ? { message: status.message } : {}),
-      });
+      this.endExternal({ status: ends, printSeconds: ext.timePrintingS, extrudedMm: null, message: ends === 'failed' ? (status.message ?? undefined) : undefined });
     }
     if (!running) return;
     const progress = running.progress;
     const timePrintingS = status.job?.timePrintingS ?? running.timePrintingS;
     if (this.external) Object.assign(this.external, { progress, timePrintingS });
     else {
-      const now = this.clock.now();
       this.external = {
-        file_name: running.fileName ?? `job ${running.id}`,
-        progress,
-        started_at: now - (timePrintingS ?? 0) * 1000,
-        startedMono: this.clock.monotonic() - (timePrintingS ?? 0) * 1000,
+        ...externalSeen(running.fileName ?? `job ${running.id}`, progress, instantOf(this.clock), (timePrintingS ?? 0) * 1000),
         printerJobId: running.id,
         timePrintingS,
       };
@@ -552,7 +402,7 @@ export class PrusaLinkPrinter implements PrinterLink {
     const job = this.job;
     const statusOk = need === null ? this.status === 'printing' || this.status === 'paused' : this.status === need;
     if (!job || !statusOk) throw wrongState(this.printerId, action, this.status);
-    if (job.printerJobId === null) await this.pollNow();
+    if (job.printerJobId === null) await this.loop.now();
     if (job.printerJobId === null) throw new AppError(409, 'invalid_state', `cannot ${action}: the printer has not started the job yet`);
     let res;
     try {
@@ -569,28 +419,9 @@ export class PrusaLinkPrinter implements PrinterLink {
 
   private waitFor(check: () => boolean, action: string): Promise<void> {
     if (check()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const w = {
-        check,
-        done: (err: Error | null) => {
-          clearTimeout(timer);
-          this.waiters.delete(w);
-          if (err) reject(err);
-          else resolve();
-        },
-      };
-      const timer = setTimeout(() => w.done(new AppError(409, 'invalid_state', `the printer did not ${action} within ${this.actionTimeoutMs} ms`)), this.actionTimeoutMs);
-      this.waiters.add(w);
-      this.pollSoon();
-    });
-  }
-
-  private checkWaiters(): void {
-    for (const w of [...this.waiters]) if (w.check()) w.done(null);
-  }
-
-  private rejectWaiters(err: Error): void {
-    for (const w of [...this.waiters]) w.done(err);
+    const done = this.waiters.wait(check, this.actionTimeoutMs, () => new AppError(409, 'invalid_state', `the printer did not ${action} within ${this.actionTimeoutMs} ms`));
+    this.loop.soon();
+    return done.promise;
   }
 
   /**
@@ -608,15 +439,6 @@ export class PrusaLinkPrinter implements PrinterLink {
     }
   }
 
-  private emitConsole(direction: ConsoleEntry['direction'], kind: ConsoleEntry['kind'], text: string): void {
-    for (const l of this.consoleListeners) {
-      try {
-        l({ direction, kind, text });
-      } catch {
-        // A console view must not break the driver.
-      }
-    }
-  }
 }
 
 async function startsWithBgcode(path: string): Promise<boolean> {

@@ -29,7 +29,7 @@ export interface EngineSql {
   epochMs(iso: Expression<unknown>): RawBuilder<number>;
   /** The larger of two non-NULL values (SQLite's scalar max, PostgreSQL's GREATEST). */
   greatest(a: Expression<unknown>, b: Expression<unknown>): RawBuilder<number>;
-  /** The JSON array text `array` (of strings) holds `value`. */
+  /** The JSON array text `array` (of strings) holds `value`, ASCII letters in either case (tags: 'PLA' finds 'pla'). */
   jsonArrayHas(array: Expression<unknown>, value: string): RawBuilder<SqlBool>;
   /**
    * `column` equals `value` ignoring case: the column is COLLATE NOCASE on SQLite and has a unique index on lower()

@@ -22,7 +22,9 @@ export const postgresSql: EngineSql = {
   // EXTRACT gives NUMERIC seconds with the microseconds: times 1000 and rounded, Date.parse's integer.
   epochMs: (iso) => sql<number>`CAST(ROUND(EXTRACT(EPOCH FROM CAST(${iso} AS timestamptz)) * 1000) AS BIGINT)`,
   greatest: (a, b) => sql<number>`GREATEST(${a}, ${b})`,
-  jsonArrayHas: (array, value) => sql<SqlBool>`EXISTS (SELECT 1 FROM json_array_elements_text(CAST(${array} AS json)) AS e(value) WHERE e.value = ${value})`,
+  // lower() under the C collation folds ASCII letters only (a database's own locale would fold 'É' too), as SQLite's NOCASE.
+  jsonArrayHas: (array, value) =>
+    sql<SqlBool>`EXISTS (SELECT 1 FROM json_array_elements_text(CAST(${array} AS json)) AS e(value) WHERE lower(e.value COLLATE "C") = lower(CAST(${value} AS TEXT) COLLATE "C"))`,
   equalsIgnoringCase: (column, value) => sql<SqlBool>`lower(${column}) = lower(${value})`,
   async suspendTriggers(trx) {
     // USER triggers only: the foreign-key checks (internal triggers) stay on. ALTER TABLE is transactional here.

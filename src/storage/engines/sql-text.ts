@@ -22,6 +22,11 @@ export interface SqlText {
   nextDay(day: string): string;
   /** A text as a JSON string ('"a"'), NULL as 'null': so NULL and '' stay apart in a key. */
   jsonQuote(text: string): string;
+  /**
+   * Appended to a subquery (after its WHERE if it has one): keeps the planner from merging it into the outer query, so its computed columns
+   * are computed once per row instead of once per reference (PostgreSQL; SQLite keeps its trigger SQL as it was).
+   */
+  fence: string;
   /** INSERT of `select` into `table (columns)` that skips rows whose key is already there. */
   insertIgnore(table: string, columns: string, select: string): string;
 }
@@ -39,6 +44,7 @@ export const sqliteText: SqlText = {
   utcHourOfSeconds: (s) => `strftime('%Y-%m-%dT%H', ${s}, 'unixepoch')`,
   nextDay: (day) => `date(${day}, '+1 day')`,
   jsonQuote: (t) => `json_quote(${t})`,
+  fence: '',
   insertIgnore: (table, columns, select) => `INSERT OR IGNORE INTO ${table} (${columns}) ${select}`,
 };
 
@@ -55,6 +61,8 @@ export const postgresText: SqlText = {
   utcHourOfSeconds: (s) => `to_char(to_timestamp(${s}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24')`,
   nextDay: (day) => `to_char(CAST(${day} AS date) + 1, 'YYYY-MM-DD')`,
   jsonQuote: (t) => `COALESCE(CAST(to_json(CAST(${t} AS TEXT)) AS TEXT), 'null')`,
+  // OFFSET 0 changes no row, but a subquery with one is planned on its own.
+  fence: ' OFFSET 0',
   insertIgnore: (table, columns, select) => `INSERT INTO ${table} (${columns}) ${select} ON CONFLICT DO NOTHING`,
 };
 

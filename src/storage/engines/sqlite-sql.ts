@@ -15,7 +15,8 @@ export const sqliteSql: EngineSql = {
   },
   epochMs: (iso) => sql<number>`CAST(ROUND((julianday(${iso}) - 2440587.5) * 86400000) AS INTEGER)`,
   greatest: (a, b) => sql<number>`MAX(${a}, ${b})`,
-  jsonArrayHas: (array, value) => sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${array}) WHERE json_each.value = ${value})`,
+  // NOCASE folds ASCII letters only, as the PostgreSQL form does.
+  jsonArrayHas: (array, value) => sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${array}) WHERE json_each.value = ${value} COLLATE NOCASE)`,
   equalsIgnoringCase: (column, value) => sql<SqlBool>`${column} = ${value}`,
   async suspendTriggers(trx) {
     // SQLite cannot switch a trigger off, but its DDL is transactional: drop them and create them again from their

@@ -33,14 +33,15 @@ interface TriggerSpec {
   pg?: { event: string; body: string };
 }
 
-const insertedJobs = (r: RollupSql, src: string): string => r.jobParts(src, '1') + r.lineParts(linesOfJobs(src), '1') + r.oddJobs(src);
+const insertedJobs = (r: RollupSql, src: string, bulk = false): string =>
+  (bulk ? r.bulkJobParts(src, '1') : r.jobParts(src, '1')) + r.lineParts(linesOfJobs(src), '1') + r.oddJobs(src);
 
 const triggers = (r: RollupSql): TriggerSpec[] => [
   {
     name: 'analytics_job_insert',
     event: 'AFTER INSERT ON jobs',
     body: insertedJobs(r, jobRows('NEW')),
-    pg: { event: 'AFTER INSERT ON jobs REFERENCING NEW TABLE AS new_jobs', body: insertedJobs(r, 'new_jobs') },
+    pg: { event: 'AFTER INSERT ON jobs REFERENCING NEW TABLE AS new_jobs', body: insertedJobs(r, 'new_jobs', true) },
   },
   {
     name: 'analytics_job_delete',
@@ -110,11 +111,20 @@ export const postgresTriggers = (specs: TriggerSpec[]): string =>
   specs
     .map((t) => {
       const level = t.pg ? `${t.pg.event} FOR EACH STATEMENT` : `${t.event} FOR EACH ROW${t.when ? ` WHEN (${t.when})` : ''}`;
-      return `CREATE FUNCTION ${t.name}() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN ${t.pg?.body ?? t.body}
-  RETURN NULL; END $fn$;
+      return `${postgresFunction(t, 'CREATE')}
 CREATE TRIGGER ${t.name} ${level} EXECUTE FUNCTION ${t.name}();`;
     })
     .join('\n');
+
+const postgresFunction = (t: TriggerSpec, verb: 'CREATE' | 'CREATE OR REPLACE'): string =>
+  `${verb} FUNCTION ${t.name}() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN ${t.pg?.body ?? t.body}
+  RETURN NULL; END $fn$;`;
+
+/** The names of the PostgreSQL roll-up trigger functions (one per trigger). */
+export const postgresRollupFunctionNames = (): string[] => triggers(POSTGRES).map((t) => t.name);
+
+/** Every PostgreSQL roll-up trigger function again from today's SQL (CREATE OR REPLACE: the triggers stay as they are). */
+export const replacePostgresRollupFunctions = (): string => triggers(POSTGRES).map((t) => postgresFunction(t, 'CREATE OR REPLACE')).join('\n');
 
 const SQLITE = rollupSql(sqliteText);
 const POSTGRES = rollupSql(postgresText);

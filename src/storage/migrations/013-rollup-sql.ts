@@ -68,6 +68,8 @@ export interface RollupSql {
   jobChanged: string;
   /** Statements (each ending in ';') adding (1) or removing (-1) every part of the jobs in `src` that depends on the job row alone. */
   jobParts(src: string, s: Sign): string;
+  /** The same as jobParts, each hour row written once (a statement trigger's many jobs: writes are most of its cost). */
+  bulkJobParts(src: string, s: Sign): string;
   /** The days' minimum and maximum read again after the job `row` left them. */
   recountMax(row: 'OLD', updated: boolean): string;
   /** Statements adding or removing the filament lines `lines`. */
@@ -151,11 +153,13 @@ export function rollupSql(d: SqlText): RollupSql {
    * no length lies wholly in its start hour. A job stamped ending before it started is left out: where a series puts
    * it depends on its buckets' width (analytics_backward_jobs lists those few for the reports to cut themselves).
    */
+  // Fenced (d.fence): merged into the outer query, each use of x.sm, x.em, x.wall ... would parse the timestamps again,
+  // some twenty times per hour slice (most of PostgreSQL's time in a bulk insert once JIT is off, migration 022).
   const hourSlices = (src: string): string => `
   (SELECT y.*, (y.em - y.sm) / 1000.0 AS wall, y.sm / ${HOUR_MS} AS h0,
      CASE WHEN y.em <= y.sm THEN 1 ELSE (y.em - 1) / ${HOUR_MS} - y.sm / ${HOUR_MS} + 1 END AS nh
    FROM (SELECT l.*, ${ms('l.started_at')} AS sm, ${ms('l.completed_at')} AS em FROM ${src} l
-         WHERE l.started_at IS NOT NULL AND l.completed_at >= l.started_at) y) x, ${d.series('x.nh', 'n')}, ${BOTH_KEYS} k`;
+         WHERE l.started_at IS NOT NULL AND l.completed_at >= l.started_at${d.fence}) y${d.fence}) x, ${d.series('x.nh', 'n')}, ${BOTH_KEYS} k`;
   const slotStart = `((x.h0 + n.key) * ${HOUR_MS})`;
   const inside = d.greatest('0', `(${d.least('x.em', `${slotStart} + ${HOUR_MS}`)} - ${d.greatest('x.sm', slotStart)}) / 1000.0`);
   const share = `CASE WHEN x.wall <= 0 THEN 1 ELSE ${d.least('1.0', `${inside} / x.wall`)} END`;
@@ -178,6 +182,22 @@ export function rollupSql(d: SqlText): RollupSql {
 
   const jobPartList = [startedDay, createdDay, finishedDay, failureDay, printingHour, finishedHour];
   const jobParts = (src: string, s: Sign): string => jobPartList.map((part) => part(src, s)).join('\n');
+
+  /**
+   * printingHour and finishedHour in one upsert: the union of their rows summed per key, so an hour row that both
+   * write (a job's last hour) is written once. The same rows and sums (a part's missing columns add 0).
+   */
+  const jobHours = (src: string, s: Sign): string => `
+  INSERT INTO analytics_hour (hour, printer_id, print_seconds, completed_n, failed_n, cancelled_n)
+  SELECT h.hour, h.printer_id, SUM(h.print_seconds), SUM(h.completed_n), SUM(h.failed_n), SUM(h.cancelled_n) FROM (
+    SELECT ${hourOf} AS hour, ${keyOf('x.printer_id')} AS printer_id, ${s} * (${printing}) AS print_seconds, 0 AS completed_n, 0 AS failed_n, 0 AS cancelled_n
+    FROM ${hourSlices(src)}
+    UNION ALL
+    SELECT substr(j.completed_at, 1, 13), ${keyOf('j.printer_id')}, 0, ${s} * ${d.int(`j.status = 'completed'`)}, ${s} * ${d.int(`j.status = 'failed'`)}, ${s} * ${d.int(`j.status = 'cancelled'`)}
+    FROM ${src} j, ${BOTH_KEYS} k WHERE j.completed_at IS NOT NULL AND j.status IN ${FINAL}) h
+  GROUP BY 1, 2
+  ON CONFLICT (hour, printer_id) DO UPDATE SET ${addUp('analytics_hour', ['print_seconds', 'completed_n', 'failed_n', 'cancelled_n'])};`;
+  const bulkJobParts = (src: string, s: Sign): string => [startedDay, createdDay, finishedDay, failureDay, jobHours].map((part) => part(src, s)).join('\n');
 
   /** Per start day: filament of ended jobs by printer, type, colour and spool. */
   const materialDay = (lines: string, s: Sign): string => `
@@ -243,7 +263,7 @@ export function rollupSql(d: SqlText): RollupSql {
     backwardJobs('jobs'),
   ].map((statement) => `${statement.trim().replace(/;$/, '')};`);
 
-  return { changed, jobChanged, jobParts, recountMax, lineParts, oddJobs, forgetOddJob, usageTotalsMoved, rewatt, fill };
+  return { changed, jobChanged, jobParts, bulkJobParts, recountMax, lineParts, oddJobs, forgetOddJob, usageTotalsMoved, rewatt, fill };
 }
 
 /** The backfill of the roll-ups on `engine`, one statement an entry: migration 013 and `printfarm analytics rebuild`. */

@@ -20,7 +20,9 @@ import { migration017Nodes } from './017-nodes.js';
 import { migration018FileChunks } from './018-file-chunks.js';
 import { migration019StartRefusals } from './019-start-refusals.js';
 import { migration020SlicerUploads } from './020-slicer-uploads.js';
-import { migration021NodeHolders } from './021-node-holders.js';
+import { migration021FarmBackups } from './021-farm-backups.js';
+import { migration022RollupBulkInsert } from './022-rollup-bulk-insert.js';
+import { migration023NodeHolders } from './023-node-holders.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -43,5 +45,7 @@ export const migrations: readonly Migration[] = [
   migration018FileChunks,
   migration019StartRefusals,
   migration020SlicerUploads,
-  migration021NodeHolders,
+  migration021FarmBackups,
+  migration022RollupBulkInsert,
+  migration023NodeHolders,
 ];

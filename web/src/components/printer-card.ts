@@ -69,12 +69,14 @@ export interface PrinterCardProps {
   next: ForecastEntry | undefined;
   /** Wall mode: larger, no links or buttons. */
   wall?: boolean;
+  /** The box that drives it, on a farm of several (absent: one box, nothing to say). */
+  nodeName?: string;
   /** May the viewer send printer actions (printers:write)? */
   canAct?: boolean;
   onChanged?: (p: Printer) => void;
 }
 
-export function PrinterCard({ printer: p, job, next, wall = false, canAct = false, onChanged }: PrinterCardProps) {
+export function PrinterCard({ printer: p, job, next, wall = false, nodeName, canAct = false, onChanged }: PrinterCardProps) {
   const status = p.connecting ? 'connecting' : p.status;
   const t = p.temperatures;
   const titleId = `printer-${p.id}-name`;
@@ -90,6 +92,7 @@ export function PrinterCard({ printer: p, job, next, wall = false, canAct = fals
     ${!wall
       ? html`<p class="pc-meta"><${KindBadge} kind=${p.kind} />${p.group || p.tags.length > 0 ? ' ' : ''}${[p.group ? `Group ${p.group}` : null, ...p.tags.map((tag) => `#${tag}`)].filter(Boolean).join(' · ')}</p>`
       : null}
+    ${nodeName !== undefined ? html`<p class="pc-node">Driven by <a href="#/nodes">${nodeName}</a></p>` : null}
     <dl class="temps">
       <div><dt>Hotend</dt><dd data-temp="hotend">${tempWithTarget(t.hotend, t.hotend_target)}</dd></div>
       <div><dt>Bed</dt><dd data-temp="bed">${tempWithTarget(t.bed, t.bed_target)}</dd></div>

@@ -43,6 +43,7 @@ export function Swatch({ color, label }: { color: string | null | undefined; lab
 
 const STATUS_ICON: Record<string, string> = {
   idle: '●', printing: '▶', paused: '❚❚', offline: '○', error: '⚠', connecting: '…',
+  online: '●', lost: '⚠', stopped: '○',
   queued: '◷', completed: '✓', failed: '✕', cancelled: '⊘', active: '●', low_stock: '!', empty: '○', archived: '▢',
 };
 

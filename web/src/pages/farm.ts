@@ -2,11 +2,28 @@
 import { html } from '../lib/html.js';
 import { navigate, type Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
-import { ErrorNote, Empty, PageHeader } from '../components/ui.js';
+import { ErrorNote, Empty, Notice, PageHeader } from '../components/ui.js';
 import { PrinterCard } from '../components/printer-card.js';
 import { applyFilters, filterQuery, filtersOf, PRINTER_STATUSES, summarize, useFarmData, type FarmFilters, type Printer } from './farm-data.js';
 import type { PageDef } from './index.js';
+import { dateTime } from '../lib/format.js';
+import { stateWords, useNodes, type FarmNode } from './nodes-data.js';
 import '../styles/farm.css';
+
+/** A box the others marked lost: its printers are offline here and its printing jobs failed with node_lost. */
+function LostNodes({ nodes }: { nodes: FarmNode[] }) {
+  const lost = nodes.filter((n) => n.state === 'lost');
+  if (lost.length === 0) return null;
+  return html`<div class="lost-nodes">
+    <${Notice} kind="warning">
+      ${lost.map(
+        (n) => html`<p key=${n.id}>
+          <strong>Box ${n.name} is ${stateWords(n, dateTime)}</strong>${`: no heartbeat for 30 s. ${n.printers.length === 1 ? 'Its printer is' : `Its ${n.printers.length} printers are`} offline; jobs that were printing there failed. `}<a href="#/nodes">See the nodes</a>
+        </p>`,
+      )}
+    <//>
+  </div>`;
+}
 
 /** "3 printers: 1 printing, 1 idle (1 waiting for the bed to be cleared), 1 offline or in error". */
 export function SummaryLine({ printers }: { printers: Printer[] }) {
@@ -44,6 +61,9 @@ function Filters({ printers, filters }: { printers: Printer[]; filters: FarmFilt
 export function FarmPage({ route }: { route: Route }) {
   const { can } = useSession();
   const farm = useFarmData();
+  const nodes = useNodes();
+  // Which box drives each printer: said only on a farm of several boxes.
+  const nodeNames = new Map((nodes.data && nodes.data.length > 1 ? nodes.data : []).map((n) => [n.id, n.name]));
   const filters = filtersOf(route);
   const shown = farm.printers ? applyFilters(farm.printers, filters) : [];
   return html`<section class="farm">
@@ -52,6 +72,7 @@ export function FarmPage({ route }: { route: Route }) {
       <a class="btn secondary" href=${`#/wall${filterQuery(filters)}`}>Wall mode</a>
     <//>
     <${ErrorNote} error=${farm.error} />
+    <${LostNodes} nodes=${nodes.data ?? []} />
     ${farm.printers === undefined
       ? farm.error
         ? null
@@ -66,7 +87,7 @@ export function FarmPage({ route }: { route: Route }) {
             : html`<div class="grid farm-grid">
                 ${shown.map(
                   (p) => html`<${PrinterCard} key=${p.id} printer=${p} job=${p.current_job ? farm.jobs.get(p.current_job) : undefined}
-                    next=${farm.next.get(p.id)} canAct=${can('printers:write')} onChanged=${farm.setPrinter} />`,
+                    next=${farm.next.get(p.id)} nodeName=${p.node_id ? nodeNames.get(p.node_id) : undefined} canAct=${can('printers:write')} onChanged=${farm.setPrinter} />`,
                 )}
               </div>`}
         `}

@@ -9,6 +9,7 @@ import { addPrinterPage, printerSettingsPage } from './printer-setup.js';
 import { materialsPage } from './materials.js';
 import { analyticsPage } from './analytics.js';
 import { settingsPage } from './settings.js';
+import { nodesPage } from './nodes.js';
 
 export interface PageDef {
   /** First hash segment; '' is the home page (the farm grid). */
@@ -33,5 +34,6 @@ export const PAGES: PageDef[] = [
   printerSettingsPage,
   materialsPage,
   analyticsPage,
+  nodesPage,
   settingsPage,
 ];

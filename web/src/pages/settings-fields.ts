@@ -2,6 +2,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { api, ApiError, type Page, type Query } from '../lib/api.js';
+import { copyText, copyWords, type CopyOutcome } from '../lib/copy.js';
 import '../styles/settings.css';
 
 /**
@@ -48,29 +49,13 @@ export function numberOrNull(text: string): number | null {
 /** Text of an optional number for an input ('' for null/undefined). */
 export const numberText = (n: number | null | undefined): string => (n === null || n === undefined ? '' : String(n));
 
-/** Copies text; falls back to selecting the field and execCommand where the Clipboard API is not allowed (plain http). */
-async function copyText(text: string, input: HTMLInputElement | null): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    if (!input) return false;
-    input.select();
-    try {
-      return document.execCommand('copy');
-    } catch {
-      return false;
-    }
-  }
-}
-
 /**
  * A secret shown once: a read-only field (selected on focus) with a Copy button and a status line saying it was copied.
  */
 export function CopyField({ id, label, value, note }: { id: string; label: string; value: string; note?: string }) {
   const ref = useRef<HTMLInputElement>(null);
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const copy = async () => setState((await copyText(value, ref.current)) ? 'copied' : 'failed');
+  const [state, setState] = useState<CopyOutcome | null>(null);
+  const copy = async () => setState(await copyText(value, ref.current));
   return html`<div class="field copy-field">
     <label for=${id}>${label}</label>
     <div class="row copy-row">
@@ -79,7 +64,7 @@ export function CopyField({ id, label, value, note }: { id: string; label: strin
       <button type="button" class="btn primary" onClick=${copy}>Copy</button>
     </div>
     ${note ? html`<small id=${`${id}-note`} class="hint">${note}</small>` : null}
-    <span class="copy-status" role="status">${state === 'copied' ? 'Copied to the clipboard.' : state === 'failed' ? 'Copying failed: select the text and copy it by hand.' : ''}</span>
+    <span class="copy-status" role="status">${copyWords(state)}</span>
   </div>`;
 }
 

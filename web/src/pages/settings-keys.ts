@@ -1,4 +1,4 @@
-// Settings › API keys: list, create with a scope picker, the new key shown once with Copy, roll (24 h overlap), revoke.
+// Settings › API keys: list, a slicer's key in one click, create with a scope picker, the new key shown once with Copy, roll (24 h overlap), revoke.
 import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { api } from '../lib/api.js';
@@ -8,6 +8,7 @@ import { dateTime, relative } from '../lib/format.js';
 import { Button, ConfirmButton, Empty, ErrorNote, StatusBadge } from '../components/ui.js';
 import { CopyField, fieldProblem, NeedsScope, Pager } from './settings-fields.js';
 import { ScopePicker } from './settings-scopes.js';
+import { SlicerConnect } from './settings-slicer.js';
 
 interface ApiKey {
   id: string;
@@ -125,6 +126,7 @@ export function KeysSettings() {
   return html`<div class="keys-settings">
     <p class="hint">Keys let scripts and other programs use the <code>/v1</code> API. Give each program its own key with only the permissions it needs.</p>
     ${shown ? html`<${ShownOnce} shown=${shown} onDone=${() => setShown(null)} />` : null}
+    <${SlicerConnect} onMade=${() => void keys.reload()} />
     <${CreateKey} onCreated=${(k: NewKey) => { setShown({ key: k, rolledFrom: null }); void keys.reload(); }} />
     <div class="row wrap">
       <div class="field"><label for="key-status">Show</label>

@@ -21,6 +21,7 @@ const SCOPE_WORDS: Record<string, string> = {
   'analytics:read': 'see figures and export them',
   'webhooks:write': 'manage webhooks and see their deliveries',
   'metrics:read': 'scrape GET /metrics (Prometheus)',
+  'slicer:upload': 'upload G-code from a slicer (OctoPrint, PrusaLink and Moonraker host APIs)',
 };
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

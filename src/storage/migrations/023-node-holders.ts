@@ -11,8 +11,8 @@ const columns = `
     ALTER TABLE idempotency_keys ADD COLUMN node_id TEXT;
   `;
 
-export const migration021NodeHolders: Migration = {
-  version: 21,
+export const migration023NodeHolders: Migration = {
+  version: 23,
   name: 'node-holders',
   sql: columns,
   pg: columns,
