@@ -27,6 +27,7 @@ export const POSTGRES_TEST_FOLDERS = [
   'test/nodes/node-lost.test.ts',
   'test/nodes/refused-start-nodes.test.ts',
   'test/nodes/farm-view.test.ts',
+  'test/nodes/idempotency-nodes.test.ts',
 ];
 
 function testFiles(target: string): string[] {

@@ -14,6 +14,11 @@ export interface HttpDeps {
   auth: AccessControl;
   /** Free space and whether writes fail for lack of it: /healthz reports it, the error middleware feeds it. */
   storage: StorageStatus;
+  /**
+   * This node among the nodes sharing the database: an in-progress idempotency key it holds is taken over by another
+   * node only once it is lost. Absent: a fresh id per app (one box).
+   */
+  node?: { id: string };
   /** Told the method, matched route, status and duration of every request (the metrics feature's histogram); absent: nobody. */
   observeRequest?: RequestObserver;
 }

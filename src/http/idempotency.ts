@@ -7,6 +7,7 @@ import { readSessionCookie } from './middleware/session-cookie.js';
 import { AppError, badRequest } from '../errors.js';
 import type { HttpDeps } from './http-deps.js';
 import { errorResponseBody } from './error-middleware.js';
+import { newId } from '../ids.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_KEY_MAX = 255;
@@ -114,16 +115,41 @@ function storedHeaders(ctx: Koa.Context, extra: Record<string, string> = {}): Re
 export type IdempotentRunner = (ctx: Koa.Context, run: () => Promise<void>) => Promise<void>;
 
 /**
- * One runner per app (mountRoutes makes it). Its set holds the requests this app is running now: a row still "in
- * progress" whose slot is not in it was left by a process that died mid-request, and is taken over instead of
- * blocking the key for 24 h.
+ * One runner per app (mountRoutes makes it). Its set holds the requests this app is running now. A row still "in
+ * progress" is taken over instead of blocking the key for 24 h only when its holder is surely not running it: this
+ * node without the slot in its set (an earlier run died mid-request), or a node that is lost or stopped. A key held
+ * by another node that is alive is never taken over. Before the first request, this node's keys left in progress by an
+ * earlier run are released, so a retry on any node runs.
  */
 export function idempotentRunner(deps: HttpDeps): IdempotentRunner {
   const running = new Set<string>();
-  return (ctx, run) => withIdempotency(ctx, deps, running, run);
+  const self = deps.node?.id ?? newId('nod');
+  let cleared: Promise<void> | null = null;
+  return async (ctx, run) => {
+    cleared ??= releaseOwnLeftovers(deps.db, self).catch((err: unknown) => {
+      cleared = null;
+      throw err;
+    });
+    await cleared;
+    return withIdempotency(ctx, deps, self, running, run);
+  };
 }
 
-async function withIdempotency(ctx: Koa.Context, deps: HttpDeps, busy: Set<string>, run: () => Promise<void>): Promise<void> {
+/** Keys an earlier run of this node left in progress: nothing runs them now (this run has not started any). */
+async function releaseOwnLeftovers(db: HttpDeps['db'], self: string): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('node_id', '=', self).where('status', 'is', null).execute();
+}
+
+/** Whether the holder of an in-progress key surely runs it no more (see idempotentRunner). */
+async function holderGone(trx: HttpDeps['db'], holder: string | null, self: string): Promise<boolean> {
+  // Written before keys had holders (one box then), or by this node in an earlier run.
+  if (holder === null || holder === self) return true;
+  const node = await trx.selectFrom('nodes').select('state').where('id', '=', holder).executeTakeFirst();
+  // A node with no row yet is starting (it serves before it registers): alive.
+  return node !== undefined && node.state !== 'online';
+}
+
+async function withIdempotency(ctx: Koa.Context, deps: HttpDeps, self: string, busy: Set<string>, run: () => Promise<void>): Promise<void> {
   const key = readKey(ctx);
   if (key === undefined) return run();
 
@@ -145,7 +171,7 @@ async function withIdempotency(ctx: Koa.Context, deps: HttpDeps, busy: Set<strin
       await trx.deleteFrom('idempotency_keys').where('created_ms', '<=', now - IDEMPOTENCY_TTL_MS).execute();
       const claimed = await trx
         .insertInto('idempotency_keys')
-        .values({ ...where, fingerprint, status: null, response: null, created_ms: now })
+        .values({ ...where, fingerprint, status: null, response: null, created_ms: now, node_id: self })
         .onConflict((oc) => oc.columns(['api_key_id', 'idem_key']).doNothing())
         .returning('idem_key')
         .executeTakeFirst();
@@ -153,12 +179,13 @@ async function withIdempotency(ctx: Koa.Context, deps: HttpDeps, busy: Set<strin
         busy.add(slot);
         return undefined;
       }
-      const row = await trx.selectFrom('idempotency_keys').select(['fingerprint', 'status', 'response', 'created_ms']).where('api_key_id', '=', owner).where('idem_key', '=', key).executeTakeFirst();
+      const row = await trx.selectFrom('idempotency_keys').select(['fingerprint', 'status', 'response', 'created_ms', 'node_id']).where('api_key_id', '=', owner).where('idem_key', '=', key).executeTakeFirst();
       if (!row || row.status !== null || busy.has(slot)) return row ?? { fingerprint, status: null, response: null };
+      if (!(await holderGone(trx, row.node_id, self))) return row;
       // Left in progress by a process that died mid-request: taken over, by one request only (the row must be unchanged).
       const taken = await trx
         .updateTable('idempotency_keys')
-        .set({ fingerprint, status: null, response: null, created_ms: now })
+        .set({ fingerprint, status: null, response: null, created_ms: now, node_id: self })
         .where('api_key_id', '=', owner)
         .where('idem_key', '=', key)
         .where('status', 'is', null)
@@ -195,7 +222,8 @@ async function withIdempotency(ctx: Koa.Context, deps: HttpDeps, busy: Set<strin
   }
 
   const release = async (): Promise<void> => {
-    await db.deleteFrom('idempotency_keys').where('api_key_id', '=', owner).where('idem_key', '=', key).execute();
+    // Only while still this node's: a node declared lost whose request ends late leaves its taker's row alone.
+    await db.deleteFrom('idempotency_keys').where('api_key_id', '=', owner).where('idem_key', '=', key).where('node_id', '=', self).execute();
   };
   const store = async (status: number, stored: StoredResponse): Promise<void> => {
     await db
@@ -203,6 +231,7 @@ async function withIdempotency(ctx: Koa.Context, deps: HttpDeps, busy: Set<strin
       .set({ status, response: seal(JSON.stringify(stored), sealWith) })
       .where('api_key_id', '=', owner)
       .where('idem_key', '=', key)
+      .where('node_id', '=', self)
       .execute();
   };
 

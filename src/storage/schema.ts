@@ -103,6 +103,8 @@ export interface IdempotencyKeyTable {
   response: string | null;
   /** Unix ms; rows older than 24 h are purged. */
   created_ms: number;
+  /** The node running the first request while it is in progress: another node takes the key over only once it is lost. */
+  node_id: Generated<string | null>;
 }
 
 export interface UserPasswordTable {
@@ -325,6 +327,8 @@ export interface WebhookDeliveryTable {
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+  /** The node holding the lease in next_attempt_ms while its attempt is in flight (PostgreSQL); null otherwise. */
+  leased_by: Generated<string | null>;
 }
 
 export interface MaterialTable {

@@ -56,26 +56,59 @@ const dueSelect = (db: Q, webhookId: string) =>
     .where('webhook_deliveries.webhook_id', '=', webhookId)
     .where('webhook_deliveries.status', '=', 'pending');
 
+/** Any fixed number: with a webhook's id, the transaction lock that makes the nodes claim its deliveries one at a time. */
+export const CLAIM_LOCK_CLASS = 7_270_021;
+
+export interface Claim {
+  nowMs: number;
+  /** This node's attempts in flight (not due again until they end). */
+  exclude: readonly string[];
+  /** At most this many for this node (its own free slots). */
+  limit: number;
+  /** Attempts in flight per webhook for the whole farm (several nodes), this node's included. */
+  perWebhook: number;
+  leaseUntilMs: number;
+  /** The node taking the lease: its deliveries are handed back when it is lost. */
+  nodeId: string;
+}
+
 /**
- * Takes the next due deliveries of one webhook for this node, in event order, skipping those in flight here.
- * Several nodes (PostgreSQL): the rows are locked with SKIP LOCKED, so nodes claiming at once take different rows, and
- * each is leased (its next attempt moved to `leaseUntilMs`) in the same transaction, so no other node sends it
- * meanwhile and a node killed mid-send only delays it until the lease ends; recording the attempt replaces the lease,
- * which must outlast an attempt's timeout. One node (SQLite): the worker's own in-flight list is the whole claim, and a
- * crashed run's deliveries are due again at once on restart.
+ * Takes the next due deliveries of one webhook for this node, lowest sequence first, skipping those in flight here.
+ * Several nodes (PostgreSQL): the nodes claim one webhook's deliveries one at a time (a transaction-level advisory lock on
+ * its id, which no other write takes, so recording events is never held up), counting the leases in force on every
+ * node, so `perWebhook` bounds the attempts in flight for the whole farm. Each row taken is leased (its next attempt
+ * moved to `leaseUntilMs`, `leased_by` this node) in the same transaction: no other node sends it meanwhile; recording
+ * the attempt replaces the lease, which must outlast an attempt's timeout, and a lost node's leases are handed back by
+ * releaseLeasesOfGoneNodes. One node (SQLite): the worker's own in-flight list is the whole claim, and a crashed run's
+ * deliveries are due again at once on restart.
  */
-export async function claimDueDeliveriesOf(db: Q, webhookId: string, nowMs: number, exclude: readonly string[], limit: number, leaseUntilMs: number): Promise<DueDelivery[]> {
+export async function claimDueDeliveriesOf(db: Q, webhookId: string, c: Claim): Promise<DueDelivery[]> {
   const shared = engineSqlOf(db).engine === 'postgres';
   return db.transaction().execute(async (trx) => {
-    let q = dueSelect(trx, webhookId).where('webhook_deliveries.next_attempt_ms', '<=', nowMs);
-    if (exclude.length > 0) q = q.where('webhook_deliveries.id', 'not in', exclude);
-    q = q.orderBy('webhook_deliveries.next_attempt_ms').orderBy('webhook_deliveries.seq').limit(limit);
+    let limit = c.limit;
+    if (shared) {
+      await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK_CLASS}, hashtext(${webhookId}))`.execute(trx);
+      const live = await trx
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('webhook_id', '=', webhookId)
+        .where('status', '=', 'pending')
+        .where('leased_by', 'is not', null)
+        .where('next_attempt_ms', '>', c.nowMs)
+        .executeTakeFirstOrThrow();
+      limit = Math.min(limit, c.perWebhook - Number(live.n));
+      if (limit <= 0) return [];
+    }
+    let q = dueSelect(trx, webhookId).where('webhook_deliveries.next_attempt_ms', '<=', c.nowMs);
+    if (c.exclude.length > 0) q = q.where('webhook_deliveries.id', 'not in', c.exclude);
+    // Documented order: a webhook's deliveries go out by sequence (a retry due again goes before later events).
+    q = q.orderBy('webhook_deliveries.seq').limit(limit);
     if (!shared) return q.execute();
     const rows = await q.forUpdate('webhook_deliveries').skipLocked().execute();
     if (rows.length > 0) {
       await trx
         .updateTable('webhook_deliveries')
-        .set({ next_attempt_ms: leaseUntilMs })
+        .set({ next_attempt_ms: c.leaseUntilMs, leased_by: c.nodeId })
         .where('id', 'in', rows.map((r) => r.id))
         .execute();
     }
@@ -85,7 +118,24 @@ export async function claimDueDeliveriesOf(db: Q, webhookId: string, nowMs: numb
 
 /** An attempt cut off by this node's shutdown: the delivery is due again when it was before the claim, for any node. */
 export async function releaseDelivery(db: Q, row: DueDelivery): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ next_attempt_ms: row.next_attempt_ms }).where('id', '=', row.id).where('status', '=', 'pending').execute();
+  await db.updateTable('webhook_deliveries').set({ next_attempt_ms: row.next_attempt_ms, leased_by: null }).where('id', '=', row.id).where('status', '=', 'pending').execute();
+}
+
+/**
+ * Hands back the leases of nodes that are no longer running (declared lost, or stopped) and, given `selfId`, this
+ * node's own from an earlier run (it has nothing in flight yet): due now, for any node. Returns how many.
+ */
+export async function releaseLeasesOfGoneNodes(db: Q, nowMs: number, selfId?: string): Promise<number> {
+  const res = await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_ms: nowMs, leased_by: null })
+    .where('status', '=', 'pending')
+    .where((eb) => {
+      const gone = eb('leased_by', 'in', eb.selectFrom('nodes').select('id').where('state', 'in', ['lost', 'stopped']));
+      return selfId === undefined ? gone : eb.or([gone, eb('leased_by', '=', selfId)]);
+    })
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
 }
 
 /** One pending delivery whatever its due time (the test endpoint sends it at once). */
@@ -109,7 +159,7 @@ export async function nextDueMs(db: Q): Promise<number | null> {
 export async function failPendingOf(db: Q, webhookId: string, reason: string, nowIso: string): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
-    .set({ status: 'failed', next_attempt_ms: null, last_error: reason, updated_at: nowIso })
+    .set({ status: 'failed', next_attempt_ms: null, leased_by: null, last_error: reason, updated_at: nowIso })
     .where('webhook_id', '=', webhookId)
     .where('status', '=', 'pending')
     .execute();

@@ -1,11 +1,13 @@
-// Sends due deliveries from the database: bounded in flight, a per-webhook limit, retries on schedule, resumes after restart.
+// Sends due deliveries from the database: bounded in flight, a per-webhook limit (farm-wide on PostgreSQL), retries on schedule, resumes after restart.
 import http from 'node:http';
 import https from 'node:https';
+import { performance } from 'node:perf_hooks';
 import { isoTime, type Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
 import { TEST_EVENT_TYPE } from '../events/event-names.js';
-import { claimDueDeliveriesOf, failPendingOf, nextDueMs, pendingDelivery, releaseDelivery, updateDelivery, type DueDelivery } from './deliveries.repository.js';
+import { claimDueDeliveriesOf, failPendingOf, nextDueMs, pendingDelivery, releaseDelivery, releaseLeasesOfGoneNodes, updateDelivery, type DueDelivery } from './deliveries.repository.js';
+import { engineSqlOf } from '../storage/engines/engine-sql.js';
 import { decideAfterAttempt, type AttemptResult } from './delivery-outcome.js';
 import { hostAllowed } from '../net/host-allowlist.js';
 import { signatureHeader } from './signature.js';
@@ -16,7 +18,10 @@ import { enabledWebhooks, findWebhook, updateWebhook } from './webhooks.reposito
 export interface DeliveryWorkerOptions {
   /** Attempts in flight over all webhooks. */
   maxInFlight?: number;
-  /** Attempts in flight per webhook: 1 keeps a receiver's deliveries in event order while it keeps up. */
+  /**
+   * Attempts in flight per webhook: 1 keeps a receiver's deliveries in event order while it keeps up. With several
+   * nodes on PostgreSQL it bounds the whole farm's attempts (every node must be given the same).
+   */
   perWebhook?: number;
   timeoutMs?: number;
   /** Longest sleep between passes even when nothing seems due (a clock moved by hand, rows written by another process). */
@@ -33,6 +38,11 @@ export interface DeliveryWorkerOptions {
    * the attempt timeout plus 30 s, and never shorter than the timeout, so a slow attempt is not sent twice.
    */
   leaseMs?: number;
+  /**
+   * Several nodes: how often (monotonic ms, default 5 s) a pass also hands back the leases of nodes declared lost,
+   * besides at once when the nodes change (see releaseLeasesOfGoneNodes).
+   */
+  goneLeasesCheckMs?: number;
 }
 
 /** What an attempt led to: delivered, retry (it failed and goes again later), failed (given up). */
@@ -53,6 +63,9 @@ export class DeliveryWorker {
   private readonly random: () => number;
   private readonly retryDelayScale: number;
   private readonly leaseMs: number;
+  private readonly goneLeasesCheckMs: number;
+  /** Monotonic time of the last hand-back of lost nodes' leases; null: never (the first pass also takes back this node's own). */
+  private goneLeasesCheckedAt: number | null = null;
   private readonly inFlight = new Map<string, InFlight>();
   private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   private running = false;
@@ -66,8 +79,11 @@ export class DeliveryWorker {
   readonly outcomes: Record<AttemptOutcome, number> = { delivered: 0, retry: 0, failed: 0 };
 
   constructor(
-    /** `released`: tells the other nodes a delivery this node claimed is due again (see stop()). */
-    private readonly deps: { db: Db; clock: Clock; logger: Logger; released?: () => void },
+    /**
+     * `nodeId`: the node its leases are taken under. `released`: tells the other nodes a delivery this node claimed is
+     * due again (see stop()).
+     */
+    private readonly deps: { db: Db; clock: Clock; logger: Logger; nodeId: string; released?: () => void },
     options: DeliveryWorkerOptions = {},
   ) {
     this.maxInFlight = options.maxInFlight ?? 64;
@@ -77,6 +93,7 @@ export class DeliveryWorker {
     this.random = options.random ?? Math.random;
     this.retryDelayScale = options.retryDelayScale ?? 1;
     this.leaseMs = Math.max(options.leaseMs ?? this.timeoutMs + 30_000, this.timeoutMs + 1000);
+    this.goneLeasesCheckMs = options.goneLeasesCheckMs ?? 5000;
   }
 
   /** Everything pending in the database is picked up from here: a restart resumes where the last run stopped. */
@@ -100,6 +117,12 @@ export class DeliveryWorker {
     });
   }
 
+  /** The nodes changed (one was declared lost): hand back its leases on the next pass, which starts now. */
+  nodesChanged(): void {
+    this.goneLeasesCheckedAt = this.goneLeasesCheckedAt === null ? null : -Infinity;
+    this.wake();
+  }
+
   /** Attempts in flight now (tests and the benchmark wait for zero). */
   get busy(): number {
     return this.inFlight.size;
@@ -111,6 +134,7 @@ export class DeliveryWorker {
    */
   async stop(graceMs = 2000): Promise<void> {
     this.running = false;
+    this.goneLeasesCheckedAt = null;
     clearTimeout(this.timer);
     await this.passDone;
     const all = Promise.all([...this.inFlight.values()].map((f) => f.done));
@@ -147,6 +171,7 @@ export class DeliveryWorker {
         this.again = false;
         if (!this.running) return;
         const now = this.deps.clock.now();
+        await this.releaseGoneLeases(now);
         // Webhook by webhook (few), each asking the index for its own next due rows: a long backlog of one receiver
         // never fills a shared batch and starves the others.
         const hooks = await enabledWebhooks(this.deps.db);
@@ -157,7 +182,8 @@ export class DeliveryWorker {
           const mine = [...this.inFlight].filter(([, f]) => f.webhookId === webhookId).map(([id]) => id);
           const free = Math.min(this.perWebhook - mine.length, this.maxInFlight - this.inFlight.size);
           if (free <= 0) continue;
-          for (const row of await claimDueDeliveriesOf(this.deps.db, webhookId, now, mine, free, now + this.leaseMs)) void this.launch(row);
+          const claim = { nowMs: now, exclude: mine, limit: free, perWebhook: this.perWebhook, leaseUntilMs: now + this.leaseMs, nodeId: this.deps.nodeId };
+          for (const row of await claimDueDeliveriesOf(this.deps.db, webhookId, claim)) void this.launch(row);
         }
       } while (this.again && this.running);
       await this.scheduleNext();
@@ -167,6 +193,20 @@ export class DeliveryWorker {
         this.timer = setTimeout(() => this.wake(), this.safetyPollMs).unref();
       }
     }
+  }
+
+  /**
+   * Several nodes (PostgreSQL): a lost node's deliveries go out from another within seconds of it being declared lost,
+   * not when their leases end; the first pass after a start also takes back this node's own from a run that died.
+   */
+  private async releaseGoneLeases(nowMs: number): Promise<void> {
+    if (engineSqlOf(this.deps.db).engine !== 'postgres') return;
+    const t = performance.now();
+    const first = this.goneLeasesCheckedAt === null;
+    if (!first && t - this.goneLeasesCheckedAt! < this.goneLeasesCheckMs) return;
+    const released = await releaseLeasesOfGoneNodes(this.deps.db, nowMs, first ? this.deps.nodeId : undefined);
+    this.goneLeasesCheckedAt = t;
+    if (released > 0) this.deps.logger.info('webhooks: deliveries leased by a node no longer running are due again', { deliveries: released });
   }
 
   private async scheduleNext(): Promise<void> {
@@ -242,6 +282,8 @@ export class DeliveryWorker {
         status: decision.status,
         attempts,
         next_attempt_ms: decision.status === 'pending' ? decision.nextAttemptMs : null,
+        // The outcome ends the lease: not in flight any more, for the farm's per-webhook count.
+        leased_by: null,
         last_status_code: result.statusCode,
         last_duration_ms: result.durationMs,
         last_error: result.error,

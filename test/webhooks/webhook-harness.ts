@@ -32,13 +32,20 @@ export async function startReceiver(behaviour: Behaviour = () => ({ status: 204 
       res.end(answer.body ?? '');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  receiver.close = async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
+  Object.assign(receiver, await listenOnLoopback(server));
   return receiver;
+}
+
+/** Listens on a free port of 127.0.0.1: the receiver URL (path /hook), and a close that drops open requests too. */
+export async function listenOnLoopback(server: http.Server): Promise<{ url: string; close(): Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** Polls an (async) condition every 10 ms until it holds; fails after `ms` naming `what`. */

@@ -23,6 +23,7 @@ import { migration020SlicerUploads } from './020-slicer-uploads.js';
 import { migration021FarmBackups } from './021-farm-backups.js';
 import { migration022RollupBulkInsert } from './022-rollup-bulk-insert.js';
 import { migration023Sliced3mf } from './023-sliced-3mf.js';
+import { migration024NodeHolders } from './024-node-holders.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -48,4 +49,5 @@ export const migrations: readonly Migration[] = [
   migration021FarmBackups,
   migration022RollupBulkInsert,
   migration023Sliced3mf,
+  migration024NodeHolders,
 ];
