@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { EventsRuntime } from '../events/events-runtime.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
+import type { DurableWriter } from '../storage/durable-writer.js';
 import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.js';
 import { fanOutToWebhooks } from './webhook-outbox.js';
 
@@ -17,13 +18,17 @@ export interface WebhooksRuntime {
 }
 
 export function createWebhooksRuntime(
-  base: { db: Db; clock: Clock; logger: Logger; events: Pick<EventsRuntime, 'onRecord' | 'feed'>; cluster?: ClusterBus },
+  /** `durable`: delivery outcomes are written through it, held (never lost, never sent again) while the disk is full. */
+  base: { db: Db; clock: Clock; logger: Logger; events: Pick<EventsRuntime, 'onRecord' | 'feed'>; cluster?: ClusterBus; durable?: DurableWriter },
   options: DeliveryWorkerOptions = {},
 ): WebhooksRuntime {
   const { cluster } = base;
   // A delivery handed back by a node stopping mid-attempt is due at once: the other nodes hear of it on 'deliveries'.
   const released = cluster ? (): void => void cluster.publish('deliveries').catch(() => undefined) : undefined;
-  const worker = new DeliveryWorker({ db: base.db, clock: base.clock, logger: base.logger, ...(released ? { released } : {}) }, options);
+  const worker = new DeliveryWorker(
+    { db: base.db, clock: base.clock, logger: base.logger, ...(released ? { released } : {}), ...(base.durable ? { durable: base.durable } : {}) },
+    options,
+  );
   cluster?.subscribe('deliveries', () => worker.wake());
   base.events.onRecord(fanOutToWebhooks);
   base.events.feed.subscribe(() => worker.wake());

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { jobEvents, setOrg, untilStatus, uploadJob } from '../jobs/jobs-harness.js';
 import { longJobSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 import { startReceiver, type Receiver } from '../webhooks/webhook-harness.js';
-import { fillDatabase } from './disk-fill.js';
+import { fillDatabase, fillDeliveries } from './disk-fill.js';
 import { sqliteOf, sqliteOnly } from '../helpers/test-database.js';
 
 /** `moves` 1 mm moves extruding 0.5 mm each (relative E): a few seconds on longJobSim, with filament to charge. */
@@ -106,5 +106,47 @@ describe('a full database disk', { skip: sqliteOnly('fills the SQLite file (max_
     await setOrg(app, { storage_reserve_mb: null });
     assert.equal((await app.call('GET', '/v1/organization')).body.storage_reserve_mb, null);
     assert.equal((await uploadJob(app, extrudingGcode(50))).status, 201);
+  });
+  it('a webhook answered while the disk is full is sent once: its outcome waits for room instead of being lost', async () => {
+    const db = sqliteOf(app.t.handle);
+    await setOrg(app, { auto_start: false });
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    // The first request is answered when the test says so, with a body whose excerpt makes the delivery row grow.
+    const slow = await startReceiver((_req, i) => ({ status: 200, body: 'y'.repeat(1024), ...(i === 0 ? { after: answered } : {}) }));
+    try {
+      const hook = await app.call('POST', '/v1/webhooks', { url: slow.url, events: ['job.created'] });
+      assert.equal(hook.status, 201, JSON.stringify(hook.body));
+      const hookId = hook.body.id as string;
+      const created = await uploadJob(app, extrudingGcode(5));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      await app.until('the delivery to reach the receiver', () => slow.received.length === 1);
+      const pendingElsewhere = (): number =>
+        (db.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending' AND webhook_id != ?").get(hookId) as { n: number }).n;
+      await app.until('the other webhooks to be done', () => pendingElsewhere() === 0);
+
+      const disk = fillDatabase(db);
+      fillDeliveries(db, hookId);
+      answer();
+      // A second later (the worker looks again at once when an attempt ends) it has still been sent only once.
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(slow.received.length, 1, 'the delivery is not sent again while its outcome waits');
+      await app.until('the outcome to be held', () => health().then((s) => s === 'full'), 10_000);
+      const status = (): string =>
+        (db.prepare("SELECT status FROM webhook_deliveries WHERE webhook_id = ? AND id NOT LIKE 'dlv_fill_%'").get(hookId) as { status: string }).status;
+      assert.equal(status(), 'pending', 'nothing of the outcome is stored yet');
+
+      disk.free();
+      await app.until('the outcome to be stored', () => status() === 'delivered', 20_000);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(slow.received.length, 1);
+      const excerpt = db.prepare("SELECT response_excerpt AS e FROM webhook_deliveries WHERE webhook_id = ? AND id NOT LIKE 'dlv_fill_%'").get(hookId) as { e: string };
+      assert.equal(excerpt.e.length, 1024);
+      assert.notEqual(await health(), 'full');
+    } finally {
+      db.prepare("DELETE FROM webhook_deliveries WHERE id LIKE 'dlv_fill_%'").run();
+      await setOrg(app, { auto_start: true });
+      await slow.close();
+    }
   });
 });
