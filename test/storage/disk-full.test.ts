@@ -2,7 +2,7 @@
 // storage_full, reads work, /healthz says full; a print that ends meanwhile keeps its printer busy in our records and is
 // stored completed, with its grams and each event and webhook once, as soon as there is room again.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statfsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +11,7 @@ import { longJobSim, startPrintersApp, type PrintersApp } from '../printers/prin
 import { startReceiver, type Receiver } from '../webhooks/webhook-harness.js';
 import { fillDatabase, fillDeliveries } from './disk-fill.js';
 import { sqliteOf, sqliteOnly } from '../helpers/test-database.js';
+import { sendWire } from '../slicer/raw-http.js';
 
 /** `moves` 1 mm moves extruding 0.5 mm each (relative E): a few seconds on longJobSim, with filament to charge. */
 function extrudingGcode(moves: number): string {
@@ -107,6 +108,38 @@ describe('a full database disk', { skip: sqliteOnly('fills the SQLite file (max_
     assert.equal((await app.call('GET', '/v1/organization')).body.storage_reserve_mb, null);
     assert.equal((await uploadJob(app, extrudingGcode(50))).status, 201);
   });
+  it('an upload announcing more than the room above the reserve is refused before its first byte', async () => {
+    const MB = 1024 * 1024;
+    const { bavail, bsize } = statfsSync(dataDir);
+    // 64 MB of room above the reserve: an ordinary upload goes in, a body announcing 256 MB is not read at all.
+    await setOrg(app, { storage_reserve_mb: Math.floor((bavail * bsize) / MB) - 64 });
+    try {
+      const port = Number(new URL(app.t.baseUrl).port);
+      const uploads = [
+        { what: 'POST /v1/jobs', method: 'POST', target: '/v1/jobs', type: 'multipart/form-data; boundary=b' },
+        { what: 'the PrusaLink PUT', method: 'PUT', target: '/api/v1/files/local/big.gcode', type: 'application/octet-stream' },
+      ];
+      for (const u of uploads) {
+        const headers: Array<[string, string]> = [
+          ['Host', '127.0.0.1'],
+          ['Authorization', `Bearer ${app.admin}`],
+          ['Content-Type', u.type],
+          ['Content-Length', String(256 * MB)],
+          ['Expect', '100-continue'],
+        ];
+        // No body is ever sent: an answer can only come from the announced length.
+        const res = await sendWire(port, { method: u.method, target: u.target, headers, body: [] }, { continueTimeoutMs: 20_000, timeoutMs: 10_000 });
+        assert.equal(res.status, 507, `${u.what}: ${res.body.toString()}`);
+        assert.deepEqual(res.interim, [], `${u.what}: refused without asking for the body`);
+        // The slicer routes answer in their slicer's words (plain text), the API with its error object: both say why.
+        assert.match(res.body.toString(), /256 MB to store/, u.what);
+      }
+      assert.equal((await uploadJob(app, extrudingGcode(50))).status, 201, 'an upload that fits still goes in');
+    } finally {
+      await setOrg(app, { storage_reserve_mb: null });
+    }
+  });
+
   it('a webhook answered while the disk is full is sent once: its outcome waits for room instead of being lost', async () => {
     const db = sqliteOf(app.t.handle);
     await setOrg(app, { auto_start: false });
