@@ -7,9 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { jobEvents, setOrg, untilStatus, uploadJob } from '../jobs/jobs-harness.js';
-import { longJobSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
+import { fastSim, longJobSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 import { startReceiver, type Receiver } from '../webhooks/webhook-harness.js';
-import { fillDatabase, fillDeliveries } from './disk-fill.js';
+import { fillDatabase, fillDeliveries, fillJobs } from './disk-fill.js';
 import { sqliteOf, sqliteOnly } from '../helpers/test-database.js';
 import { sendWire } from '../slicer/raw-http.js';
 
@@ -138,6 +138,72 @@ describe('a full database disk', { skip: sqliteOnly('fills the SQLite file (max_
     } finally {
       await setOrg(app, { storage_reserve_mb: null });
     }
+  });
+
+  it('a printer going offline while the disk is full: its event and the waiting reason it causes are held, then written in order', async () => {
+    const db = sqliteOf(app.t.handle);
+    await setOrg(app, { auto_start: false });
+    try {
+      const printer = await app.create({ name: 'evt', connection_url: fastSim('disk-full-evt'), group: 'evt-bay' });
+      await app.untilStatus(printer.id, 'idle');
+      // Not ready (a bed to clear): the job waits for it, and for "no printer online" once its link drops.
+      await app.t.deps.printers.setReady(printer.id, false);
+      const created = await uploadJob(app, extrudingGcode(5), { group: 'evt-bay' });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const jobId = created.body.data.id as string;
+      const reasonOf = (): string | null => (db.prepare('SELECT waiting_reason AS r FROM jobs WHERE id = ?').get(jobId) as { r: string | null }).r;
+      await app.until('a waiting reason', () => reasonOf() === 'printers_not_ready');
+      const printerEvents = (): string[] =>
+        (db.prepare("SELECT type FROM events WHERE type IN ('printer.online', 'printer.offline') AND body LIKE ? ORDER BY seq").all(`%${printer.id}%`) as Array<{ type: string }>).map((e) => e.type);
+      const before = printerEvents();
+
+      const disk = fillDatabase(db);
+      fillJobs(db, jobId);
+      const session = app.t.deps.sessions.get(printer.id)!;
+      await session.disconnect();
+      await app.until('the printer.offline event to be held', () => health().then((s) => s === 'full'), 10_000);
+      const pass = await app.t.deps.scheduler.passNow();
+      assert.equal(pass?.waiting.get(jobId), 'no_printer_online');
+      assert.equal(reasonOf(), 'printers_not_ready', 'the new reason is not stored yet');
+      assert.deepEqual(printerEvents(), before, 'nor the event');
+
+      disk.free();
+      await app.until('the held writes to be stored', () => reasonOf() === 'no_printer_online' && printerEvents().length === before.length + 1, 20_000);
+      assert.deepEqual(printerEvents(), [...before, 'printer.offline']);
+      // Back online: the newer event after the older one, and the reason follows.
+      await session.connect();
+      await app.until('printer.online and the reason', () => printerEvents().length === before.length + 2 && reasonOf() === 'printers_not_ready');
+      assert.deepEqual(printerEvents(), [...before, 'printer.offline', 'printer.online']);
+      assert.notEqual(await health(), 'full');
+    } finally {
+      db.prepare("DELETE FROM jobs WHERE id LIKE 'job_fill_%'").run();
+      await setOrg(app, { auto_start: true });
+    }
+  });
+
+  it('a bed cleared by G-code while the disk is full: the ready flag is held, and the job starts once it is stored', async () => {
+    const db = sqliteOf(app.t.handle);
+    const printer = await app.create({ name: 'pusher', connection_url: fastSim('disk-full-clear'), group: 'clear-bay', clear_bed_gcode: 'G28', clear_bed_temperature: 100 });
+    await app.untilStatus(printer.id, 'idle');
+    const session = app.t.deps.sessions.get(printer.id)!;
+    // Offline and not ready until the disk is full: then it comes back, and the scheduler clears its bed.
+    await session.disconnect();
+    await app.t.deps.printers.setReady(printer.id, false);
+    const created = await uploadJob(app, extrudingGcode(5), { group: 'clear-bay' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const jobId = created.body.data.id as string;
+    const storedReady = (): number => (db.prepare('SELECT ready FROM printers WHERE id = ?').get(printer.id) as { ready: number }).ready;
+
+    const disk = fillDatabase(db);
+    await session.connect();
+    await app.until('the bed cleared and its ready flag held', () => session.snapshot().ready && health().then((s) => s === 'full'), 10_000);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(storedReady(), 0, 'not stored yet');
+    assert.equal((await app.call('GET', `/v1/jobs/${jobId}`)).body.status, 'queued', 'nothing starts on a flag not stored');
+
+    disk.free();
+    await untilStatus(app, jobId, 'completed', 20_000);
+    assert.notEqual(await health(), 'full');
   });
 
   it('a webhook answered while the disk is full is sent once: its outcome waits for room instead of being lost', async () => {
