@@ -174,6 +174,18 @@ describe('a full database disk', { skip: sqliteOnly('fills the SQLite file (max_
       await session.connect();
       await app.until('printer.online and the reason', () => printerEvents().length === before.length + 2 && reasonOf() === 'printers_not_ready');
       assert.deepEqual(printerEvents(), [...before, 'printer.offline', 'printer.online']);
+
+      // Both ways while the disk is full: the two events wait, then are stored in the order they happened.
+      const again = fillDatabase(db);
+      await session.disconnect();
+      await app.until('the disk found full again', () => health().then((s) => s === 'full'), 10_000);
+      await session.connect();
+      await app.untilStatus(printer.id, 'idle');
+      assert.deepEqual(printerEvents(), [...before, 'printer.offline', 'printer.online'], 'nothing stored while full');
+      again.free();
+      await app.until('both held events stored', () => printerEvents().length === before.length + 4, 20_000);
+      assert.deepEqual(printerEvents(), [...before, 'printer.offline', 'printer.online', 'printer.offline', 'printer.online']);
+      await app.until('the reason after it all', () => reasonOf() === 'printers_not_ready');
       assert.notEqual(await health(), 'full');
     } finally {
       db.prepare("DELETE FROM jobs WHERE id LIKE 'job_fill_%'").run();
