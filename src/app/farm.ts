@@ -264,5 +264,6 @@ function schedulingInfos(printers: readonly PrinterRecord[], spools: Map<string,
     material_color: p.material_color,
     spools: spools.get(p.id) ?? [],
     formats: printableFormats(p.kind),
+    model: p.model,
   }));
 }

@@ -2,8 +2,9 @@
 // estimated time, filament, nozzle and layer height, and its largest PNG or JPEG thumbnail is kept.
 import { AppError } from '../errors.js';
 import { BgcodeError, readBgcodeMetadata, type BgcodeMetadata } from './bgcode-reader.js';
-import type { Inspection } from './gcode-inspector.js';
+import { containerInspection, type Inspection } from './gcode-inspector.js';
 import type { Thumbnail } from './thumbnail-collector.js';
+import type { SlicerMetadata } from './slicer-metadata.js';
 
 export const BGCODE_MAGIC = Buffer.from('GCDE', 'latin1');
 
@@ -31,26 +32,20 @@ export async function inspectBgcode(filePath: string, size: number): Promise<Ins
     throw err;
   }
   const grams = meta.filament_used_g;
-  return {
-    size,
-    // The G-code inside is compressed in blocks: only the printer that reads the container counts its lines.
-    line_count: 0,
-    sent_lines_total: 0,
-    sent_bytes_total: 0,
-    metadata: {
-      slicer: meta.producer?.split(/\s+/)[0] ?? null,
-      slicer_version: meta.producer?.split(/\s+/)[1] ?? null,
-      estimated_duration: meta.estimated_time_s,
-      filament_used_g: grams,
-      filament_used_mm: meta.filament_used_mm,
-      filament_weight_source: grams === null ? null : 'slicer',
-      filament_type: meta.filament_type,
-      extruders:
-        grams === null && meta.filament_used_mm === null ? [] : [{ index: 0, type: meta.filament_type, used_g: grams, used_mm: meta.filament_used_mm }],
-      nozzle_diameter: meta.nozzle_diameter_mm,
-      layer_height: meta.layer_height_mm,
-      layer_count: null,
-    },
-    thumbnail: largestServable(meta),
+  // The G-code inside is compressed in blocks: only the printer that reads the container counts its lines.
+  const metadata: SlicerMetadata = {
+    slicer: meta.producer?.split(/\s+/)[0] ?? null,
+    slicer_version: meta.producer?.split(/\s+/)[1] ?? null,
+    estimated_duration: meta.estimated_time_s,
+    filament_used_g: grams,
+    filament_used_mm: meta.filament_used_mm,
+    filament_weight_source: grams === null ? null : 'slicer',
+    filament_type: meta.filament_type,
+    extruders:
+      grams === null && meta.filament_used_mm === null ? [] : [{ index: 0, type: meta.filament_type, used_g: grams, used_mm: meta.filament_used_mm }],
+    nozzle_diameter: meta.nozzle_diameter_mm,
+    layer_height: meta.layer_height_mm,
+    layer_count: null,
   };
+  return containerInspection(size, metadata, largestServable(meta));
 }

@@ -1,13 +1,16 @@
 // Turns a files row (plus the inspection of new content) into the API's file record, and an inspection into a row.
 import type { Inspection } from './gcode-inspector.js';
 import type { FileListRow, FileRow } from './files.repository.js';
-import type { ExtruderUsageRecord, FileListItem, FileRecord } from './files.schemas.js';
+import type { ExtruderUsageRecord, FileListItem, FileRecord, PlateRecord } from './files.schemas.js';
+import { bambuModelName } from './slice-info.js';
+import type { SlicedProject } from './threemf-inspection.js';
 
 export const thumbnailPath = (id: string): string => `/v1/files/${id}/thumbnail`;
 
 export function toFileRecord(row: FileRow): FileRecord {
   // A pruned file keeps its record (the jobs that printed it name it) but has no image to point at.
   const thumbnailType = row.deleted_at === null ? row.thumbnail_type : null;
+  const plates = JSON.parse(row.plates ?? '[]') as PlateRecord[];
   return {
     id: row.id,
     sha256: row.sha256,
@@ -39,6 +42,10 @@ export function toFileRecord(row: FileRow): FileRecord {
           },
     thumbnail_url: thumbnailType === null ? null : thumbnailPath(row.id),
     format: row.format,
+    printer_model_id: row.printer_model_id,
+    printer_model: bambuModelName(row.printer_model_id),
+    plate_count: plates.length,
+    plates,
     created_at: row.created_at,
     last_used_at: row.last_used_at ?? row.created_at,
     deleted_at: row.deleted_at,
@@ -52,7 +59,7 @@ export function toFileListItem(row: FileListRow): FileListItem {
 
 export function rowFromInspection(
   fields: { id: string; sha256: string; originalName: string; createdAt: string; format: FileRow['format'] },
-  i: Inspection,
+  i: Inspection & { sliced?: SlicedProject },
 ): FileRow {
   const m = i.metadata;
   return {
@@ -79,6 +86,8 @@ export function rowFromInspection(
     thumbnail_height: i.thumbnail?.height ?? null,
     thumbnail_size: i.thumbnail?.data.length ?? null,
     format: fields.format,
+    printer_model_id: i.sliced?.printer_model_id ?? null,
+    plates: JSON.stringify(i.sliced?.plates ?? []),
     created_at: fields.createdAt,
     last_used_at: fields.createdAt,
     deleted_at: null,

@@ -22,6 +22,25 @@ export const ThumbnailInfoSchema = Type.Object({
   url: Type.String({ description: 'Path of the image: /v1/files/{id}/thumbnail.' }),
 });
 
+export const SlicedFilamentSchema = Type.Object({
+  slot: Type.Integer({ description: "The slicer's 1-based filament slot; a Bambu start maps it to an AMS tray." }),
+  type: NullableString('Filament type, e.g. "PLA".'),
+  color: NullableString('Colour as the slicer wrote it, e.g. "#FF6600".'),
+  used_g: Nullable(Type.Number({ description: 'Grams this plate uses of it.' })),
+  used_m: Nullable(Type.Number({ description: 'Metres this plate uses of it.' })),
+});
+
+export const PlateSchema = Type.Object({
+  index: Type.Integer({ description: '1-based plate number, as in Metadata/plate_N.gcode.' }),
+  gcode: Type.String({ description: 'Path of the plate G-code inside the archive.' }),
+  gcode_md5: NullableString('Hex MD5 of that G-code as the slicer recorded it.'),
+  printer_model_id: NullableString('Bambu model code the plate was sliced for, e.g. "C12" (P1S).'),
+  nozzle_diameter: Nullable(Type.Number({ description: 'Millimetres.' })),
+  estimated_duration: Nullable(Type.Number({ description: "Seconds, the slicer's prediction." })),
+  filament_used_g: Nullable(Type.Number({ description: 'Grams, all filaments.' })),
+  filaments: Type.Array(SlicedFilamentSchema),
+});
+
 export const FileRecordSchema = Type.Object({
   id: Type.String({ description: 'file_...' }),
   sha256: Type.String({ description: 'Hex SHA-256 of the content; the same content is stored once.' }),
@@ -45,10 +64,14 @@ export const FileRecordSchema = Type.Object({
   layer_count: Nullable(Type.Integer()),
   thumbnail: Type.Union([ThumbnailInfoSchema, Type.Null()], { description: 'The largest PNG or JPEG embedded by the slicer.' }),
   thumbnail_url: NullableString('Path of the thumbnail (/v1/files/{id}/thumbnail), null when the file has none: ask for it only when set.'),
-  format: Type.Union([Type.Literal('gcode'), Type.Literal('bgcode')], {
+  format: Type.Union([Type.Literal('gcode'), Type.Literal('bgcode'), Type.Literal('3mf')], {
     description:
-      'Extension: gcode (text, any printer) or bgcode (Prusa binary G-code: metadata read from its blocks, printed only by PrusaLink printers; line counts are 0).',
+      'gcode (text, any printer), bgcode (Prusa binary G-code: metadata read from its blocks, printed only by PrusaLink printers; line counts are 0) or 3mf (a sliced 3MF, .gcode.3mf: printed only by Bambu printers of the model it was sliced for; the figures describe its first plate; line counts are 0).',
   }),
+  printer_model_id: NullableString('3mf: Bambu model code the file was sliced for (e.g. "C12"); null for other formats or when the slicer wrote none.'),
+  printer_model: NullableString('3mf: the name of that model (e.g. "P1S"); null when the code is not one we know.'),
+  plate_count: Type.Integer({ minimum: 0, description: '3mf: how many sliced plates it holds (a job prints the first); 0 for other formats.' }),
+  plates: Type.Array(PlateSchema, { description: '3mf: each sliced plate with its filament per slot; empty for other formats.' }),
   created_at: Type.String({ format: 'date-time' }),
   last_used_at: Type.String({ format: 'date-time', description: 'The last upload of this content, or job queued from it by file_id (pruning counts the end of its last job too).' }),
   deleted_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
@@ -94,7 +117,7 @@ export const FILES_LIST_SPEC: ListSpec = {
       description: 'Only files whose original_name contains this text (case-insensitive for ASCII letters).',
       where: (v) => sql<SqlBool>`lower(original_name) like lower(${`%${likeText(String(v))}%`}) escape '\\'`,
     },
-    format: { column: 'format', type: 'enum', values: ['gcode', 'bgcode'] },
+    format: { column: 'format', type: 'enum', values: ['gcode', 'bgcode', '3mf'] },
     deleted: {
       type: 'boolean',
       description: 'true: only files pruning removed (deleted_at set); false: only files still stored (they can be queued).',
@@ -104,3 +127,4 @@ export const FILES_LIST_SPEC: ListSpec = {
   dateRange: { column: 'created_at' },
 };
 export type ExtruderUsageRecord = Static<typeof ExtruderUsageSchema>;
+export type PlateRecord = Static<typeof PlateSchema>;

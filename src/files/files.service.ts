@@ -15,6 +15,8 @@ import { fileUrlHostsOf, findFileById, findFileBySha256, insertFile, markFileUse
 import type { FileListItem, FileRecord } from './files.schemas.js';
 import { runListQuery, type ListPage, type ListQuery } from '../storage/list-page.js';
 import { BGCODE_MAGIC, inspectBgcode, startsAsBgcode } from './bgcode-inspection.js';
+import { inspect3mf, type SlicedProject } from './threemf-inspection.js';
+import { startsAsZip } from './zip-reader.js';
 import { GcodeInspector, type FileInvalid, type Inspection } from './gcode-inspector.js';
 import { openDownload, tooLarge } from './url-download.js';
 import { systemResolver, type HostResolver } from './url-guard.js';
@@ -106,7 +108,9 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
     let seen = 0;
     // The first bytes decide: Prusa's binary container is read from its blocks once stored, text line by line now.
     let head = Buffer.alloc(0);
-    let format: 'gcode' | 'bgcode' | null = null;
+    let format: FileRow['format'] | null = null;
+    // A ZIP is read as a sliced 3MF only under a .3mf name; any other ZIP is refused by the text inspector.
+    const named3mf = /\.3mf$/i.test(originalName.trim());
     // Before the first byte is stored: a disk below the database's reserve takes no upload (content kept on another
     // disk or server takes none of this box's room).
     const roomLeft = await (store.local ? deps.storage : undefined)?.admitUpload().catch((err: unknown) => {
@@ -120,19 +124,22 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
       if (format === null) {
         head = Buffer.concat([head, chunk]);
         if (head.length < BGCODE_MAGIC.length) return;
-        format = startsAsBgcode(head) ? 'bgcode' : 'gcode';
+        format = startsAsBgcode(head) ? 'bgcode' : named3mf && startsAsZip(head) ? '3mf' : 'gcode';
         chunk = head;
       }
-      if (format === 'bgcode') return;
+      if (format !== 'gcode') return;
       inspector.push(chunk);
       // Stop at the first proof of invalid content instead of storing the rest of a large binary.
       if (inspector.failure) throw fileInvalidError(inspector.failure);
     });
     if (format === null && head.length > 0) inspector.push(head);
-    let inspection: Inspection;
-    if (format === 'bgcode') {
+    let inspection: Inspection & { sliced?: SlicedProject };
+    if (format === 'bgcode' || format === '3mf') {
       try {
-        inspection = await inspectBgcode(temp.tempPath, temp.size);
+        inspection =
+          format === 'bgcode'
+            ? await inspectBgcode(temp.tempPath, temp.size)
+            : await inspect3mf(temp.tempPath, temp.size, { maxGcodeBytes: limits.maxFileBytes, maxThumbnailBytes: limits.maxThumbnailBase64Bytes });
       } catch (err) {
         await store.discard(temp);
         throw err;
@@ -157,7 +164,7 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
     return store.exclusive(() => storeInspected(temp, inspection, format ?? 'gcode', originalName));
   }
 
-  async function storeInspected(temp: StoredTemp, inspection: Inspection, format: FileRow['format'], originalName: string): Promise<FileRecord> {
+  async function storeInspected(temp: StoredTemp, inspection: Inspection & { sliced?: SlicedProject }, format: FileRow['format'], originalName: string): Promise<FileRecord> {
     const nowIso = isoTime(deps.clock.now());
     const { thumbnail } = inspection;
     const existing = await findFileBySha256(deps.db, temp.sha256);

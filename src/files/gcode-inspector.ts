@@ -26,6 +26,19 @@ export interface Inspection {
   thumbnail: Thumbnail | null;
 }
 
+/**
+ * The inspection of a container a printer reads itself (.bgcode, .gcode.3mf): nothing is streamed line by line, so
+ * there are no line counts.
+ */
+export const containerInspection = (size: number, metadata: SlicerMetadata, thumbnail: Thumbnail | null): Inspection => ({
+  size,
+  line_count: 0,
+  sent_lines_total: 0,
+  sent_bytes_total: 0,
+  metadata,
+  thumbnail,
+});
+
 export type InspectionOutcome = { ok: true; inspection: Inspection } | { ok: false; invalid: FileInvalid };
 
 export interface InspectorOptions {
@@ -127,7 +140,7 @@ export class GcodeInspector {
     if (this.head.startsWith(BGCODE_MAGIC)) {
       this.fail('bgcode', null, 'Prusa binary G-code (.bgcode) is not supported: export plain text G-code instead');
     } else if (this.head.startsWith(ZIP_MAGIC)) {
-      this.fail('binary', null, 'a ZIP archive (such as a .3mf project), not G-code text: export plain G-code from the slicer');
+      this.fail('binary', null, 'a ZIP archive, not G-code text: upload a sliced 3MF under its .gcode.3mf name, or export plain G-code from the slicer');
     }
     return this.failure !== null;
   }

@@ -76,8 +76,11 @@ export async function claimJob(db: Q, id: string, printerId: string, startedAt: 
   }
 }
 
-/** A queued job with its stored file's format (the scheduler matches bgcode files to printers that print them). */
-export type QueuedJobRow = JobRow & { file_format: 'gcode' | 'bgcode' };
+/**
+ * A queued job with its stored file's format (the scheduler matches bgcode and 3mf files to printers that print them)
+ * and, for a sliced 3MF, the printer model it was sliced for.
+ */
+export type QueuedJobRow = JobRow & { file_format: 'gcode' | 'bgcode' | '3mf'; file_printer_model_id: string | null };
 
 /** Every queued job in scheduling order (urgent first, then oldest). */
 export async function queuedJobs(db: Q): Promise<QueuedJobRow[]> {
@@ -85,12 +88,13 @@ export async function queuedJobs(db: Q): Promise<QueuedJobRow[]> {
     .selectFrom('jobs')
     .selectAll()
     .select((eb) => eb.selectFrom('files').select('files.format').whereRef('files.id', '=', 'jobs.file_id').as('file_format'))
+    .select((eb) => eb.selectFrom('files').select('files.printer_model_id').whereRef('files.id', '=', 'jobs.file_id').as('file_printer_model_id'))
     .where('status', '=', 'queued')
     .orderBy('priority_rank', 'desc')
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
     .execute();
-  return rows.map((r) => ({ ...r, file_format: r.file_format ?? 'gcode' }));
+  return rows.map((r) => ({ ...r, file_format: r.file_format ?? 'gcode', file_printer_model_id: r.file_printer_model_id ?? null }));
 }
 
 /** Jobs running or paused on a printer. */

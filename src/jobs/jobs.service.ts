@@ -18,9 +18,13 @@ import { claimJob, findJob, insertJobs, PRIORITY_RANK, selectJobs, updateJobIf, 
 import type { JobPriority } from './jobs.schemas.js';
 
 /** What a stored file tells the job about itself (from the files feature's slicer metadata). */
-/** A binary G-code file pinned to a printer that streams text: it could never print there. */
-const bgcodeForOtherPrinter = (printerId: string): AppError =>
-  new AppError(422, 'file_invalid', `printer ${printerId} cannot print binary G-code (.bgcode): only PrusaLink printers do`, 'pin a PrusaLink printer, or upload plain G-code');
+/** A file pinned to a printer that cannot read its format (binary G-code, a sliced 3MF): it could never print there. */
+const formatForOtherPrinter = (printerId: string, format: FileFormat): AppError =>
+  format === '3mf'
+    ? new AppError(422, 'file_invalid', `printer ${printerId} cannot print a sliced 3MF (.gcode.3mf): only Bambu printers do`, 'pin a Bambu printer of the model it was sliced for, or upload plain G-code')
+    : format === 'bgcode'
+      ? new AppError(422, 'file_invalid', `printer ${printerId} cannot print binary G-code (.bgcode): only PrusaLink printers do`, 'pin a PrusaLink printer, or upload plain G-code')
+      : new AppError(422, 'file_invalid', `printer ${printerId} cannot print plain G-code: it prints only sliced 3MF (.gcode.3mf)`, 'pin another printer, or upload the sliced 3MF');
 
 /** A print started on the printer itself, as it ended there. */
 export interface ExternalEnd {
@@ -137,7 +141,7 @@ export class JobsService {
     if (fields.printer_id) {
       const formats = await this.d.printerFormats(fields.printer_id);
       if (formats === null) throw new AppError(400, 'invalid_printer', `printer ${fields.printer_id} does not exist`, 'list printers with GET /v1/printers');
-      if (!formats.includes(file.format)) throw bgcodeForOtherPrinter(fields.printer_id);
+      if (!formats.includes(file.format)) throw formatForOtherPrinter(fields.printer_id, file.format);
     }
     const copies = fields.copies ?? 1;
     const now = isoTime(this.d.clock.now());
@@ -260,7 +264,8 @@ export class JobsService {
       const formats = await this.d.printerFormats(patch.printer_id);
       if (formats === null) throw new AppError(400, 'invalid_printer', `printer ${patch.printer_id} does not exist`);
       const file = await this.d.db.selectFrom('files').select('format').where('id', '=', row.file_id).executeTakeFirst();
-      if (!formats.includes(file?.format ?? 'gcode')) throw bgcodeForOtherPrinter(patch.printer_id);
+      const format = file?.format ?? 'gcode';
+      if (!formats.includes(format)) throw formatForOtherPrinter(patch.printer_id, format);
     }
     const set: Updateable<JobTable> = { updated_at: isoTime(this.d.clock.now()) };
     if (patch.name !== undefined) set.name = patch.name;

@@ -34,11 +34,15 @@ export type PrinterKind = 'serial' | NetworkKind;
 
 export const printerKindOf = (url: string): PrinterKind => networkKindOf(url) ?? 'serial';
 
-/** What a file is: text G-code, or Prusa's binary container (.bgcode). */
-export type FileFormat = 'gcode' | 'bgcode';
+/** What a file is: text G-code, Prusa's binary container (.bgcode), or a sliced 3MF (.gcode.3mf). */
+export type FileFormat = 'gcode' | 'bgcode' | '3mf';
 
-/** The formats a printer of this kind prints: only PrusaLink printers read binary G-code (they print their own copy). */
-export const printableFormats = (kind: PrinterKind): readonly FileFormat[] => (kind === 'prusalink' ? ['gcode', 'bgcode'] : ['gcode']);
+/**
+ * The formats a printer of this kind prints: only PrusaLink printers read binary G-code and only Bambu printers sliced
+ * 3MF (each prints its own copy). The Bambu kind is compared as text so this holds before and after it joins the kinds.
+ */
+export const printableFormats = (kind: PrinterKind): readonly FileFormat[] =>
+  kind === 'prusalink' ? ['gcode', 'bgcode'] : (kind as string) === 'bambu' ? ['3mf'] : ['gcode'];
 
 /**
  * The name a network printer stores a job's upload under: the requested name (our job id and the file's hash) with the

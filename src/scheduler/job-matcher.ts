@@ -1,4 +1,6 @@
-// Which printers a job may ever use (pin, file format, group, material, nozzle, filament left), whatever their state right now.
+// Which printers a job may ever use (pin, file format, sliced-for model, group, material, nozzle, filament left), whatever
+// their state right now.
+import { modelMatchesSlice } from '../files/slice-info.js';
 import type { SchedulerJob, SchedulerPrinter } from './scheduler-types.js';
 import type { WaitingReason } from './waiting-reasons.js';
 
@@ -31,7 +33,8 @@ interface Requirement {
 
 interface PreparedPrinter {
   id: string;
-  bgcode: boolean;
+  formats: readonly SchedulerPrinter['formats'][number][];
+  model: string | null;
   group: string | null;
   nozzle: number | null;
   spools: { type: string; color: string | null; grams: number }[];
@@ -42,7 +45,8 @@ const norm = (s: string): string => s.trim().toLowerCase();
 export function createJobMatcher(printers: readonly SchedulerPrinter[]): JobMatcher {
   const prepared: PreparedPrinter[] = printers.map((p) => ({
     id: p.id,
-    bgcode: p.formats.includes('bgcode'),
+    formats: p.formats,
+    model: p.model ?? null,
     group: p.group,
     nozzle: p.nozzle_diameter,
     spools: p.loaded_materials.map((m) => ({
@@ -97,7 +101,7 @@ const part = (v: string | number | null): string => (v === null ? '\u0001' : Str
 
 function requirementKey(job: SchedulerJob): string {
   const m = job.material;
-  return `${job.file_format}\u0000${part(job.printer_id)}\u0000${part(job.group)}\u0000${part(m && m.type)}\u0000${part(m && m.color)}\u0000${part(job.nozzle_diameter)}`;
+  return `${job.file_format}\u0000${part(job.printer_model_id ?? null)}\u0000${part(job.printer_id)}\u0000${part(job.group)}\u0000${part(m && m.type)}\u0000${part(m && m.color)}\u0000${part(job.nozzle_diameter)}`;
 }
 
 /** The funnel: each rule narrows the printers; the first one that leaves none names the reason. */
@@ -113,9 +117,15 @@ function computeRequirement(job: SchedulerJob, printers: PreparedPrinter[], inde
     if (printers.length === 0) return { reason: 'no_printer_online', printers: [], grams };
     candidates = printers.map((_, i) => i);
   }
-  if (job.file_format === 'bgcode') {
-    candidates = candidates.filter((i) => printers[i]!.bgcode);
-    if (candidates.length === 0) return { reason: 'no_printer_for_format', printers: [], grams };
+  // Every printer says what it prints: plain G-code goes to all but Bambu printers, the other two to one kind each.
+  candidates = candidates.filter((i) => printers[i]!.formats.includes(job.file_format));
+  if (candidates.length === 0) return { reason: 'no_printer_for_format', printers: [], grams };
+  if (job.file_format === '3mf') {
+    // A slice is made for one model (bed, kinematics, start G-code): another Bambu model must not print it. A file
+    // whose slicer wrote no model cannot be checked and goes to any Bambu printer.
+    const model = job.printer_model_id ?? null;
+    if (model !== null) candidates = candidates.filter((i) => modelMatchesSlice(printers[i]!.model, model));
+    if (candidates.length === 0) return { reason: 'printer_model_mismatch', printers: [], grams };
   }
   if (job.group !== null) {
     candidates = candidates.filter((i) => printers[i]!.group === job.group);

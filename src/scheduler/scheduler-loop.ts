@@ -11,7 +11,7 @@ import type { DurableWriter } from '../storage/durable-writer.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { PrinterSnapshot } from '../printers/printer-state.js';
 import { decide } from './decide.js';
-import { printerRefusedDetail } from './waiting-reasons.js';
+import { formatDetail, printerRefusedDetail } from './waiting-reasons.js';
 import { forecast } from './forecast.js';
 import type { Decisions, Forecast, LoadedMaterial, PrinterStatus, SchedulerInput, SchedulerJob, SchedulerOrg, SchedulerPrinter } from './scheduler-types.js';
 
@@ -36,7 +36,9 @@ export interface PrinterSchedulingInfo {
   /** The spools loaded on the printer's tools (materials feature); when there are any, they replace the two fields above. */
   spools?: readonly LoadedMaterial[];
   /** File formats it prints. */
-  formats: readonly ('gcode' | 'bgcode')[];
+  formats: readonly ('gcode' | 'bgcode' | '3mf')[];
+  /** The model set on the printer (a sliced 3MF fits only its model); absent: null. */
+  model?: string | null;
   /**
    * Another node's printer: its state as its owner publishes it (offline when that node is lost or silent). Absent: this
    * node's own, read from its session.
@@ -91,6 +93,7 @@ export function toSchedulerJob(row: QueuedJobRow): SchedulerJob {
     estimated_usage_g: row.material_estimated_usage,
     batch_id: row.batch_id,
     file_format: row.file_format,
+    printer_model_id: row.file_printer_model_id,
   };
 }
 
@@ -123,6 +126,7 @@ function otherSchedulerPrinter(p: PrinterSchedulingInfo): SchedulerPrinter {
     loaded_materials: loadedMaterials(p),
     current_job_remaining_s: null,
     formats: p.formats,
+    model: p.model ?? null,
   };
 }
 
@@ -299,9 +303,11 @@ export class SchedulerLoop {
     const started = new Set(decisions.starts.map((s) => s.job_id));
     const next = new Map<string, string | null>();
     const writes: Promise<unknown>[] = [];
+    const jobById = new Map(input.jobs.map((j) => [j.id, j]));
     for (const [jobId, reason] of seen.waiting) {
       if (started.has(jobId) || (!writesSharedReasons && !pinned.has(jobId))) continue;
-      const detail = this.detailOf(seen.refused_by.get(jobId), infos);
+      const queued = jobById.get(jobId);
+      const detail = this.detailOf(seen.refused_by.get(jobId), infos) ?? (queued ? formatDetail(reason, queued) : null);
       const key = detail === null ? reason : `${reason}\n${detail}`;
       next.set(jobId, key);
       if (this.lastReasons.get(jobId) !== key) writes.push(this.storeReason(jobId, reason, detail));
@@ -355,6 +361,7 @@ export class SchedulerLoop {
       loaded_materials: loadedMaterials(p),
       current_job_remaining_s: null,
       formats: p.formats,
+      model: p.model ?? null,
     };
   }
 

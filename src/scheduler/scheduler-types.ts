@@ -38,8 +38,10 @@ export interface SchedulerPrinter {
   /** Heating up now (its heatup_watts count against the budget). */
   heating: boolean;
   loaded_materials: readonly LoadedMaterial[];
-  /** File formats it prints (gcode everywhere; bgcode on PrusaLink printers). */
-  formats: readonly ('gcode' | 'bgcode')[];
+  /** File formats it prints (gcode on all but Bambu printers; bgcode on PrusaLink printers; 3mf on Bambu printers). */
+  formats: readonly ('gcode' | 'bgcode' | '3mf')[];
+  /** The printer's model as set on it ("P1S", "C12"): a sliced 3MF fits only the model it was made for (absent: null). */
+  model?: string | null;
   /** Forecast only: seconds the current print still needs (printing or paused); null: unknown (default duration). */
   current_job_remaining_s: number | null;
 }
@@ -66,8 +68,10 @@ export interface SchedulerJob {
   estimated_usage_g: number | null;
   /** Copies made by one create request share it; informative only, copies are scheduled like any job. */
   batch_id: string | null;
-  /** The stored file's format: a bgcode job fits only printers that print bgcode. */
-  file_format: 'gcode' | 'bgcode';
+  /** The stored file's format: a job fits only printers that print it (bgcode: PrusaLink; 3mf: Bambu). */
+  file_format: 'gcode' | 'bgcode' | '3mf';
+  /** A 3mf job's Bambu model code (slice_info.config's printer_model_id); null or absent otherwise. */
+  printer_model_id?: string | null;
 }
 
 export interface SchedulerOrg {

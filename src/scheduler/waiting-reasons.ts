@@ -1,7 +1,8 @@
 // Why a queued job is not printing: the reason codes, and the words an operator reads for each (dashboard, docs).
+import { bambuModelName } from '../files/slice-info.js';
 
 /**
- * Listed from "nothing here can ever take it" to "it starts as soon as a heat-up ends". The first six say no printer
+ * Listed from "nothing here can ever take it" to "it starts as soon as a heat-up ends". The first seven say no printer
  * fits the job (decide() checks them in this order and names the first that leaves no printer); the rest say a
  * fitting printer exists, and name the state of the one nearest to taking the job (no_printer_online also stands for
  * a farm with no printer at all).
@@ -9,6 +10,7 @@
 export const WAITING_REASONS = [
   'pinned_printer_unknown',
   'no_printer_for_format',
+  'printer_model_mismatch',
   'no_printer_in_group',
   'no_printer_with_material',
   'nozzle_mismatch',
@@ -39,7 +41,12 @@ export const WAITING_REASON_TEXT: Readonly<Record<WaitingReason, WaitingReasonTe
   },
   no_printer_for_format: {
     label: 'No printer for format',
-    detail: 'The file is Prusa binary G-code (.bgcode), which only PrusaLink printers print, and none of them may take this job. Add a PrusaLink printer, or slice to plain G-code.',
+    detail:
+      'No printer the job may use prints its file format: Prusa binary G-code (.bgcode) prints only on PrusaLink printers, a sliced 3MF (.gcode.3mf) only on Bambu printers, plain G-code on all others. Add a printer of that kind, or slice again (waiting_detail says which).',
+  },
+  printer_model_mismatch: {
+    label: 'No printer of its model',
+    detail: 'The sliced 3MF was made for one Bambu printer model and no Bambu printer the job may use is that model (waiting_detail names it). Add one, set the right model on the printer, or slice again for your model.',
   },
   no_printer_in_group: {
     label: 'No printer in group',
@@ -95,3 +102,17 @@ export const waitingReasonText = (reason: WaitingReason): WaitingReasonText => W
 
 /** The words a job waiting with printer_refused carries (its waiting_detail): which printer, and what it said. */
 export const printerRefusedDetail = (printerName: string, message: string): string => `Printer "${printerName}" refused to start jobs: ${message}`;
+
+/** The words of a job that no printer prints the format of, or that was sliced for a model no printer is. */
+export function formatDetail(reason: WaitingReason, job: { file_format: 'gcode' | 'bgcode' | '3mf'; printer_model_id?: string | null }): string | null {
+  if (reason === 'printer_model_mismatch') {
+    const id = job.printer_model_id ?? 'an unknown model';
+    const name = bambuModelName(job.printer_model_id ?? null);
+    const model = name === null ? id : `${name} (${id})`;
+    return `The file was sliced for a Bambu Lab ${model} and no Bambu printer this job may use is that model: add one, set a Bambu printer's model to ${name ?? id}, or slice again for your printer.`;
+  }
+  if (reason !== 'no_printer_for_format') return null;
+  if (job.file_format === '3mf') return 'The file is a sliced 3MF (.gcode.3mf), which only Bambu printers print, and none of them may take this job: add a Bambu printer, or slice to plain G-code for another printer.';
+  if (job.file_format === 'bgcode') return 'The file is Prusa binary G-code (.bgcode), which only PrusaLink printers print, and none of them may take this job: add a PrusaLink printer, or slice to plain G-code.';
+  return 'The file is plain G-code and the only printers this job may use print sliced 3MF alone (Bambu printers): add another printer, or slice to a .gcode.3mf for them.';
+}

@@ -85,6 +85,7 @@ export const moonrakerHostRoutes = [
           folder: [root === GCODES ? '' : root, fieldText(fields, 'path')].join('/'),
           fileName: slicerFileName(rawName),
           print: fieldText(fields, 'print').toLowerCase() === 'true',
+          plateIndex: fieldText(fields, 'plateindex') || undefined,
         };
       });
       const path = [...result.target.folders, result.target.fileName].join('/');

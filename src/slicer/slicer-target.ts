@@ -10,7 +10,7 @@ export interface SlicerTarget {
   fileName: string;
   /** The job name: the file name without its extension. */
   jobName: string;
-  format: 'gcode' | 'bgcode';
+  format: 'gcode' | 'bgcode' | '3mf';
   /** The folders as sent (slashes and backslashes split, empty ones dropped). */
   folders: string[];
   group?: string;
@@ -36,22 +36,18 @@ const BGCODE_EXTENSION = /\.bgcode$/i;
 const THREE_MF = /\.3mf$/i;
 const MODELS = /\.(stl|obj|step|stp|amf|ply|3ds)$/i;
 
-/** Why a file of this name cannot be queued, or its format. */
-export function fileFormatOf(name: string): { format: 'gcode' | 'bgcode' } | TargetProblem {
+/**
+ * Why a file of this name cannot be queued, or its format. A .3mf is taken by its name: the file store then keeps a
+ * sliced one (plate G-code inside, for Bambu printers) and refuses a project that was never sliced.
+ */
+export function fileFormatOf(name: string): { format: 'gcode' | 'bgcode' | '3mf' } | TargetProblem {
   if (BGCODE_EXTENSION.test(name)) return { format: 'bgcode' };
   if (GCODE_EXTENSIONS.test(name)) return { format: 'gcode' };
-  if (THREE_MF.test(name)) {
-    return {
-      status: 415,
-      message:
-        `"${cut(name)}" is a 3MF project: only Bambu Lab printers print those, and this farm drives none yet. ` +
-        'Send G-code instead (PrusaSlicer and OrcaSlicer: turn off "binary" 3MF export, or export G-code)',
-    };
-  }
+  if (THREE_MF.test(name)) return { format: '3mf' };
   if (MODELS.test(name)) {
-    return { status: 415, message: `"${cut(name)}" is a 3D model, not a print: slice it first and send the G-code (.gcode or .bgcode)` };
+    return { status: 415, message: `"${cut(name)}" is a 3D model, not a print: slice it first and send the G-code (.gcode, .bgcode or a sliced .gcode.3mf)` };
   }
-  return { status: 415, message: `"${cut(name)}" is not G-code: the farm takes .gcode, .gco, .g and Prusa's binary .bgcode` };
+  return { status: 415, message: `"${cut(name)}" is not G-code: the farm takes .gcode, .gco, .g, Prusa's binary .bgcode and sliced 3MF (.gcode.3mf)` };
 }
 
 const cut = (s: string, n = 80): string => (s.length > n ? `${s.slice(0, n)}…` : s);
@@ -73,7 +69,7 @@ export function parseSlicerTarget(folders: string, fileName: string): SlicerTarg
   }
   const kind = fileFormatOf(name);
   if ('status' in kind) return kind;
-  const target: SlicerTarget = { fileName: name, jobName: name.replace(/\.(bgcode|gcode|gco|g)$/i, '') || name, format: kind.format, folders: [...all] };
+  const target: SlicerTarget = { fileName: name, jobName: name.replace(/(\.gcode)?\.3mf$|\.(bgcode|gcode|gco|g)$/i, '') || name, format: kind.format, folders: [...all] };
   for (let i = 0; i < all.length; i++) {
     const seg = all[i] as string;
     const word = seg.toLowerCase();

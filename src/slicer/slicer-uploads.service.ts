@@ -13,6 +13,7 @@ import type { JobsService, NewJobFields } from '../jobs/jobs.service.js';
 import type { JobRecord } from '../jobs/job-record.js';
 import { allPrinters } from '../printers/printers.repository.js';
 import type { Db } from '../storage/db.js';
+import { plateProblem } from './slicer-plate.js';
 import { fileFormatOf, isTargetProblem, parseSlicerTarget, type SlicerTarget, type TargetProblem } from './slicer-target.js';
 
 export type SlicerApi = 'octoprint' | 'prusalink' | 'moonraker';
@@ -39,6 +40,8 @@ export interface UploadRequest {
   folder: string;
   fileName: string;
   print: boolean;
+  /** OrcaSlicer's `plateindex` with a .gcode.3mf (Moonraker host): the 1-based plate to print; absent otherwise. */
+  plateIndex?: string;
 }
 
 export const problemError = (p: TargetProblem): AppError =>
@@ -155,6 +158,8 @@ export class SlicerUploads {
 
   private async finish(file: FileRecord, request: UploadRequest, target: SlicerTarget, fields: NewJobFields): Promise<SlicerUploadResult> {
     if (!request.print) return { file, target, jobs: [], jobIds: [] };
+    const plate = plateProblem(file, request.plateIndex);
+    if (plate) throw problemError(plate);
     const created = await this.d.jobs.create(fields, { ...toJobFileInfo(file), original_name: target.fileName }, null, request.keyId, request.api);
     return { file, target, jobs: [created.first], jobIds: created.jobIds };
   }

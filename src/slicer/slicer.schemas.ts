@@ -30,7 +30,7 @@ export const octoprintUploadDoc: JsonSchema = {
   type: 'object',
   required: ['file'],
   properties: {
-    file: { type: 'string', format: 'binary', description: 'The G-code (.gcode or .bgcode)' },
+    file: { type: 'string', format: 'binary', description: 'The G-code (.gcode, .bgcode or a sliced .gcode.3mf)' },
     path: { type: 'string', description: 'Folder: group/<name>, printer/<name or id>, x<copies>, low|normal|high|urgent, in any order' },
     print: { type: 'string', enum: ['true', 'false'], description: 'true queues a job; otherwise the file is only stored' },
     select: { type: 'string', enum: ['true', 'false'], description: 'Accepted and ignored (a farm has no selected file)' },
@@ -41,10 +41,11 @@ export const moonrakerUploadDoc: JsonSchema = {
   type: 'object',
   required: ['file'],
   properties: {
-    file: { type: 'string', format: 'binary', description: 'The G-code (.gcode or .bgcode)' },
+    file: { type: 'string', format: 'binary', description: 'The G-code (.gcode, .bgcode or a sliced .gcode.3mf)' },
     root: { type: 'string', description: 'gcodes, or a root of GET /server/files/roots (group/<name>, printer/<name>)' },
     path: { type: 'string', description: 'Folder, read like the OctoPrint path' },
     print: { type: 'string', enum: ['true', 'false'], description: 'true queues a job; otherwise the file is only stored' },
+    plateindex: { type: 'string', description: "OrcaSlicer, with a .gcode.3mf: the 1-based plate to print; it must be the file's first sliced plate" },
   },
 };
 

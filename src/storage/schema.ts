@@ -190,8 +190,15 @@ export interface FileTable {
   layer_height: number | null;
   layer_count: number | null;
   thumbnail_type: 'image/png' | 'image/jpeg' | null;
-  /** gcode: text a printer can be streamed; bgcode: Prusa's binary container, printed only by PrusaLink printers. */
-  format: Generated<'gcode' | 'bgcode'>;
+  /**
+   * gcode: text a printer can be streamed; bgcode: Prusa's binary container, printed only by PrusaLink printers;
+   * 3mf: a sliced 3MF (.gcode.3mf), printed only by Bambu printers of the model it was sliced for.
+   */
+  format: Generated<'gcode' | 'bgcode' | '3mf'>;
+  /** Bambu's model code a 3MF was sliced for; null for other formats. */
+  printer_model_id: Generated<string | null>;
+  /** JSON array of a 3MF's plates (PlateInfo); '[]' for other formats. */
+  plates: Generated<string>;
   thumbnail_width: number | null;
   thumbnail_height: number | null;
   thumbnail_size: number | null;

@@ -1,7 +1,7 @@
 // decide() tables for waiting reasons: every code has a situation that yields it, and the precedence between them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WAITING_REASON_TEXT, WAITING_REASONS, type WaitingReason } from '../../src/scheduler/waiting-reasons.js';
+import { formatDetail, WAITING_REASON_TEXT, WAITING_REASONS, type WaitingReason } from '../../src/scheduler/waiting-reasons.js';
 import { decide } from '../../src/scheduler/decide.js';
 import { checkDecideRow, job, ORG, printer, type DecideRow } from './scheduler-fixtures.js';
 
@@ -9,6 +9,12 @@ import { checkDecideRow, job, ORG, printer, type DecideRow } from './scheduler-f
 const oneEach: Array<DecideRow & { reason: WaitingReason }> = [
   { reason: 'pinned_printer_unknown', name: '', printers: [printer('p1')], jobs: [job('j', { pin: 'p9' })] },
   { reason: 'no_printer_for_format', name: '', printers: [printer('p1')], jobs: [job('j', { format: 'bgcode' })] },
+  {
+    reason: 'printer_model_mismatch',
+    name: '',
+    printers: [printer('p1', { formats: ['3mf'], model: 'A1' })],
+    jobs: [job('j', { format: '3mf', slicedFor: 'C12' })],
+  },
   { reason: 'no_printer_in_group', name: '', printers: [printer('p1')], jobs: [job('j', { group: 'g' })] },
   { reason: 'no_printer_with_material', name: '', printers: [printer('p1', { mat: 'PLA' })], jobs: [job('j', { mat: 'ABS' })] },
   { reason: 'nozzle_mismatch', name: '', printers: [printer('p1', { nozzle_diameter: 0.4 })], jobs: [job('j', { nozzle: 0.6 })] },
@@ -153,4 +159,12 @@ test('a job held by a refusing printer names that printer (its words come from i
   });
   assert.deepEqual(Object.fromEntries(out.waiting), { j: 'printer_refused', k: 'printers_busy' });
   assert.deepEqual(Object.fromEntries(out.refused_by), { j: 'p2' });
+});
+
+test('a 3MF job waiting for its format or model says which in words', () => {
+  assert.match(formatDetail('printer_model_mismatch', { file_format: '3mf', printer_model_id: 'C12' }) ?? '', /sliced for a Bambu Lab P1S \(C12\).*set a Bambu printer's model to P1S/);
+  assert.match(formatDetail('printer_model_mismatch', { file_format: '3mf', printer_model_id: 'Q9' }) ?? '', /sliced for a Bambu Lab Q9 and/);
+  assert.match(formatDetail('no_printer_for_format', { file_format: '3mf' }) ?? '', /only Bambu printers print/);
+  assert.match(formatDetail('no_printer_for_format', { file_format: 'bgcode' }) ?? '', /only PrusaLink printers print/);
+  assert.equal(formatDetail('printers_busy', { file_format: '3mf', printer_model_id: 'C12' }), null);
 });

@@ -56,7 +56,9 @@ export interface JobSpec {
   duration?: number;
   batch?: string;
   /** The file's format (default gcode). */
-  format?: 'gcode' | 'bgcode';
+  format?: 'gcode' | 'bgcode' | '3mf';
+  /** A 3mf file's Bambu model code (slice_info.config's printer_model_id). */
+  slicedFor?: string;
 }
 
 export function job(id: string, spec: JobSpec = {}): SchedulerJob {
@@ -72,6 +74,7 @@ export function job(id: string, spec: JobSpec = {}): SchedulerJob {
     estimated_duration_s: spec.duration ?? null,
     estimated_usage_g: spec.usage ?? null,
     file_format: spec.format ?? 'gcode',
+    printer_model_id: spec.slicedFor ?? null,
     batch_id: spec.batch ?? null,
   };
 }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { gcode } from '../jobs/jobs-harness.js';
+import { sliced3mf } from '../helpers/threemf-builder.js';
 import { startSlicerFarm, type SlicerFarm } from './slicer-harness.js';
 
 /** A multipart body in the given part order; each part is [name, value] or [name, content, filename]. */
@@ -42,7 +43,8 @@ describe('bad slicer uploads', () => {
     { what: 'no file part', send: () => post('/api/files/local', form([['print', 'true'], ['path', '']])), status: 400, message: /no file part named "file"|file: is required/ },
     { what: 'an empty file', send: () => post('/api/files/local', form([['print', 'true'], ['file', '', 'empty.gcode']])), status: 422, message: /the file is empty \(0 bytes\)/ },
     { what: 'an STL', send: () => post('/api/files/local', form([['print', 'true'], ['file', 'solid x\nendsolid x\n', 'part.stl']])), status: 415, message: /3D model, not a print: slice it first/ },
-    { what: 'a 3MF project', send: () => post('/server/files/upload', form([['root', 'gcodes'], ['print', 'true'], ['file', 'PK\u0003\u0004', 'plate.gcode.3mf']])), status: 415, message: /3MF project/ },
+    { what: 'a cut-off 3MF', send: () => post('/server/files/upload', form([['root', 'gcodes'], ['print', 'true'], ['file', 'PK\u0003\u0004', 'plate.gcode.3mf']])), status: 422, message: /not a valid 3MF \(ZIP\) archive/ },
+    { what: 'a 3MF project never sliced', send: () => post('/server/files/upload', form([['root', 'gcodes'], ['print', 'true'], ['file', sliced3mf([]), 'plate.3mf']])), status: 422, message: /3MF project that is not sliced/ },
     { what: 'a path with ..', send: () => post('/api/files/local', form([['print', 'true'], ['path', '../../etc'], ['file', gcode(), 'a.gcode']])), status: 400, message: /may not contain "\.\."/ },
     { what: 'a name of 300 characters', send: () => post('/api/files/local', form([['print', 'true'], ['file', gcode(), `${'n'.repeat(294)}.gcode`]])), status: 400, message: /300 characters long; the farm keeps names up to 255/ },
     { what: 'a wrong key', send: () => post('/api/files/local', form([['print', 'true'], ['file', gcode(), 'a.gcode']]), `svc_live_${'z'.repeat(40)}`), status: 401, message: /invalid API key/ },

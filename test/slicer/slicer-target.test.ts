@@ -15,6 +15,9 @@ const ok: [string, string, Record<string, unknown>][] = [
   // PrusaSlicer on Linux sends a typed `a\b\c.gcode` as one name: backslashes are folders wherever they stand.
   ['', 'high\\café ünï.gcode', { priority: 'high', fileName: 'café ünï.gcode', jobName: 'café ünï' }],
   ['group/Bay 1', 'x.gcode', { group: 'Bay 1' }],
+  // A sliced 3MF is taken by its name (the file store refuses one that was never sliced); the job drops both extensions.
+  ['printer/p1s-left', 'plate.gcode.3mf', { printer: 'p1s-left', format: '3mf', fileName: 'plate.gcode.3mf', jobName: 'plate' }],
+  ['', 'Bracket.3MF', { format: '3mf', jobName: 'Bracket' }],
 ];
 
 for (const [folder, name, want] of ok) {
@@ -27,8 +30,7 @@ for (const [folder, name, want] of ok) {
 
 const refused: [string, string, number, RegExp][] = [
   ['', 'model.stl', 415, /3D model, not a print: slice it first/],
-  ['', 'plate.gcode.3mf', 415, /3MF project: only Bambu Lab printers/],
-  ['', 'notes.txt', 415, /not G-code: the farm takes \.gcode, \.gco, \.g and Prusa's binary \.bgcode/],
+  ['', 'notes.txt', 415, /not G-code: the farm takes \.gcode, \.gco, \.g, Prusa's binary \.bgcode and sliced 3MF \(\.gcode\.3mf\)/],
   ['../etc', 'a.gcode', 400, /may not contain "\.\."/],
   ['group/..', 'a.gcode', 400, /may not contain "\.\."/],
   ['', `${'n'.repeat(300)}.gcode`, 400, /306 characters long; the farm keeps names up to 255/],

@@ -22,6 +22,7 @@ import { migration019StartRefusals } from './019-start-refusals.js';
 import { migration020SlicerUploads } from './020-slicer-uploads.js';
 import { migration021FarmBackups } from './021-farm-backups.js';
 import { migration022RollupBulkInsert } from './022-rollup-bulk-insert.js';
+import { migration023Sliced3mf } from './023-sliced-3mf.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -46,4 +47,5 @@ export const migrations: readonly Migration[] = [
   migration020SlicerUploads,
   migration021FarmBackups,
   migration022RollupBulkInsert,
+  migration023Sliced3mf,
 ];

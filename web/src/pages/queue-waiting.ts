@@ -17,9 +17,14 @@ export const WAITING_WORDS: Record<string, WaitingWords> = {
     todo: 'Cancel it and upload it again for another printer, or without a target printer.',
   },
   no_printer_for_format: {
-    label: 'Only a PrusaLink printer can print it',
-    why: 'The file is Prusa binary G-code (.bgcode): only printers reached through PrusaLink read that format, and none may take this job.',
-    todo: 'Add a PrusaLink printer, or slice the model again to plain G-code.',
+    label: 'No printer reads its file',
+    why: 'Binary G-code (.bgcode) prints only on PrusaLink printers and a sliced 3MF (.gcode.3mf) only on Bambu printers; none of those may take this job.',
+    todo: 'Add a printer of that kind, or slice the model again to plain G-code.',
+  },
+  printer_model_mismatch: {
+    label: 'No printer of its model',
+    why: 'The sliced 3MF was made for one Bambu printer model, and no Bambu printer it may use is that model.',
+    todo: "Add a Bambu printer of that model, set the right model in a Bambu printer's settings, or slice again for the printer you have.",
   },
   no_printer_in_group: {
     label: 'No printer in its group',
