@@ -51,14 +51,3 @@ export function fillDeliveries(sqlite: BetterSqlite3.Database, webhookId: string
   const at = new Date(0).toISOString();
   exhaust((size) => row.run(`dlv_fill_${randomUUID()}`, webhookId, seq, n++, 'x'.repeat(size), at, at));
 }
-
-/**
- * After fillDatabase: fills the pages of the jobs table and its indexes too (cancelled copies of job `templateId`,
- * which nothing schedules), so a job row that grows (a longer waiting reason) finds no room either.
- */
-export function fillJobs(sqlite: BetterSqlite3.Database, templateId: string): void {
-  const cols = (sqlite.pragma('table_info(jobs)') as Array<{ name: string }>).map((c) => c.name);
-  const values = cols.map((c) => (c === 'id' || c === 'waiting_detail' ? '?' : c === 'status' ? "'cancelled'" : c));
-  const copy = sqlite.prepare(`INSERT INTO jobs (${cols.join(', ')}) SELECT ${values.join(', ')} FROM jobs WHERE id = ?`);
-  exhaust((size) => copy.run(`job_fill_${randomUUID()}`, 'x'.repeat(size), templateId));
-}
