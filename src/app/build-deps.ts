@@ -112,7 +112,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const sql = engineSql(handle.engine);
   const events = createEventsRuntime({ db: handle.db, sql, clock, logger, cluster }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
-  const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events, cluster, nodeId: node.id }, s.webhooks);
+  const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events, cluster, nodeId: node.id, durable }, s.webhooks);
   const contentStore = openContentStore(s.fileStorage ?? defaultFileStorage(handle.engine, s.filesDir), { db: handle.db, dataDir: s.dataDir, engine: handle.engine });
   const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore, nodeId: node.id, cluster, ...(s.startRetryMs !== undefined ? { startRetryMs: s.startRetryMs } : {}) });
   // Another node's printer changing state changes this node's waiting reasons and forecast (the whole farm's).

@@ -127,14 +127,17 @@ export function createFarm(base: FarmBase): Farm {
       return { hourly_rate: org?.hourly_rate ?? 0, energy_cost_per_kwh: org?.energy_cost_per_kwh ?? 0, power_watts: printer?.power_watts ?? null };
     },
   });
-  // After a print (ours or one started on the printer) the link keeps its own not-ready flag; the stored one survives a restart.
-  const storeReady = (printerId: string): Promise<unknown> => {
-    const ready = base.sessions.get(printerId)?.snapshot().ready ?? false;
-    return base.printers
-      .setReady(printerId, ready)
+  // The stored ready flag goes through the durable writer: on a full disk it is held (the newest value of a printer
+  // replacing an older one still waiting) and written in order once there is room; callers never wait for room.
+  const writeReady = (printerId: string, ready: boolean): Promise<void> => {
+    const written = base.durable
+      .write(`ready flag of printer ${printerId}`, () => base.printers.setReady(printerId, ready), `ready:${printerId}`)
       .catch((err: Error) => base.logger.warn('could not store the printer ready flag', { printer_id: printerId, error: err }))
       .finally(wakeEveryNode);
+    return base.durable.untilStoredOrHeld([written]);
   };
+  // After a print (ours or one started on the printer) the link keeps its own not-ready flag; the stored one survives a restart.
+  const storeReady = (printerId: string): Promise<unknown> => writeReady(printerId, base.sessions.get(printerId)?.snapshot().ready ?? false);
   const runner = new JobRunner({
     meter,
     durable: base.durable,
@@ -173,6 +176,7 @@ export function createFarm(base: FarmBase): Farm {
     bus: base.bus,
     sessions: base.sessions,
     runner,
+    durable: base.durable,
     printers: async () => schedulingInfos(await base.printers.listOwn(), await spoolsByPrinter(base.db)),
     // Another node's printer as its owner publishes it: the waiting reasons and the forecast are the whole farm's.
     otherPrinters: async () => {
@@ -187,7 +191,7 @@ export function createFarm(base: FarmBase): Farm {
       const org = await findOrganization(base.db);
       return { auto_start: org ? org.auto_start === 1 : true, power_budget_watts: org?.power_budget_watts ?? null };
     },
-    setPrinterReady: (id, ready) => base.printers.setReady(id, ready),
+    setPrinterReady: writeReady,
     nodeView: () => schedulerNodeView(base.db, base.nodeId),
     currentRemaining: async (printerId) => {
       const current = (await base.printers.get(printerId)).current_job;

@@ -52,6 +52,11 @@ export interface FilesService {
    */
   ingestStream(source: Readable, originalName: string, limits?: FileLimits, field?: string, admit?: () => Promise<void>): Promise<FileRecord>;
   /**
+   * Before a request body is read: 507 storage_full when its announced length (Content-Length; 0 when unknown) would
+   * leave less than the reserve kept for the database. Content kept off this box takes none of its room: no check.
+   */
+  admitAnnounced(bytes: number): Promise<void>;
+  /**
    * Downloads and ingests; 400 naming the failure (bad URL, DNS, refused, remote status, redirects, timeouts), 413,
    * 422 file_invalid, 422 file_url_forbidden when a hop's host or address may not be reached.
    */
@@ -234,6 +239,9 @@ export function createFilesService(deps: FilesServiceDeps, defaults: FileLimits 
   return {
     limits: defaults,
     ingestStream,
+    async admitAnnounced(bytes) {
+      if (store.local && bytes > 0) await deps.storage?.admitUpload(bytes);
+    },
     ingestUrl,
     getFile,
     useStored,

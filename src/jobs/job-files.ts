@@ -1,6 +1,7 @@
 // What the jobs feature needs from the files feature (a stored, validated file from a URL, a multipart upload or the store),
 // and the adapter that provides it from the files service.
 import type { IncomingMessage } from 'node:http';
+import { announcedBytes } from '../files/announced-bytes.js';
 import { FileContentError } from '../files/content-store.js';
 import type { FileRecord } from '../files/files.schemas.js';
 import { fileDeletedError, type FilesService } from '../files/files.service.js';
@@ -40,6 +41,9 @@ export function jobFilesFrom(files: FilesService): JobFiles {
     fromUrl: async (url) => toJobFileInfo(await files.ingestUrl(url)),
     fromStored: async (fileId) => toJobFileInfo(await files.useStored(fileId)),
     async fromMultipart(req) {
+      // The whole body bounds the file from above: refused before the first byte only when even the body cannot fit,
+      // else the file is checked again as it streams.
+      await files.admitAnnounced(announcedBytes(req.headers));
       const upload = await parseMultipartJobUpload(req, files.limits, (source, name) => files.ingestStream(source, name));
       return { fields: upload.fields, file: upload.file ? toJobFileInfo(upload.file) : null };
     },

@@ -5,6 +5,7 @@ import type { EventBus } from '../events/event-bus.js';
 import type { EventsRuntime } from '../events/events-runtime.js';
 import { telemetryFromSnapshot } from '../events/printer-telemetry.js';
 import type { Logger } from '../logger.js';
+import type { DurableWriter } from '../storage/durable-writer.js';
 import type { PrintersService } from './printers.service.js';
 import type { SessionRegistry } from './session-registry.js';
 
@@ -17,15 +18,22 @@ export interface PrinterEventsDeps {
   printers: PrintersService;
   sessions: SessionRegistry;
   logger: Logger;
+  /** Stored events go through it: on a full disk they are held and written in order once there is room. */
+  durable: Pick<DurableWriter, 'write'>;
 }
 
 /** Starts the bridge; its stop resolves once the events already on their way are written. */
 export function bridgePrinterEvents(d: PrinterEventsDeps): () => Promise<void> {
   const inFlight = new Set<Promise<unknown>>();
+  // Events go to the durable writer in the order the sessions reported them, each with its printer as read then (a
+  // held printer.offline still shows the printer offline when it is written after it came back).
+  let order: Promise<unknown> = Promise.resolve();
   const record = (type: 'printer.online' | 'printer.offline' | 'printer.error', printerId: string): void => {
-    const p = d.printers
-      .get(printerId)
-      .then((printer) => d.events.recordNow(type, printer))
+    const printer = d.printers.get(printerId);
+    const queued = order.then(() => printer).then((p) => ({ written: d.durable.write(`${type} of printer ${printerId}`, () => d.events.recordNow(type, p)) }));
+    order = queued.catch(() => undefined);
+    const p = queued
+      .then((q) => q.written)
       // A printer deleted meanwhile has no record left to show: its session's last words are not an event.
       .catch((err: Error) => d.logger.debug('printer event not recorded', { printer_id: printerId, type, error: err }))
       .finally(() => inFlight.delete(p));

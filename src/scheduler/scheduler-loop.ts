@@ -7,6 +7,7 @@ import type { JobRunner } from '../jobs/job-runner.js';
 import { queuedJobs, setWaitingReason, type JobRow, type QueuedJobRow } from '../jobs/jobs.repository.js';
 import type { Db } from '../storage/db.js';
 import type { Logger } from '../logger.js';
+import type { DurableWriter } from '../storage/durable-writer.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { PrinterSnapshot } from '../printers/printer-state.js';
 import { decide } from './decide.js';
@@ -52,6 +53,8 @@ export interface SchedulerLoopDeps {
   bus: EventBus;
   sessions: SessionRegistry;
   runner: JobRunner;
+  /** Waiting reasons are written through it: held in order while the disk is full, never waited for by a pass. */
+  durable: Pick<DurableWriter, 'write' | 'untilStoredOrHeld'>;
   printers(): Promise<PrinterSchedulingInfo[]>;
   /**
    * The other nodes' printers, each with `live` (several nodes share the queue): waiting reasons and the forecast are
@@ -299,6 +302,7 @@ export class SchedulerLoop {
     const seen = farm.printers.length === input.printers.length ? decisions : decide(farm);
     const started = new Set(decisions.starts.map((s) => s.job_id));
     const next = new Map<string, string | null>();
+    const writes: Promise<unknown>[] = [];
     const jobById = new Map(input.jobs.map((j) => [j.id, j]));
     for (const [jobId, reason] of seen.waiting) {
       if (started.has(jobId) || (!writesSharedReasons && !pinned.has(jobId))) continue;
@@ -306,11 +310,25 @@ export class SchedulerLoop {
       const detail = this.detailOf(seen.refused_by.get(jobId), infos) ?? (queued ? formatDetail(reason, queued) : null);
       const key = detail === null ? reason : `${reason}\n${detail}`;
       next.set(jobId, key);
-      if (this.lastReasons.get(jobId) !== key) await setWaitingReason(this.d.db, jobId, reason, detail);
+      if (this.lastReasons.get(jobId) !== key) writes.push(this.storeReason(jobId, reason, detail));
     }
     this.lastReasons = next;
+    // Stored before the pass ends (a reader after it sees them), unless the disk is full: then they are held, written
+    // once there is room (a job's newest reason replacing an older one still waiting), and the scheduler goes on.
+    await this.d.durable.untilStoredOrHeld(writes);
     this.armWatch(input, decisions);
     return decisions;
+  }
+
+  private storeReason(jobId: string, reason: string, detail: string | null): Promise<unknown> {
+    const db = this.d.db;
+    return this.d.durable
+      .write(`waiting reason of job ${jobId}`, () => setWaitingReason(db, jobId, reason, detail), `waiting-reason:${jobId}`)
+      .catch((err: Error) => {
+        // Written again by the next pass.
+        this.lastReasons.delete(jobId);
+        this.d.logger.warn('could not store a waiting reason', { job_id: jobId, error: err });
+      });
   }
 
   /** The words of a job held back by a refusing printer: its name and what it said. */

@@ -57,6 +57,8 @@ export const prusalinkHostRoutes = [
       // Known before a byte is read: a file over the limit is refused before the slicer sends it (Expect: 100-continue).
       const length = Number(ctx.get('Content-Length') || NaN);
       if (Number.isFinite(length) && length > deps.slicerUploads.maxFileBytes) throw tooLarge('file', deps.slicerUploads.maxFileBytes, length);
+      // So is one the disk cannot hold above the reserve kept for the database.
+      if (Number.isFinite(length)) await deps.slicerUploads.admitAnnounced(length);
       const result = await deps.slicerUploads.fromBody(ctx.req, {
         api: 'prusalink',
         keyId: caller.keyId,

@@ -3,6 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors.js';
+import { announcedBytes } from '../files/announced-bytes.js';
 import { fileDeletedError, type FilesService } from '../files/files.service.js';
 import type { FileRecord } from '../files/files.schemas.js';
 import { parseMultipartJobUpload, type MultipartFields } from '../files/multipart-upload.js';
@@ -101,11 +102,18 @@ export class SlicerUploads {
     return fields;
   }
 
+  /** 507 storage_full before a byte is read when a body of `bytes` cannot fit above the reserve kept for the database. */
+  admitAnnounced(bytes: number): Promise<void> {
+    return this.d.files.admitAnnounced(bytes);
+  }
+
   /** A multipart upload (OctoPrint's and Moonraker's form, PrusaLink's older POST): `read` takes folder, name and print from the form. */
   async fromMultipart(
     req: IncomingMessage,
     read: (fields: MultipartFields, fileName: string) => UploadRequest,
   ): Promise<SlicerUploadResult> {
+    // The whole form bounds the file from above: refused at once only when even the form cannot fit.
+    await this.admitAnnounced(announcedBytes(req.headers));
     let admitted: { request: UploadRequest; target: SlicerTarget; fields: NewJobFields } | null = null;
     const ingest = (source: Readable, name: string, admit?: () => Promise<void>) => {
       // A model or a 3MF is refused by its name before a byte is stored (its content would only say "not G-code").

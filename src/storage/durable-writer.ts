@@ -35,6 +35,8 @@ export class DurableWriter {
   private full = false;
   private closing = false;
   private timer: NodeJS.Timeout | null = null;
+  /** Callers of untilStoredOrHeld waiting for the disk to fill (or their writes to be stored). */
+  private readonly onHeld = new Set<() => void>();
   private readonly retryMs: number;
 
   constructor(private readonly o: DurableWriterOptions) {
@@ -72,6 +74,25 @@ export class DurableWriter {
       // A new write is also the moment to try held ones again.
       void this.pump();
     });
+  }
+
+  /**
+   * Resolves once `writes` (promises of write()) are settled, or as soon as the disk is full and they are held: for a
+   * caller that wants its writes stored before it goes on (a reader after it sees them) but must never wait for room.
+   */
+  async untilStoredOrHeld(writes: readonly Promise<unknown>[]): Promise<void> {
+    if (writes.length === 0) return;
+    let done: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      done = resolve;
+      if (this.full) resolve();
+      else this.onHeld.add(resolve);
+    });
+    try {
+      await Promise.race([Promise.allSettled(writes), held]);
+    } finally {
+      this.onHeld.delete(done);
+    }
   }
 
   /** Something else was written: there may be room again, so held writes are tried now rather than at the next tick. */
@@ -127,6 +148,8 @@ export class DurableWriter {
       this.full = true;
       this.o.logger.warn('the disk is full: state writes are held in memory until there is room', { write: item.what, waiting: this.queue.length });
       this.o.onFull?.();
+      for (const resolve of this.onHeld) resolve();
+      this.onHeld.clear();
     }
     this.timer = setTimeout(() => void this.pump(), this.retryMs);
     this.timer.unref();

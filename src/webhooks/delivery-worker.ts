@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { isoTime, type Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../storage/db.js';
+import type { DurableWriter } from '../storage/durable-writer.js';
 import { TEST_EVENT_TYPE } from '../events/event-names.js';
 import { claimDueDeliveriesOf, failPendingOf, nextDueMs, pendingDelivery, releaseDelivery, releaseLeasesOfGoneNodes, updateDelivery, type DueDelivery } from './deliveries.repository.js';
 import { engineSqlOf } from '../storage/engines/engine-sql.js';
@@ -81,9 +82,10 @@ export class DeliveryWorker {
   constructor(
     /**
      * `nodeId`: the node its leases are taken under. `released`: tells the other nodes a delivery this node claimed is
-     * due again (see stop()).
+     * due again (see stop()). `durable`: where outcomes are written (absent: straight to the database), so an outcome
+     * that meets a full disk is held, not lost.
      */
-    private readonly deps: { db: Db; clock: Clock; logger: Logger; nodeId: string; released?: () => void },
+    private readonly deps: { db: Db; clock: Clock; logger: Logger; nodeId: string; released?: () => void; durable?: Pick<DurableWriter, 'write'> },
     options: DeliveryWorkerOptions = {},
   ) {
     this.maxInFlight = options.maxInFlight ?? 64;
@@ -267,8 +269,19 @@ export class DeliveryWorker {
         throw err;
       }
     }
-    await this.record(row, result, webhook.failing_since !== null);
+    // A full disk holds the outcome until there is room; the delivery stays in flight meanwhile, so no pass sends it
+    // again. A shutdown does not wait for room: the held write is the durable writer's to try once more (or give up).
+    const recorded = this.writeOutcome(row, result, webhook.failing_since !== null);
+    if (!(await untilAborted(recorded, signal))) {
+      recorded.catch((err: unknown) => this.deps.logger.error('webhooks: recording a delivery attempt failed', { delivery: row.id, error: err as Error }));
+      return undefined;
+    }
     return result;
+  }
+
+  private writeOutcome(row: DueDelivery, result: AttemptResult, wasFailing: boolean): Promise<void> {
+    const work = (): Promise<void> => this.record(row, result, wasFailing);
+    return this.deps.durable ? this.deps.durable.write(`webhook delivery ${row.id}`, work) : work();
   }
 
   private async record(row: DueDelivery, result: AttemptResult, wasFailing: boolean): Promise<void> {
@@ -302,5 +315,20 @@ export class DeliveryWorker {
       }
     });
     this.outcomes[decision.status === 'pending' ? 'retry' : decision.status] += 1;
+  }
+}
+
+/** Waits for `work`: true once it is done (rethrowing its error), false if `signal` aborts first. */
+async function untilAborted(work: Promise<void>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<false>((resolve) => {
+    onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work.then(() => true as const), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
   }
 }

@@ -56,6 +56,7 @@ describe('settings pages', { skip: browserSkip }, () => {
     await page.getByLabel('Power budget (W)').fill('900');
     await page.getByLabel('Currency').fill('usd');
     await page.getByLabel('Hosts jobs may download files from').fill('NAS.lan\n10.0.0.0/8');
+    await page.getByLabel('Disk space kept for the database (MB)').fill('500');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.locator('.note.success', { hasText: 'Saved.' }).waitFor();
     const org = await d.api('GET', '/v1/organization');
@@ -64,6 +65,7 @@ describe('settings pages', { skip: browserSkip }, () => {
     assert.equal(org.power_budget_watts, 900);
     assert.equal(org.currency, 'USD');
     assert.deepEqual(org.file_url_hosts, ['nas.lan', '10.0.0.0/8']);
+    assert.equal(org.storage_reserve_mb, 500);
     assert.equal(await page.getByLabel('Currency').inputValue(), 'USD');
 
     await page.getByLabel('Energy cost per kWh').fill('5000');
@@ -85,6 +87,11 @@ describe('settings pages', { skip: browserSkip }, () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.locator('.note.success', { hasText: 'Saved.' }).waitFor();
     assert.equal((await d.api('GET', '/v1/organization')).energy_cost_per_kwh, 0.3);
+    // Emptied, the reserve is the default again.
+    await page.getByLabel('Disk space kept for the database (MB)').fill('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.note.success', { hasText: 'Saved.' }).waitFor();
+    assert.equal((await d.api('GET', '/v1/organization')).storage_reserve_mb, null);
   });
 
   it('invites a user and shows the invitation link once', async () => {

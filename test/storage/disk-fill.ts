@@ -37,3 +37,17 @@ export function fillDatabase(sqlite: BetterSqlite3.Database): { free(): void } {
     },
   };
 }
+
+/**
+ * After fillDatabase: fills the pages of the delivery table and its indexes too (failed deliveries of `webhookId`, which
+ * no worker sends), so an outcome that makes a delivery row grow finds no room either.
+ */
+export function fillDeliveries(sqlite: BetterSqlite3.Database, webhookId: string): void {
+  const { seq } = sqlite.prepare('SELECT MAX(seq) AS seq FROM events').get() as { seq: number };
+  let n = 1_000_000;
+  const row = sqlite.prepare(
+    "INSERT INTO webhook_deliveries (id, webhook_id, event_seq, seq, status, last_error, created_at, updated_at) VALUES (?, ?, ?, ?, 'failed', ?, ?, ?)",
+  );
+  const at = new Date(0).toISOString();
+  exhaust((size) => row.run(`dlv_fill_${randomUUID()}`, webhookId, seq, n++, 'x'.repeat(size), at, at));
+}

@@ -2,15 +2,16 @@
 // storage_full, reads work, /healthz says full; a print that ends meanwhile keeps its printer busy in our records and is
 // stored completed, with its grams and each event and webhook once, as soon as there is room again.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statfsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { jobEvents, setOrg, untilStatus, uploadJob } from '../jobs/jobs-harness.js';
-import { longJobSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
+import { fastSim, longJobSim, startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
 import { startReceiver, type Receiver } from '../webhooks/webhook-harness.js';
-import { fillDatabase } from './disk-fill.js';
+import { fillDatabase, fillDeliveries } from './disk-fill.js';
 import { sqliteOf, sqliteOnly } from '../helpers/test-database.js';
+import { sendWire } from '../slicer/raw-http.js';
 
 /** `moves` 1 mm moves extruding 0.5 mm each (relative E): a few seconds on longJobSim, with filament to charge. */
 function extrudingGcode(moves: number): string {
@@ -106,5 +107,156 @@ describe('a full database disk', { skip: sqliteOnly('fills the SQLite file (max_
     await setOrg(app, { storage_reserve_mb: null });
     assert.equal((await app.call('GET', '/v1/organization')).body.storage_reserve_mb, null);
     assert.equal((await uploadJob(app, extrudingGcode(50))).status, 201);
+  });
+  it('an upload announcing more than the room above the reserve is refused before its first byte', async () => {
+    const MB = 1024 * 1024;
+    const { bavail, bsize } = statfsSync(dataDir);
+    // 64 MB of room above the reserve: an ordinary upload goes in, a body announcing 256 MB is not read at all.
+    await setOrg(app, { storage_reserve_mb: Math.floor((bavail * bsize) / MB) - 64 });
+    try {
+      const port = Number(new URL(app.t.baseUrl).port);
+      const uploads = [
+        { what: 'POST /v1/jobs', method: 'POST', target: '/v1/jobs', type: 'multipart/form-data; boundary=b' },
+        { what: 'the PrusaLink PUT', method: 'PUT', target: '/api/v1/files/local/big.gcode', type: 'application/octet-stream' },
+      ];
+      for (const u of uploads) {
+        const headers: Array<[string, string]> = [
+          ['Host', '127.0.0.1'],
+          ['Authorization', `Bearer ${app.admin}`],
+          ['Content-Type', u.type],
+          ['Content-Length', String(256 * MB)],
+          ['Expect', '100-continue'],
+        ];
+        // No body is ever sent: an answer can only come from the announced length.
+        const res = await sendWire(port, { method: u.method, target: u.target, headers, body: [] }, { continueTimeoutMs: 20_000, timeoutMs: 10_000 });
+        assert.equal(res.status, 507, `${u.what}: ${res.body.toString()}`);
+        assert.deepEqual(res.interim, [], `${u.what}: refused without asking for the body`);
+        // The slicer routes answer in their slicer's words (plain text), the API with its error object: both say why.
+        assert.match(res.body.toString(), /256 MB to store/, u.what);
+      }
+      assert.equal((await uploadJob(app, extrudingGcode(50))).status, 201, 'an upload that fits still goes in');
+    } finally {
+      await setOrg(app, { storage_reserve_mb: null });
+    }
+  });
+
+  it('a printer going offline while the disk is full: its event and the waiting reason it causes are held, then written in order', async () => {
+    const db = sqliteOf(app.t.handle);
+    await setOrg(app, { auto_start: false });
+    try {
+      const printer = await app.create({ name: 'evt', connection_url: fastSim('disk-full-evt'), group: 'evt-bay' });
+      await app.untilStatus(printer.id, 'idle');
+      // Not ready (a bed to clear): the job waits for it, and for "no printer online" once its link drops.
+      await app.t.deps.printers.setReady(printer.id, false);
+      const created = await uploadJob(app, extrudingGcode(5), { group: 'evt-bay' });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const jobId = created.body.data.id as string;
+      const reasonOf = (): string | null => (db.prepare('SELECT waiting_reason AS r FROM jobs WHERE id = ?').get(jobId) as { r: string | null }).r;
+      await app.until('a waiting reason', () => reasonOf() === 'printers_not_ready');
+      const printerEvents = (): string[] =>
+        (db.prepare("SELECT type FROM events WHERE type IN ('printer.online', 'printer.offline') AND body LIKE ? ORDER BY seq").all(`%${printer.id}%`) as Array<{ type: string }>).map((e) => e.type);
+      const before = printerEvents();
+
+      const disk = fillDatabase(db);
+      const session = app.t.deps.sessions.get(printer.id)!;
+      await session.disconnect();
+      await app.until('the printer.offline event to be held', () => health().then((s) => s === 'full'), 10_000);
+      const pass = await app.t.deps.scheduler.passNow();
+      assert.equal(pass?.waiting.get(jobId), 'no_printer_online');
+      // Its write waits behind the held event (in order), though the shorter reason alone would fit.
+      assert.equal(reasonOf(), 'printers_not_ready', 'the new reason is not stored yet');
+      assert.deepEqual(printerEvents(), before, 'nor the event');
+
+      disk.free();
+      await app.until('the held writes to be stored', () => reasonOf() === 'no_printer_online' && printerEvents().length === before.length + 1, 20_000);
+      assert.deepEqual(printerEvents(), [...before, 'printer.offline']);
+      // Back online: the newer event after the older one, and the reason follows.
+      await session.connect();
+      await app.until('printer.online and the reason', () => printerEvents().length === before.length + 2 && reasonOf() === 'printers_not_ready');
+      assert.deepEqual(printerEvents(), [...before, 'printer.offline', 'printer.online']);
+
+      // Both ways while the disk is full: the two events wait, then are stored in the order they happened.
+      const again = fillDatabase(db);
+      await session.disconnect();
+      await app.until('the disk found full again', () => health().then((s) => s === 'full'), 10_000);
+      await session.connect();
+      await app.untilStatus(printer.id, 'idle');
+      assert.deepEqual(printerEvents(), [...before, 'printer.offline', 'printer.online'], 'nothing stored while full');
+      again.free();
+      await app.until('both held events stored', () => printerEvents().length === before.length + 4, 20_000);
+      assert.deepEqual(printerEvents(), [...before, 'printer.offline', 'printer.online', 'printer.offline', 'printer.online']);
+      await app.until('the reason after it all', () => reasonOf() === 'printers_not_ready');
+      assert.notEqual(await health(), 'full');
+    } finally {
+      await setOrg(app, { auto_start: true });
+    }
+  });
+
+  it('a bed cleared by G-code while the disk is full: the ready flag is held, and the job starts once it is stored', async () => {
+    const db = sqliteOf(app.t.handle);
+    const printer = await app.create({ name: 'pusher', connection_url: fastSim('disk-full-clear'), group: 'clear-bay', clear_bed_gcode: 'G28', clear_bed_temperature: 100 });
+    await app.untilStatus(printer.id, 'idle');
+    const session = app.t.deps.sessions.get(printer.id)!;
+    // Offline and not ready until the disk is full: then it comes back, and the scheduler clears its bed.
+    await session.disconnect();
+    await app.t.deps.printers.setReady(printer.id, false);
+    const created = await uploadJob(app, extrudingGcode(5), { group: 'clear-bay' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const jobId = created.body.data.id as string;
+    const storedReady = (): number => (db.prepare('SELECT ready FROM printers WHERE id = ?').get(printer.id) as { ready: number }).ready;
+
+    const disk = fillDatabase(db);
+    await session.connect();
+    await app.until('the bed cleared and its ready flag held', () => session.snapshot().ready && health().then((s) => s === 'full'), 10_000);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(storedReady(), 0, 'not stored yet');
+    assert.equal((await app.call('GET', `/v1/jobs/${jobId}`)).body.status, 'queued', 'nothing starts on a flag not stored');
+
+    disk.free();
+    await untilStatus(app, jobId, 'completed', 20_000);
+    assert.notEqual(await health(), 'full');
+  });
+
+  it('a webhook answered while the disk is full is sent once: its outcome waits for room instead of being lost', async () => {
+    const db = sqliteOf(app.t.handle);
+    await setOrg(app, { auto_start: false });
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    // The first request is answered when the test says so, with a body whose excerpt makes the delivery row grow.
+    const slow = await startReceiver((_req, i) => ({ status: 200, body: 'y'.repeat(1024), ...(i === 0 ? { after: answered } : {}) }));
+    try {
+      const hook = await app.call('POST', '/v1/webhooks', { url: slow.url, events: ['job.created'] });
+      assert.equal(hook.status, 201, JSON.stringify(hook.body));
+      const hookId = hook.body.id as string;
+      const created = await uploadJob(app, extrudingGcode(5));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      await app.until('the delivery to reach the receiver', () => slow.received.length === 1);
+      const pendingElsewhere = (): number =>
+        (db.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending' AND webhook_id != ?").get(hookId) as { n: number }).n;
+      await app.until('the other webhooks to be done', () => pendingElsewhere() === 0);
+
+      const disk = fillDatabase(db);
+      fillDeliveries(db, hookId);
+      answer();
+      // A second later (the worker looks again at once when an attempt ends) it has still been sent only once.
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(slow.received.length, 1, 'the delivery is not sent again while its outcome waits');
+      await app.until('the outcome to be held', () => health().then((s) => s === 'full'), 10_000);
+      const status = (): string =>
+        (db.prepare("SELECT status FROM webhook_deliveries WHERE webhook_id = ? AND id NOT LIKE 'dlv_fill_%'").get(hookId) as { status: string }).status;
+      assert.equal(status(), 'pending', 'nothing of the outcome is stored yet');
+
+      disk.free();
+      await app.until('the outcome to be stored', () => status() === 'delivered', 20_000);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(slow.received.length, 1);
+      const excerpt = db.prepare("SELECT response_excerpt AS e FROM webhook_deliveries WHERE webhook_id = ? AND id NOT LIKE 'dlv_fill_%'").get(hookId) as { e: string };
+      assert.equal(excerpt.e.length, 1024);
+      assert.notEqual(await health(), 'full');
+    } finally {
+      db.prepare("DELETE FROM webhook_deliveries WHERE id LIKE 'dlv_fill_%'").run();
+      await setOrg(app, { auto_start: true });
+      await slow.close();
+    }
   });
 });

@@ -7,8 +7,8 @@ export interface Received {
   body: string;
 }
 
-/** What the receiver does with one request: answer `status` (after `delayMs`), or never answer (`hang`). */
-export type Behaviour = (req: Received, index: number) => { status: number; body?: string; hang?: boolean };
+/** What the receiver does with one request: answer `status` (once `after` resolves, when given), or never answer (`hang`). */
+export type Behaviour = (req: Received, index: number) => { status: number; body?: string; hang?: boolean; after?: Promise<void> };
 
 export interface Receiver {
   url: string;
@@ -28,8 +28,10 @@ export async function startReceiver(behaviour: Behaviour = () => ({ status: 204 
       received.push(r);
       const answer = receiver.behaviour(r, received.length - 1);
       if (answer.hang) return;
-      res.writeHead(answer.status, { 'Content-Type': 'text/plain' });
-      res.end(answer.body ?? '');
+      void (answer.after ?? Promise.resolve()).then(() => {
+        res.writeHead(answer.status, { 'Content-Type': 'text/plain' });
+        res.end(answer.body ?? '');
+      });
     });
   });
   Object.assign(receiver, await listenOnLoopback(server));

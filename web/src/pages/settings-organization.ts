@@ -25,6 +25,7 @@ export interface Organization {
   session_idle_minutes?: number;
   file_retention_days: number | null;
   file_store_max_gb: number | null;
+  storage_reserve_mb: number | null;
   created_at: string;
   updated_at: string;
   warnings?: string[];
@@ -34,11 +35,12 @@ type Form = {
   name: string; plan: string; rate_limit_per_hour: string; currency: string; hourly_rate: string; energy_cost_per_kwh: string;
   timezone: string; auto_start: boolean; power_budget_watts: string; webhook_allowed_hosts: string; file_url_hosts: string;
   session_lifetime_hours: string; session_idle_minutes: string; file_retention_days: string; file_store_max_gb: string;
+  storage_reserve_mb: string;
 };
 
 const FIELDS = ['name', 'plan', 'rate_limit_per_hour', 'currency', 'hourly_rate', 'energy_cost_per_kwh', 'timezone', 'auto_start',
   'power_budget_watts', 'webhook_allowed_hosts', 'file_url_hosts', 'session_lifetime_hours', 'session_idle_minutes',
-  'file_retention_days', 'file_store_max_gb'] as const;
+  'file_retention_days', 'file_store_max_gb', 'storage_reserve_mb'] as const;
 
 /** What each field takes, said when the server refuses a value (its own rule follows in brackets). */
 const FIELD_WORDS: Record<string, string> = {
@@ -57,6 +59,7 @@ const FIELD_WORDS: Record<string, string> = {
   session_idle_minutes: 'Enter after how many idle minutes a sign-in ends, 5 to 525,600.',
   file_retention_days: 'Enter whole days from 1 to 36,500, or leave it empty to keep files forever.',
   file_store_max_gb: 'Enter GiB above 0 (fractions allowed, at most 1,000,000), or leave it empty for no cap.',
+  storage_reserve_mb: 'Enter whole MB from 0 to 1,000,000, or leave it empty for the default (200 MB, or 10 % of a small disk).',
 };
 
 const toForm = (o: Organization): Form => ({
@@ -66,6 +69,7 @@ const toForm = (o: Organization): Form => ({
   file_url_hosts: o.file_url_hosts.join('\n'),
   session_lifetime_hours: numberText(o.session_lifetime_hours), session_idle_minutes: numberText(o.session_idle_minutes),
   file_retention_days: numberText(o.file_retention_days), file_store_max_gb: numberText(o.file_store_max_gb),
+  storage_reserve_mb: numberText(o.storage_reserve_mb),
 });
 
 /** The PATCH body: fields whose value differs from the stored one, or the first number field that is not a number. */
@@ -88,7 +92,7 @@ function changes(f: Form, o: Organization): { body: Record<string, unknown> } | 
   }
   const bad =
     num('hourly_rate') ?? num('energy_cost_per_kwh') ?? num('power_budget_watts', true) ??
-    num('file_retention_days', true) ?? num('file_store_max_gb', true) ??
+    num('file_retention_days', true) ?? num('file_store_max_gb', true) ?? num('storage_reserve_mb', true) ??
     (f.plan === 'enterprise' ? num('rate_limit_per_hour') : null) ??
     (o.session_lifetime_hours !== undefined ? num('session_lifetime_hours') : null) ??
     (o.session_idle_minutes !== undefined ? num('session_idle_minutes') : null);
@@ -212,6 +216,7 @@ function OrgForm({ org, onSaved }: { org: Organization; onSaved: (o: Organizatio
       <legend>Stored files</legend>
       ${field('file_retention_days', 'Remove files unused for (days)', text('file_retention_days', { inputmode: 'numeric', autocomplete: 'off' }, true), 'Counted from the last upload or the end of the last job that printed the file. Files of queued, printing or paused jobs are never removed. Empty: keep files forever.')}
       ${field('file_store_max_gb', 'Most the files may take (GiB)', text('file_store_max_gb', dec, true), 'Over it the least recently used files go first. Empty: no cap.')}
+      ${field('storage_reserve_mb', 'Disk space kept for the database (MB)', text('storage_reserve_mb', { inputmode: 'numeric', autocomplete: 'off' }, true), 'Uploads and downloads that would leave less free space are refused, so a full disk never stops the farm from recording its prints. Empty: 200 MB, or 10 % of a small disk.')}
     </fieldset>
     ${org.session_lifetime_hours !== undefined || org.session_idle_minutes !== undefined
       ? html`<fieldset>
