@@ -74,7 +74,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 
 export function readReport(state: BambuState): BambuReading {
   const t: Temperatures = {};
-  const put = (k: keyof Temperatures, v: unknown): void => {
+  const put = (k: 'hotend' | 'hotend_target' | 'bed' | 'bed_target' | 'chamber', v: unknown): void => {
     const n = num(v);
     if (n !== null) t[k] = n;
   };
