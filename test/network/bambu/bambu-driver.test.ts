@@ -108,6 +108,27 @@ describe('Bambu driver on the stand-in (X1: full reports)', { skip: skipReason }
     await p.disconnect();
   });
 
+  it('a fatal HMS error is status error with its code in words; cleared, the printer is idle again', async () => {
+    const p = r.driver();
+    await p.connect();
+    r.standIn.printer.hms = [{ attr: 0x0c008000, code: 0x00010004 }];
+    await until('error', () => p.snapshot().status === 'error');
+    assert.equal(p.snapshot().offline_reason, 'firmware_error');
+    assert.match(p.snapshot().error?.message ?? '', /fatal camera error HMS_0C00_8000_0001_0004/);
+    r.standIn.printer.hms = [];
+    await until('idle', () => p.snapshot().status === 'idle');
+    await p.disconnect();
+  });
+
+  it('console lines go as gcode_line', async () => {
+    const p = r.driver();
+    await p.connect();
+    assert.deepEqual(await p.sendCommand('M104 S0 ; off'), { ok: true, lines: [] });
+    const sent = r.standIn.printer.requests.map((m) => m.print).filter((x) => x?.command === 'gcode_line');
+    assert.equal(sent.at(-1)?.param, 'M104 S0\n');
+    await p.disconnect();
+  });
+
   it('a wrong access code is auth_failed', async () => {
     const p = r.driver({ apiKey: 'wrong123' });
     await assert.rejects(p.connect(), /offline/);
