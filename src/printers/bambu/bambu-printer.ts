@@ -183,6 +183,8 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
   }
 
   private dropped(mqtt: BambuMqtt, err: BambuLinkError): void {
+    // Ended for good: mqtt.js keeps its keep-alive timer on a client that was not ended.
+    void mqtt.close();
     if (this.mqtt !== mqtt || this.stopped) return;
     this.mqtt = null;
     if (this.gapTimer) clearTimeout(this.gapTimer);

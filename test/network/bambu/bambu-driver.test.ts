@@ -171,4 +171,14 @@ describe('Bambu driver on a P1/A1 stand-in (partial reports)', { skip: skipReaso
     assert.deepEqual(await h.finished, { status: 'completed' });
     await p.disconnect();
   });
+
+  it('asks for the full state again after a quiet spell (an idle P1 sends nothing)', async () => {
+    const p = r.driver({ gapMs: 400 });
+    await p.connect();
+    const pushalls = (): number => r.standIn.printer.requests.filter((m) => m.pushing?.command === 'pushall').length;
+    const first = pushalls();
+    await until('a second pushall', () => pushalls() > first, 10_000);
+    assert.equal(p.snapshot().status, 'idle');
+    await p.disconnect();
+  });
 });
