@@ -21,11 +21,11 @@ export async function uploadToPrinter(t: FtpsTarget, localPath: string, remoteNa
     // server within this session).
     await client.connectImplicitTLS(t.host, t.port, { rejectUnauthorized: false });
     t.pin.check(client.ftp.socket as TLSSocket);
-    const login = await client.login('bblp', t.accessCode).catch((err: Error & { code?: number }) => {
+    await client.login('bblp', t.accessCode).catch((err: Error & { code?: number }) => {
+      // 530: not logged in. Code 5 is how linkError knows a refused access code (MQTT's CONNACK "not authorized").
       if (err.code === 530) throw Object.assign(new Error(`the printer refused the LAN access code over FTPS (${err.message})`), { code: 5 });
       throw err;
     });
-    void login;
     await client.useDefaultSettings();
     await client.uploadFrom(localPath, remoteName);
   } catch (err) {

@@ -67,7 +67,6 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
   private version: string | null = null;
   private readonly waiters = new StateWaiters<null>();
   private readonly answers = new Map<string, (ok: boolean, reason: string) => void>();
-  private firstContact: Promise<void> | null = null;
 
   constructor(opts: BambuPrinterOptions) {
     super(opts);
@@ -157,11 +156,9 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
       }
       this.mqtt = mqtt;
       this.haveFull = false;
-      const full = new Promise<void>((resolve, reject) => {
-        this.firstContact = null;
-        const done = this.waiters.wait(() => this.haveFull, this.timeoutMs, () => new Error('the printer sent no full report after pushall'));
-        done.promise.then(resolve, reject);
-      });
+      const full = this.waiters.wait(() => this.haveFull, this.timeoutMs, () => new Error('the printer sent no full report after pushall')).promise;
+      // Awaited below; a request failing first must not leave its timeout as an unhandled rejection.
+      full.catch(() => undefined);
       await this.request(getVersion(this.nextSeq()));
       await this.request(pushAll(this.nextSeq()));
       await full;
