@@ -1,4 +1,4 @@
-// `printfarm simulate --pty PATH | --tcp PORT | --moonraker/--octoprint/--prusalink PORT`: virtual printers behind a socat
+// `printfarm simulate --pty PATH | --tcp PORT | --moonraker/--octoprint/--prusalink/--bambu PORT`: virtual printers behind a socat
 // pseudo-terminal, raw TCP ports, or a network printer's own API, for any host to open.
 import { resolve } from 'node:path';
 import { parseSimulatorOptions, SIMULATOR_OPTION_NAMES, type SimulatorOptions } from '../simulator/simulator-options.js';
@@ -10,7 +10,7 @@ import { CliUsageError, type CliCommand } from './command.js';
 
 const usage = `Usage: printfarm simulate --pty PATH [--profile marlin] [--baud 250000] [--OPTION VALUE ...]
        printfarm simulate --tcp PORT [--count N] [--host 127.0.0.1] [--OPTION VALUE ...]
-       printfarm simulate --moonraker PORT | --octoprint PORT | --prusalink PORT [--api-key KEY] [--fault NAME,...]
+       printfarm simulate --moonraker PORT | --octoprint PORT | --prusalink PORT | --bambu PORT [--api-key KEY] [--fault NAME,...]
                           [--host 127.0.0.1] [--OPTION VALUE ...]
 
 --pty PATH   a virtual printer behind a pseudo-terminal: a host (printfarm serve, or any other program) opens PATH as
@@ -30,6 +30,10 @@ const usage = `Usage: printfarm simulate --pty PATH [--profile marlin] [--baud 2
              takes the key as X-Api-Key (a wrong one is 403, as Prusa-Link answers), or "maker:password" for the firmware's
              HTTP Digest without qop (the password also works as X-Api-Key there). crash_recovery holds the next print in BUSY
              (recovery) once, for a moment. Prints "<kind> stand-in listening on <connection_url>".
+--bambu PORT a Bambu Lab printer in LAN mode on 127.0.0.1: Mosquitto (TLS MQTT on PORT, user bblp, the --api-key as the
+             access code) and vsftpd (implicit FTPS on a free port, named in the URL as ftp_port), both Debian's and
+             started here with a generated self-signed certificate (its fingerprint is in the URL); needs root for
+             vsftpd's logins. It prints plain G-code uploads (not the plates of a .gcode.3mf).
 Runs until SIGINT/SIGTERM (exit 0).
 
 Options (same names as the sim:// URL query; dashes or underscores):
@@ -79,10 +83,10 @@ function parseArgs(args: string[]): { target: Target; options: SimulatorOptions 
   const pty = own.get('pty');
   const tcp = own.get('tcp');
   const targets = ['pty', 'tcp', ...NETWORK_KINDS].filter((n) => own.has(n));
-  if (targets.length !== 1) throw new CliUsageError('give exactly one of --pty PATH, --tcp PORT, --moonraker PORT, --octoprint PORT or --prusalink PORT');
+  if (targets.length !== 1) throw new CliUsageError('give exactly one of --pty PATH, --tcp PORT, --moonraker PORT, --octoprint PORT, --prusalink PORT or --bambu PORT');
   const network = NETWORK_KINDS.find((k) => own.has(k));
   if (network === undefined) {
-    for (const n of ['api_key', 'fault']) if (own.has(n)) throw new CliUsageError(`--${n.replace('_', '-')} goes with a network printer (--moonraker, --octoprint, --prusalink)`);
+    for (const n of ['api_key', 'fault']) if (own.has(n)) throw new CliUsageError(`--${n.replace('_', '-')} goes with a network printer (--moonraker, --octoprint, --prusalink, --bambu)`);
   } else {
     if (own.has('count')) throw new CliUsageError(`--count goes with --tcp, not --${network}`);
     const faults = (own.get('fault') ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');

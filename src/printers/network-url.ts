@@ -1,15 +1,17 @@
-// Network printer URLs (moonraker://, octoprint://, prusalink:// and their +https forms) parsed into what a driver needs:
+// Network printer URLs (moonraker://, octoprint://, prusalink:// and their +https forms, bambu://) parsed into what a driver needs:
 // the kind, the base HTTP(S) address and an optional pinned certificate fingerprint, with clear errors.
 import { badRequest } from '../errors.js';
 
-export type NetworkKind = 'moonraker' | 'octoprint' | 'prusalink';
-export const NETWORK_KINDS: readonly NetworkKind[] = ['moonraker', 'octoprint', 'prusalink'];
+export type NetworkKind = 'moonraker' | 'octoprint' | 'prusalink' | 'bambu';
+export const NETWORK_KINDS: readonly NetworkKind[] = ['moonraker', 'octoprint', 'prusalink', 'bambu'];
 
 /** Each API's usual port when the URL names none (Moonraker listens on 7125; OctoPrint and PrusaLink on the web port). */
 const DEFAULT_PORTS: Record<NetworkKind, { http: number; https: number }> = {
   moonraker: { http: 7125, https: 7130 },
   octoprint: { http: 80, https: 443 },
   prusalink: { http: 80, https: 443 },
+  // Bambu: MQTT over TLS (it has no plain form); the FTPS port (990) is `ftp_port`.
+  bambu: { http: 8883, https: 8883 },
 };
 
 export interface NetworkPrinterUrl {
@@ -23,9 +25,12 @@ export interface NetworkPrinterUrl {
   fingerprint: string | null;
   /** PrusaLink only: where uploads go (`usb`, or `local` for printers without a USB stick); null when not given. */
   storage: 'usb' | 'local' | null;
+  /** Bambu only: the printer's serial (its MQTT topics are named by it) and its FTPS port (default 990). */
+  serial: string | null;
+  ftpPort: number | null;
 }
 
-const EXAMPLES = 'moonraker://host[:port], octoprint://host[:port][/path], prusalink://host; +https (e.g. moonraker+https://host?fingerprint=<sha256>)';
+const EXAMPLES = 'moonraker://host[:port], octoprint://host[:port][/path], prusalink://host; +https (e.g. moonraker+https://host?fingerprint=<sha256>); bambu://host?serial=<serial>[&fingerprint=<sha256>]';
 
 const invalid = (url: string, why: string): Error => badRequest(`invalid connection URL "${url}": ${why}`, `network forms: ${EXAMPLES}`);
 
@@ -78,20 +83,35 @@ export function parseNetworkUrl(raw: string): NetworkPrinterUrl {
   if (kind !== 'octoprint' && url.pathname !== '/' && url.pathname !== '') throw invalid(text, `a ${kind} URL takes no path`);
   let fingerprint: string | null = null;
   let storage: 'usb' | 'local' | null = null;
-  const known = kind === 'prusalink' ? ['fingerprint', 'storage'] : ['fingerprint'];
+  let serial: string | null = null;
+  let ftpPort: number | null = null;
+  const known = kind === 'prusalink' ? ['fingerprint', 'storage'] : kind === 'bambu' ? ['serial', 'fingerprint', 'ftp_port'] : ['fingerprint'];
+  if (kind === 'bambu' && secure) throw invalid(text, 'bambu:// is always TLS: write bambu://host?serial=...');
   for (const [key, value] of url.searchParams) {
     if (!known.includes(key)) throw invalid(text, `unknown parameter "${key}" (known: ${known.join(', ')})`);
+    if (key === 'serial') {
+      if (!/^[0-9A-Za-z]{4,32}$/.test(value)) throw invalid(text, 'serial is the printer\'s serial number (letters and digits)');
+      serial = value;
+      continue;
+    }
+    if (key === 'ftp_port') {
+      const n = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+      if (!(n >= 1 && n <= 65535)) throw invalid(text, 'ftp_port is a port number');
+      ftpPort = n;
+      continue;
+    }
     if (key === 'storage') {
       // PrusaLink keeps prints on the USB stick (usb, MK4/XL/MINI) or in the printer's own storage (local).
       if (value !== 'usb' && value !== 'local') throw invalid(text, 'storage is usb or local');
       storage = value;
       continue;
     }
-    if (!secure) throw invalid(text, `fingerprint pins a certificate: use ${kind}+https://`);
+    if (!secure && kind !== 'bambu') throw invalid(text, `fingerprint pins a certificate: use ${kind}+https://`);
     const hex = value.replace(/:/g, '').toLowerCase();
     if (!/^[0-9a-f]{64}$/.test(hex)) throw invalid(text, 'fingerprint must be the certificate\'s SHA-256: 64 hex digits (colons allowed)');
     fingerprint = hex;
   }
+  if (kind === 'bambu' && serial === null) throw invalid(text, 'a Bambu printer needs its serial: bambu://host?serial=<serial> (its MQTT topics are named by it)');
   // Read from the text: URL drops a port equal to http's or https's own default (moonraker://host:80 means port 80).
   const authority = text.slice(m[0].length).split(/[/?#]/)[0]!.replace(/^.*@/, '');
   const explicit = /(?:^[^:[\]]*|\])(?::(\d+))$/.exec(authority)?.[1];
@@ -99,5 +119,5 @@ export function parseNetworkUrl(raw: string): NetworkPrinterUrl {
   const path = url.pathname.replace(/\/+$/, '');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const hostPart = host.includes(':') ? `[${host}]` : host;
-  return { kind, secure, host, port, baseUrl: `${secure ? 'https' : 'http'}://${hostPart}:${port}${path}`, fingerprint, storage };
+  return { kind, secure, host, port, baseUrl: `${secure ? 'https' : 'http'}://${hostPart}:${port}${path}`, fingerprint, storage, serial, ftpPort: kind === 'bambu' ? (ftpPort ?? 990) : null };
 }

@@ -11,6 +11,7 @@ import { splitProfileParam } from './session-handshake.js';
 import { createMoonrakerPrinter } from './moonraker/moonraker-printer.js';
 import { createOctoPrintPrinter } from './octoprint/create-octoprint-printer.js';
 import { createPrusaLinkPrinter } from './prusalink/prusalink-printer.js';
+import { createBambuPrinter } from './bambu/bambu-printer.js';
 import type { PrinterLink } from './printer-link.js';
 import { PrinterSession, type PrinterSessionOptions } from './printer-session.js';
 import type { LinkWorkerPool } from './workers/link-worker-pool.js';
@@ -48,6 +49,8 @@ export function openPrinterLink(printer: { id: string; url: string; apiKey: stri
       return createOctoPrintPrinter({ ...common, apiKey: printer.apiKey ?? '', log });
     case 'prusalink':
       return createPrusaLinkPrinter({ ...common, apiKey: printer.apiKey, logger: deps.logger });
+    case 'bambu':
+      return createBambuPrinter({ ...common, apiKey: printer.apiKey, logger: deps.logger });
     case null:
       if (deps.workers && hostableInWorker(printer.url)) return deps.workers.open(printer, deps.coolOnPause ?? (() => Promise.resolve(false)));
       return new PrinterSession({ ...deps.sessionOptions, printerId: printer.id, url: printer.url, bus: deps.bus, coolOnPause: deps.coolOnPause, preparedFiles: deps.preparedFiles });

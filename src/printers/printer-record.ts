@@ -20,7 +20,7 @@ const nullableNumber = (description: string) => nullable(Type.Number({ descripti
 const nullableString = (description: string) => nullable(Type.String({ description }));
 
 export const OFFLINE_REASONS = ['unreachable', 'auth_failed', 'firmware_error', 'printer_disconnected', 'tls_error', 'host_error', 'node_unavailable'] as const;
-export const PRINTER_KINDS = ['serial', 'moonraker', 'octoprint', 'prusalink'] as const;
+export const PRINTER_KINDS = ['serial', 'moonraker', 'octoprint', 'prusalink', 'bambu'] as const;
 
 export const PrinterRecordSchema = Type.Object({
   id: Type.String({ description: 'prt_...' }),

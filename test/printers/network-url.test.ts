@@ -48,3 +48,16 @@ test('which links are network printers, and the upload name follows the content'
   assert.equal(uploadName({ jobId: 'job_1', remoteName: 'job_1-abc.gcode' }, true), 'job_1-abc.bgcode');
   assert.equal(uploadName({ jobId: 'job_1' }, false), 'job_1.gcode');
 });
+
+test('bambu://HOST?serial=SERIAL: MQTT on 8883, FTPS on 990 unless ftp_port, always TLS, a pin without +https', () => {
+  const u = parseNetworkUrl('bambu://192.168.1.30?serial=01P00A000000001');
+  assert.deepEqual([u.kind, u.port, u.serial, u.ftpPort, u.fingerprint], ['bambu', 8883, '01P00A000000001', 990, null]);
+  const pinned = parseNetworkUrl(`bambu://127.0.0.1:18883?serial=X1C0001&ftp_port=2990&fingerprint=${PIN}`);
+  assert.deepEqual([pinned.port, pinned.ftpPort, pinned.fingerprint], [18883, 2990, 'ab'.repeat(32)]);
+  assert.equal(printerKindOf('bambu://p1s?serial=S1234'), 'bambu');
+  assert.throws(() => parseNetworkUrl('bambu://p1s'), /needs its serial/);
+  assert.throws(() => parseNetworkUrl('bambu+https://p1s?serial=S1234'), /always TLS/);
+  assert.throws(() => parseNetworkUrl('bambu://p1s?serial=S1234&ftp_port=0'), /ftp_port is a port/);
+  assert.throws(() => parseNetworkUrl('bambu://p1s?serial=S1234&storage=usb'), /unknown parameter "storage"/);
+  for (const kind of ['moonraker', 'octoprint', 'prusalink']) assert.equal(parseNetworkUrl(`${kind}://h`).serial, null);
+});

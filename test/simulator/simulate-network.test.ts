@@ -6,6 +6,7 @@ import { EventBus } from '../../src/events/event-bus.js';
 import { ExtrusionIndexCache } from '../../src/printers/extrusion-index-cache.js';
 import { openPrinterLink } from '../../src/printers/open-printer-link.js';
 import { silentLogger } from '../../src/logger.js';
+import { bambuStandInUnavailable } from '../../src/simulator/bambu/bambu-standin.js';
 import { until } from '../e2e/e2e-harness.js';
 
 async function runSimulate(args: string[]): Promise<{ url: string; stop: () => Promise<number | null>; output: () => string }> {
@@ -47,6 +48,20 @@ for (const [kind, key] of [
     assert.match(sim.output(), new RegExp(`${kind} stand-in on .* stopped`));
   });
 }
+
+test('simulate --bambu serves a Bambu printer (Mosquitto + vsftpd) the bambu driver connects to', { timeout: 60_000, skip: bambuStandInUnavailable() ?? false }, async () => {
+  const sim = await runSimulate(['--bambu', '0', '--api-key', 'code1234', '--speed', '20']);
+  assert.match(sim.url, /^bambu:\/\/127\.0\.0\.1:\d+\?serial=\w+&ftp_port=\d+&fingerprint=[0-9a-f]{64}$/);
+  const link = openPrinterLink({ id: 'prt_bambu', url: sim.url, apiKey: 'code1234' }, { bus: new EventBus(), logger: silentLogger, extrusionIndexes: new ExtrusionIndexCache() });
+  try {
+    await link.connect();
+    assert.equal(link.currentStatus, 'idle');
+  } finally {
+    await link.disconnect();
+    assert.equal(await sim.stop(), 0);
+  }
+  assert.match(sim.output(), /bambu stand-in on .* stopped/);
+});
 
 test('simulate refuses two targets, an unknown fault and network options without a network printer', { timeout: 60_000 }, async () => {
   for (const [args, expected] of [

@@ -74,3 +74,24 @@ export abstract class NetworkJob {
     };
   }
 }
+
+/** The file offset a reported percentage stands for (printers that report only a share of their copy). */
+export const percentOffset = (progress: number, fileSize: number): number => Math.round((progress / 100) * fileSize);
+
+/**
+ * The counters of a job its printer reports as a percentage of the file (PrusaLink, Bambu): bytes at that share, the
+ * filament read from the file there (`used_basis` progress_percent), no pending action (the printer runs its own copy:
+ * an action takes effect there, never held behind a wait of ours).
+ */
+export function percentCounters(progress: number, fileSize: number, extrudedMm: number[]): JobCounters {
+  return {
+    progress,
+    bytes_acked: percentOffset(progress, fileSize),
+    bytes_total: fileSize,
+    gcode_bytes_acked: 0,
+    gcode_bytes_total: null,
+    extruded_mm: extrudedMm,
+    used_basis: 'progress_percent',
+    pending_action: null,
+  };
+}

@@ -4,7 +4,7 @@
 import type { Instant } from '../../clock.js';
 import type { ExtrusionIndex } from '../../protocol/extrusion-index.js';
 import type { JobSnapshot } from '../printer-state.js';
-import { NetworkJob, type JobCounters } from '../network/network-job.js';
+import { NetworkJob, percentCounters, percentOffset, type JobCounters } from '../network/network-job.js';
 
 /** Where the grams come from: PrusaLink reports only a percentage. */
 export type UsedBasis = 'progress_percent';
@@ -40,7 +40,7 @@ export class PrusaLinkJob extends NetworkJob {
 
   /** The file offset the reported percentage stands for. */
   offset(): number {
-    return Math.round((this.progress / 100) * this.fileSize);
+    return percentOffset(this.progress, this.fileSize);
   }
 
   extrudedMm(): number[] {
@@ -65,15 +65,7 @@ export class PrusaLinkJob extends NetworkJob {
 
   protected counters(): JobCounters {
     return {
-      progress: this.progress,
-      bytes_acked: this.offset(),
-      bytes_total: this.fileSize,
-      gcode_bytes_acked: 0,
-      gcode_bytes_total: null,
-      extruded_mm: this.extrudedMm(),
-      used_basis: 'progress_percent',
-      // The printer runs its own copy: an action takes effect there, never held behind a wait of ours.
-      pending_action: null,
+      ...percentCounters(this.progress, this.fileSize, this.extrudedMm()),
       ...(this.timePrintingS !== null ? { elapsed_ms: this.timePrintingS * 1000 } : {}),
     };
   }

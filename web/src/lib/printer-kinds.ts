@@ -54,6 +54,14 @@ export const KINDS: Record<PrinterKind, KindInfo> = {
     keyHint: 'The password from the printer’s screen (Settings → Network → PrusaLink) as it is: its user is always maker. Prusa-Link on a Raspberry Pi: its API key, or user:password.',
     ports: { http: 80, https: 443 },
   },
+  bambu: {
+    label: 'Bambu Lab (LAN mode)',
+    placeholder: 'bambu://192.168.1.30?serial=01P00A000000001',
+    urlHint: 'bambu://HOST?serial=SERIAL: MQTT over TLS on 8883, files over FTPS on 990. The certificate is pinned on first contact unless ?fingerprint= names it.',
+    keyLabel: 'LAN access code',
+    keyHint: 'The access code on the printer’s screen (LAN-only mode; Developer Mode on firmware from 2025).',
+    ports: { http: 8883, https: 8883 },
+  },
 };
 
 export const KIND_ORDER: readonly PrinterKind[] = ['serial', 'moonraker', 'octoprint', 'prusalink'];
@@ -75,7 +83,7 @@ const SCHEME = /^([a-z]+)(\+https)?:\/\//i;
 /** The kind a URL names (serial for every scheme that is not a network printer's), as the server decides it. */
 export function kindOfUrl(url: string): PrinterKind {
   const kind = SCHEME.exec(url.trim())?.[1]?.toLowerCase();
-  return kind === 'moonraker' || kind === 'octoprint' || kind === 'prusalink' ? kind : 'serial';
+  return kind === 'moonraker' || kind === 'octoprint' || kind === 'prusalink' || kind === 'bambu' ? kind : 'serial';
 }
 
 /** The URL the fields describe; '' while no host is typed. Kept as typed otherwise: the server names what is wrong. */
