@@ -218,7 +218,7 @@ export function createFarm(base: FarmBase): Farm {
       // Jobs on network printers went on printing there: followed again once their printers answer (in the background).
       runner.adoptInterrupted().catch((err: Error) => base.logger.error('could not follow interrupted network jobs', { error: err }));
       stopBridge = bridgePrinterEvents(base);
-      stopExternal = recordExternalJobs({ bus: base.bus, jobs, logger: base.logger, meter, onEnded: (printerId) => storeReady(printerId) });
+      stopExternal = recordExternalJobs({ bus: base.bus, jobs, logger: base.logger, meter, durable: base.durable, onEnded: (printerId) => storeReady(printerId) });
       temperatures.start();
       filePruner.start();
       stopSignals = base.cluster.subscribe('jobs', (payload) => {

@@ -14,6 +14,11 @@ export interface ExternalJobsDeps {
   meter?: { begin(jobId: string, printerId: string): void; finish(jobId: string, snap: MeteredSnapshot): Promise<void> };
   /** The printer's bed now holds a part: the stored ready flag follows the link's. */
   onEnded(printerId: string): Promise<unknown>;
+  /**
+   * Runs each write of a record in order, holding it while the disk is full (the farm's DurableWriter); absent: each
+   * step is written at once and a full disk loses the record.
+   */
+  durable?: { write<T>(what: string, work: () => Promise<T>): Promise<T> };
 }
 
 /** Subscribes; returns the unsubscribe function. Each ended print is written in order, one at a time. */
@@ -24,8 +29,13 @@ export function recordExternalJobs(d: ExternalJobsDeps): () => void {
   });
 }
 
+/**
+ * Each step is its own transaction, written through the durable writer: on a full disk the step waits for room and
+ * the next ones wait behind it, so a print that ends meanwhile is stored whole, once, when room returns.
+ */
 async function record(d: ExternalJobsDeps, p: ExternalJobEndPayload): Promise<void> {
-  const id = await d.jobs.recordExternal({
+  const held = <T>(what: string, work: () => Promise<T>): Promise<T> => (d.durable ? d.durable.write(`${what} (printer ${p.printer_id})`, work) : work());
+  const id = await held('external print record', () => d.jobs.recordExternal({
     printerId: p.printer_id,
     fileName: p.file_name,
     status: p.status,
@@ -33,11 +43,14 @@ async function record(d: ExternalJobsDeps, p: ExternalJobEndPayload): Promise<vo
     startedAt: p.started_at,
     endedAt: p.ended_at,
     printSeconds: p.print_seconds,
-  });
-  if (p.extruded_mm && d.meter) {
-    d.meter.begin(id, p.printer_id);
-    await d.meter.finish(id, { extruded_mm: p.extruded_mm, elapsed_ms: p.print_seconds * 1000, used_basis: 'printer_report' });
+  }));
+  const meter = d.meter;
+  const extruded = p.extruded_mm;
+  if (extruded && meter) {
+    meter.begin(id, p.printer_id);
+    // The meter holds its own writes in the same durable writer (wrapping it here would wait on itself).
+    await meter.finish(id, { extruded_mm: extruded, elapsed_ms: p.print_seconds * 1000, used_basis: 'printer_report' });
   }
-  await d.jobs.publishExternalEnd(id);
+  await held('external print end event', () => d.jobs.publishExternalEnd(id));
   await d.onEnded(p.printer_id);
 }

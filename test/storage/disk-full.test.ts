@@ -192,6 +192,41 @@ describe('a full database disk', { skip: sqliteOnly('fills the SQLite file (max_
     }
   });
 
+  it('a print started on the printer itself that ends while the disk is full is recorded once, whole, when room returns', async () => {
+    const db = sqliteOf(app.t.handle);
+    const printer = await app.create({ name: 'ext', connection_url: fastSim('disk-full-ext') });
+    await app.untilStatus(printer.id, 'idle');
+    const externalJobs = (): Array<{ id: string; status: string; name: string }> =>
+      db.prepare("SELECT id, status, name FROM jobs WHERE origin = 'external' AND printer_id = ?").all(printer.id) as Array<{ id: string; status: string; name: string }>;
+    const endEvents = (id: string): number => (db.prepare("SELECT count(*) AS n FROM events WHERE type = 'job.completed' AND body LIKE ?").get(`%${id}%`) as { n: number }).n;
+
+    const disk = fillDatabase(db);
+    const now = Date.now();
+    // What a network printer's driver emits when a print started on its own screen ends (the seam drivers use).
+    app.t.deps.bus.emit('printer.external_job_ended', {
+      printer_id: printer.id,
+      file_name: 'from-the-screen.gcode',
+      status: 'completed',
+      started_at: now - 600_000,
+      ended_at: now,
+      print_seconds: 600,
+      extruded_mm: null,
+    });
+    await app.until('the record to meet the full disk', () => health().then((s) => s === 'full'), 10_000);
+    // The job row may fit in its table's last page; its end event cannot (the event log is full): it waits.
+    assert.equal(externalJobs().reduce((n, j) => n + endEvents(j.id), 0), 0, 'no end event stored while full');
+
+    disk.free();
+    await app.until('the held record to be stored', () => externalJobs().length === 1 && endEvents(externalJobs()[0]!.id) === 1, 20_000);
+    const [job] = externalJobs();
+    assert.equal(job!.status, 'completed');
+    assert.equal(job!.name, 'from-the-screen');
+    // Stored once: a second look later finds the same single record and a single end event.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(externalJobs().length, 1);
+    assert.equal(endEvents(job!.id), 1);
+  });
+
   it('a bed cleared by G-code while the disk is full: the ready flag is held, and the job starts once it is stored', async () => {
     const db = sqliteOf(app.t.handle);
     const printer = await app.create({ name: 'pusher', connection_url: fastSim('disk-full-clear'), group: 'clear-bay', clear_bed_gcode: 'G28', clear_bed_temperature: 100 });
