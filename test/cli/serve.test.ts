@@ -121,7 +121,7 @@ describe('printfarm serve: graceful shutdown', () => {
       });
       req.once('error', reject);
     });
-    // The server answers 100-continue in the same tick it hands the request to the app, so after it the request is in flight.
+    // The server answers 100 Continue once the handler reads the body (a valid key, a known route), so after it the request is in flight.
     req.flushHeaders();
     await once(req, 'continue');
     req.write('{"name":"made during shutdown",');
