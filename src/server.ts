@@ -234,6 +234,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     // Deliveries left pending by the last run (or interrupted by its shutdown) go out from here.
     await events.start();
     deps.webhooks.start();
+    deps.notifications.start();
   } catch (err) {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
     await cluster.close();
@@ -269,7 +270,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
     closed ??= (async () => {
       closing = true;
       // Live streams end first (they would hold the server open); in-flight deliveries get a moment, then resume after restart.
-      const eventsStopped = deps.webhooks.stop().then(() => events.stop());
+      const eventsStopped = Promise.all([deps.webhooks.stop(), deps.notifications.stop()]).then(() => events.stop());
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets without a request go now; busy ones close after their response (no keep-alive any more).
       for (const res of active) if (!res.headersSent) res.shouldKeepAlive = false;

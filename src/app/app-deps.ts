@@ -18,6 +18,7 @@ import type { SessionRegistry } from '../printers/session-registry.js';
 import type { TemperatureHistory } from '../printers/temperature-history.js';
 import type { SchedulerLoop } from '../scheduler/scheduler-loop.js';
 import type { WebhooksRuntime } from '../webhooks/webhooks-runtime.js';
+import type { NotificationsRuntime } from '../notifications/notifications-runtime.js';
 import type { Db } from '../storage/db.js';
 import type { EngineSql } from '../storage/engines/engine-sql.js';
 import type { HttpDeps } from '../http/http-deps.js';
@@ -49,6 +50,8 @@ export interface AppDeps extends HttpDeps {
   events: EventsRuntime;
   /** The webhook outbox subscriber and delivery worker (src/webhooks/webhooks-runtime.ts). */
   webhooks: WebhooksRuntime;
+  /** Messages to people: the notification outbox subscriber and its worker (src/notifications/notifications-runtime.ts). */
+  notifications: NotificationsRuntime;
   logger: Logger;
   /** The data directory: stored G-code files live under <dataDir>/files. */
   dataDir: string;

@@ -15,6 +15,7 @@ import { PrintersService, type PrintersServiceDeps } from '../printers/printers.
 import type { SecretBox } from '../printers/secret-box.js';
 import type { DeliveryWorkerOptions } from '../webhooks/delivery-worker.js';
 import { createWebhooksRuntime } from '../webhooks/webhooks-runtime.js';
+import { createNotificationsRuntime, type NotificationsOptions } from '../notifications/notifications-runtime.js';
 import { SessionRegistry } from '../printers/session-registry.js';
 import { LinkWorkerPool } from '../printers/workers/link-worker-pool.js';
 import type { SessionTuning } from '../printers/open-printer-link.js';
@@ -51,6 +52,8 @@ export interface DepsSettings {
   events?: EventsOptions;
   /** Webhook delivery tuning (tests shorten timeouts, the benchmark scales the retry schedule). */
   webhooks?: DeliveryWorkerOptions;
+  /** Notification grouping window and send tuning (tests shorten them). */
+  notifications?: NotificationsOptions;
   /** Resolves file_url host names; the system resolver when absent. */
   resolveHost?: HostResolver;
   /** How often state writes held by a full disk are tried again (tests shorten it). */
@@ -113,6 +116,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const events = createEventsRuntime({ db: handle.db, sql, clock, logger, cluster }, s.events);
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events, cluster, nodeId: node.id, durable }, s.webhooks);
+  const notifications = createNotificationsRuntime({ db: handle.db, clock, logger, secrets: s.secrets, events, cluster, nodeId: node.id, durable }, s.notifications);
   const contentStore = openContentStore(s.fileStorage ?? defaultFileStorage(handle.engine, s.filesDir), { db: handle.db, dataDir: s.dataDir, engine: handle.engine });
   const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore, nodeId: node.id, cluster, ...(s.startRetryMs !== undefined ? { startRetryMs: s.startRetryMs } : {}) });
   // Another node's printer changing state changes this node's waiting reasons and forecast (the whole farm's).
@@ -136,6 +140,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     printers,
     events,
     webhooks,
+    notifications,
     files: farm.files,
     filePruner: farm.filePruner,
     jobFiles: farm.jobFiles,

@@ -19,6 +19,7 @@ import { materialRoutes } from '../materials/materials.routes.js';
 import { metricsRoutes } from '../metrics/metrics.routes.js';
 import { nodeRoutes } from '../nodes/nodes.routes.js';
 import { slicerRoutes } from '../slicer/slicer.routes.js';
+import { notificationRoutes } from '../notifications/notifications.routes.js';
 
 /** A route of any feature, typed against the one deps object the program builds (the compiler checks each feature's needs). */
 export type AppRoute = RouteDef<any, any, AppDeps>;
@@ -38,6 +39,7 @@ export function allRoutes(): AppRoute[] {
     ...queueRoutes,
     ...materialRoutes,
     ...webhookRoutes,
+    ...notificationRoutes,
     ...eventRoutes,
     ...analyticsRoutes,
     ...metricsRoutes,

@@ -438,6 +438,48 @@ export interface NightlyBackupRunTable {
   bytes: number | null;
 }
 
+/** A way to reach people (migration 026); settings JSON by kind, secrets sealed, the rule in `events`. */
+export interface NotificationChannelTable {
+  id: string;
+  kind: 'email' | 'ntfy' | 'discord' | 'slack' | 'telegram' | 'pushover';
+  name: string;
+  settings: string;
+  secret_sealed: string | null;
+  events: string;
+  user_ids: Generated<string>;
+  quiet_start_min: number | null;
+  quiet_end_min: number | null;
+  enabled: number;
+  paused_reason: string | null;
+  failures_in_a_row: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One message to a channel: the events it groups (a flood, a digest), its state and last attempt. */
+export interface NotificationDeliveryTable {
+  id: string;
+  channel_id: string;
+  event_seqs: string;
+  mode: 'now' | 'digest' | 'test';
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_ms: number | null;
+  leased_by: string | null;
+  title: string | null;
+  last_status: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+export interface NotificationSettingsTable {
+  id: string;
+  dashboard_url: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   organization: OrganizationTable;
   users: UserTable;
@@ -465,4 +507,7 @@ export interface Database {
   database_identity: DatabaseIdentityTable;
   file_chunks: FileChunkTable;
   nightly_backup_runs: NightlyBackupRunTable;
+  notification_channels: NotificationChannelTable;
+  notification_deliveries: NotificationDeliveryTable;
+  notification_settings: NotificationSettingsTable;
 }

@@ -8,6 +8,8 @@ export interface AttemptResult {
   error: string | null;
   /** At most 1 KB of the response body. */
   excerpt: string | null;
+  /** The receiver's Retry-After header, as sent (notifications honour it; webhooks keep their schedule). */
+  retryAfter?: string;
 }
 
 export type DeliveryDecision =

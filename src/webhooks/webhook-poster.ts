@@ -16,6 +16,8 @@ export interface PostOptions {
   /** Aborts the attempt without a result (server shutdown): the caller leaves the delivery untouched. */
   signal?: AbortSignal;
   agents?: { http: http.Agent; https: https.Agent };
+  /** Default application/json (notifications post forms to Pushover). */
+  contentType?: string;
 }
 
 export class AttemptAborted extends Error {}
@@ -41,7 +43,7 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
     const req = (secure ? https : http).request(target, {
       method: 'POST',
       agent: options.agents ? (secure ? options.agents.https : options.agents.http) : undefined,
-      headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+      headers: { ...headers, 'Content-Type': options.contentType ?? 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
     });
     const timer = setTimeout(() => {
       fail(`no complete answer within ${options.timeoutMs / 1000} s`);
@@ -62,7 +64,8 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
         const excerpt = Buffer.concat(chunks).toString('utf8');
         const code = res.statusCode ?? null;
         const ok = code !== null && code >= 200 && code < 300;
-        finish({ statusCode: code, durationMs: elapsed(), error: ok ? null : `receiver answered ${code}`, excerpt: excerpt || null });
+        const retryAfter = res.headers['retry-after'];
+        finish({ statusCode: code, durationMs: elapsed(), error: ok ? null : `receiver answered ${code}`, excerpt: excerpt || null, ...(retryAfter ? { retryAfter } : {}) });
       };
       res.on('data', (chunk: Buffer) => {
         if (kept < RESPONSE_EXCERPT_BYTES) {

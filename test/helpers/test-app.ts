@@ -12,6 +12,7 @@ import { ManualClock } from '../../src/clock.js';
 import type { RunEnvironment } from '../../src/config.js';
 import type { EventsOptions } from '../../src/events/events-runtime.js';
 import type { DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker.js';
+import type { NotificationsOptions } from '../../src/notifications/notifications-runtime.js';
 import { buildAppDeps, type DepsSettings } from '../../src/app/build-deps.js';
 import type { AppDeps } from '../../src/app/app-deps.js';
 import { allRoutes, type AppRoute } from '../../src/app/routes-index.js';
@@ -59,6 +60,7 @@ export async function startTestApp(
     trustProxy?: boolean;
     events?: EventsOptions;
     webhooks?: DeliveryWorkerOptions;
+    notifications?: NotificationsOptions;
     /** Overrides of the printers service's options (discovery roots, command timeout, session tuning, mDNS browsing). */
     printers?: Partial<Pick<PrintersServiceDeps, 'sessionOptions' | 'networkOptions' | 'discovery' | 'commandTimeoutMs' | 'mdns'>>;
     /** Answers file_url host names instead of the system resolver. */
@@ -107,6 +109,7 @@ export async function startTestApp(
     printers: { sessionOptions: FAST_SESSIONS, ...options.printers },
     ...(options.events ? { events: options.events } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.notifications ? { notifications: options.notifications } : {}),
     resolveHost: options.resolveHost,
     workers: options.workers ?? 0,
     // The address is known once listening: filled in before the node registers.
@@ -129,6 +132,7 @@ export async function startTestApp(
   deps.node.address ??= baseUrl;
   await deps.events.start();
   deps.webhooks.start();
+  deps.notifications.start();
   await deps.nodes.start();
   await farm.start();
   // As at a real start: stored printers (a file database) reconnect by themselves.
@@ -141,6 +145,7 @@ export async function startTestApp(
     request: (path, init) => fetch(baseUrl + path, init),
     async close() {
       await deps.webhooks.stop(0);
+      await deps.notifications.stop(0);
       await deps.events.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

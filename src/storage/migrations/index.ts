@@ -24,6 +24,8 @@ import { migration021FarmBackups } from './021-farm-backups.js';
 import { migration022RollupBulkInsert } from './022-rollup-bulk-insert.js';
 import { migration023Sliced3mf } from './023-sliced-3mf.js';
 import { migration024NodeHolders } from './024-node-holders.js';
+import { migration025Reserved } from './025-reserved.js';
+import { migration026Notifications } from './026-notifications.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -50,4 +52,6 @@ export const migrations: readonly Migration[] = [
   migration022RollupBulkInsert,
   migration023Sliced3mf,
   migration024NodeHolders,
+  migration025Reserved,
+  migration026Notifications,
 ];
