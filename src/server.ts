@@ -14,6 +14,7 @@ import type { ServerConfig } from './config.js';
 import type { AppDeps } from './app/app-deps.js';
 import type { EventsOptions } from './events/events-runtime.js';
 import type { DeliveryWorkerOptions } from './webhooks/delivery-worker.js';
+import type { NotificationsOptions } from './notifications/notifications-runtime.js';
 import { createLogger, type Logger } from './logger.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
 import { loadNodeSecretBox, SECRET_KEY_ENV } from './printers/secret-box.js';
@@ -52,6 +53,8 @@ export interface StartServerOptions {
   events?: EventsOptions;
   /** Webhook delivery tuning; the defaults otherwise. */
   webhooks?: DeliveryWorkerOptions;
+  /** Notification grouping and send tuning; the defaults otherwise. */
+  notifications?: NotificationsOptions;
   /** The mDNS socket for discovery and the announcement (tests: the loopback interface, a private port, no probing). */
   mdnsSocket?: MdnsBrowserOptions & { probe?: boolean };
 }
@@ -182,6 +185,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       ...(config.mdns ? { printers: { mdns: new NetworkDiscovery({ browser: createMdnsBrowser(options.mdnsSocket), clock }) } } : {}),
       ...(options.events ? { events: options.events } : {}),
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+      ...(options.notifications ? { notifications: options.notifications } : {}),
     });
   } catch (err) {
     await cluster.close();

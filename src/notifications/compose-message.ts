@@ -30,6 +30,6 @@ export async function composeMessage(db: Db, row: NotificationDeliveryRow, nowMs
 /** The addresses of the channel's users (per-user email rules); users without an address are skipped. */
 export async function userEmails(db: Db, userIds: readonly string[]): Promise<string[]> {
   if (userIds.length === 0) return [];
-  const rows = await db.selectFrom('users').select('email').where('id', 'in', userIds).execute();
+  const rows = await db.selectFrom('users').select('email').where('id', 'in', userIds).where('status', '=', 'active').execute();
   return rows.map((r) => r.email).filter((e) => e.includes('@'));
 }

@@ -169,6 +169,32 @@ describe('notifications: faults', () => {
 });
 
 describe('notifications: channels', () => {
+  it('quiet hours: urgent events still go at once, the rest wait and go out as one digest when the hours end', async () => {
+    const s = await startStandIns();
+    open.push(s);
+    const { t, key } = await notifyApp();
+    open.push(t);
+    // The manual clock starts at 00:00 UTC, the organization's time zone: inside 22:00-07:00.
+    const id = await createChannel(t, key, channelBody('ntfy', s, ['*'], { quiet_hours: { start: '22:00', end: '07:00' } }));
+    assert.deepEqual((await getJson<{ quiet_hours: unknown }>(t, key, `/v1/notifications/channels/${id}`)).quiet_hours, { start: '22:00', end: '07:00' });
+    await t.deps.events.recordNow('job.completed', { id: 'job_a', name: 'bracket.gcode', printer_id: 'prt_1', status: 'completed' });
+    await t.deps.events.recordNow('material.low', { id: 'mat_1', brand: 'Prusament', type: 'PETG', color: 'orange', remaining_weight: 80 });
+    await t.deps.events.recordNow('job.failed', failedJob());
+    passGroupWindow(t);
+    await eventually(() => s.of('ntfy').length === 1, 'the urgent message');
+    assert.match(String(s.of('ntfy')[0]!.body.title), /failed/);
+    passGroupWindow(t, 3 * 3_600_000);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(s.of('ntfy').length, 1, 'the rest waits for the end of the quiet hours');
+    t.clock.set(Date.UTC(2026, 0, 1, 7, 0));
+    t.deps.notifications.worker.wake();
+    await eventually(() => s.of('ntfy').length === 2, 'the digest at 07:00');
+    const digest = s.of('ntfy')[1]!.body;
+    assert.equal(digest.title, 'Digest: 1 job finished, 1 spool low');
+    assert.equal(digest.priority, 3);
+    assert.match(String(digest.message), /bracket\.gcode.*Prusament PETG orange \(80 g left\)/s);
+  });
+
   it('Send test reports what each service said and is logged', async () => {
     const { t, key, s, ids } = await setup();
     for (const service of SERVICES) {
