@@ -36,10 +36,22 @@ export async function sendMessage(kind: ChannelKind, settings: unknown, secrets:
   return {
     ok,
     status: code === null ? null : `HTTP ${code}`,
-    error: ok ? null : code === null ? r.error : `${kind} answered ${code}${r.excerpt ? `: ${r.excerpt.slice(0, 200)}` : ''}`,
+    error: ok ? null : code === null ? r.error : `${kind} answered ${code}${r.excerpt ? `: ${serviceSays(r.excerpt)}` : ''}`,
     retryAfterMs: code === 429 ? (retryAfterMs(r.retryAfter, o.nowMs) ?? bodyWait ?? 60_000) : null,
     permanent: code !== null && PERMANENT_HTTP.includes(code),
   };
+}
+
+/** What the service said in words: the description / message / error of a JSON answer, else the text, clipped. */
+function serviceSays(excerpt: string): string {
+  try {
+    const b = JSON.parse(excerpt) as { description?: unknown; message?: unknown; error?: unknown; errors?: unknown };
+    const said = [b.description, b.message, b.error, Array.isArray(b.errors) ? b.errors.join('; ') : undefined].find((x) => typeof x === 'string' && x !== '');
+    if (typeof said === 'string') return said.slice(0, 200);
+  } catch {
+    // Not JSON: the text itself.
+  }
+  return excerpt.slice(0, 200);
 }
 
 function retryAfterInBody(excerpt: string | null): number | null {

@@ -10,6 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { ShiftedClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
+import type { NotificationsOptions } from '../../src/notifications/notifications-runtime.js';
 import { buildWeb, type WebBuildReport } from '../../scripts/web/build-web.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -57,6 +58,8 @@ export interface DashboardOptions {
   startAt?: string;
   /** Extra Chromium switches, e.g. `--host-resolver-rules=MAP farm.test 127.0.0.1` for a plain-http (insecure) origin. */
   chromiumArgs?: string[];
+  /** Notification grouping window and send tuning (tests shorten the 10 s grouping window). */
+  notifications?: NotificationsOptions;
 }
 
 /** An HTTP answer a test provokes on purpose: its status and path (a string is the whole path, or a pattern). */
@@ -186,7 +189,12 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
   const clock = new ShiftedClock(Date.parse(options.startAt ?? DEFAULT_START));
   const server = await startServer(
     { host: '127.0.0.1', port: 0, dataDir, env: 'live' },
-    { logger: silentLogger, clock, ...(options.heartbeatMs ? { events: { sse: { heartbeatMs: options.heartbeatMs } } } : {}) },
+    {
+      logger: silentLogger,
+      clock,
+      ...(options.heartbeatMs ? { events: { sse: { heartbeatMs: options.heartbeatMs } } } : {}),
+      ...(options.notifications ? { notifications: options.notifications } : {}),
+    },
   );
   assert.ok(server.initialAdminKey, 'a fresh data dir gets an admin key');
   const adminKey = server.initialAdminKey;

@@ -83,7 +83,7 @@ export function ScopePicker({ value, onChange, invalid }: { value: string[]; onC
     allHint="admin: also users, keys, webhooks and settings" groups=${SCOPE_GROUPS} value=${value} onChange=${onChange} invalid=${invalid} />`;
 }
 
-export function EventPicker({ value, onChange, invalid }: { value: string[]; onChange: (v: string[]) => void; invalid?: boolean }) {
-  return html`<${GroupedPicker} id="webhook-events" legend="Events" all="*" allLabel="All events"
+export function EventPicker({ value, onChange, invalid, id = 'webhook-events' }: { value: string[]; onChange: (v: string[]) => void; invalid?: boolean; id?: string }) {
+  return html`<${GroupedPicker} id=${id} legend="Events" all="*" allLabel="All events"
     allHint="every job, printer and material event" groups=${EVENT_GROUP_LIST} value=${value} onChange=${onChange} invalid=${invalid} />`;
 }
