@@ -21,6 +21,9 @@ export const POSTGRES_TEST_FOLDERS = [
   'test/events',
   'test/auth',
   'test/slicer',
+  // Notifications: the outbox, grouping, leases and channel state on PostgreSQL.
+  'test/notifications/notify-services.test.ts',
+  'test/notifications/notify-email.test.ts',
   // Nodes sharing one database (the three-node test starts its own cluster, so it runs in the main run only).
   'test/nodes/nodes-registry.test.ts',
   'test/nodes/two-nodes.test.ts',
