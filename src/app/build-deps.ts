@@ -6,7 +6,8 @@ import { PasswordCheckGate } from '../auth/password-check-gate.js';
 import type { Clock } from '../clock.js';
 import type { RunEnvironment } from '../config.js';
 import { EventBus } from '../events/event-bus.js';
-import { createEventsRuntime, type EventsOptions } from '../events/events-runtime.js';
+import { createEventsRuntime, type EventsOptions, type EventsRuntime } from '../events/events-runtime.js';
+import { listNodeRecords } from '../nodes/nodes.service.js';
 import { createFarm, type Farm } from './farm.js';
 import type { AppDeps } from './app-deps.js';
 import type { Logger } from '../logger.js';
@@ -121,7 +122,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore, nodeId: node.id, cluster, ...(s.startRetryMs !== undefined ? { startRetryMs: s.startRetryMs } : {}) });
   // Another node's printer changing state changes this node's waiting reasons and forecast (the whole farm's).
   remote.onChange(() => farm.scheduler.wake());
-  const nodes = nodeRuntime(s, node, cluster, printers, farm);
+  const nodes = nodeRuntime(s, node, cluster, printers, farm, events);
   const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
   const deps: AppDeps = {
     node,
@@ -159,7 +160,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
 }
 
 /** This node's registration, heartbeat and watch over the others, wired to what a lost node means for the farm. */
-function nodeRuntime(s: DepsSettings, node: NodeIdentity, cluster: ClusterBus, printers: PrintersService, farm: Farm): NodeRuntime {
+function nodeRuntime(s: DepsSettings, node: NodeIdentity, cluster: ClusterBus, printers: PrintersService, farm: Farm, events: EventsRuntime): NodeRuntime {
   const { db } = s.handle;
   return new NodeRuntime({
     db,
@@ -183,6 +184,9 @@ function nodeRuntime(s: DepsSettings, node: NodeIdentity, cluster: ClusterBus, p
         },
         lostId,
       );
+      // Said once, by the node that marked it lost: people are told (notifications) and programs too (webhooks).
+      const lost = (await listNodeRecords({ db, selfId: node.id, printers })).find((n) => n.id === lostId);
+      if (lost) await events.recordNow('node.lost', lost);
       // Jobs that waited on the lost node's network printers may start here now.
       await cluster.publish('jobs');
     },

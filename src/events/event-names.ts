@@ -13,9 +13,11 @@ export const EVENT_TYPES = [
   'printer.online',
   'printer.offline',
   'printer.error',
+  'printer.bed_waiting',
   'material.low',
   'material.empty',
   'file.pruned',
+  'node.lost',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -39,7 +41,7 @@ const LIVE_TYPES: readonly string[] = [TELEMETRY_EVENT_TYPE, JOB_PROGRESS_EVENT_
 export type RecordableType = EventType | typeof TEST_EVENT_TYPE;
 export type StreamType = RecordableType | LiveType;
 
-export const EVENT_GROUPS = ['job.*', 'printer.*', 'material.*', 'file.*'] as const;
+export const EVENT_GROUPS = ['job.*', 'printer.*', 'material.*', 'file.*', 'node.*'] as const;
 /** What a webhook's `events` array may hold. */
 export const WEBHOOK_EVENT_PATTERNS: readonly string[] = [...EVENT_TYPES, ...EVENT_GROUPS, '*'];
 /** What `types=` of the live stream may hold: the webhook patterns plus the live-only and test types. */
@@ -68,12 +70,13 @@ export const anyPatternMatches = (patterns: readonly string[], type: string): bo
 
 /**
  * The read scope a key needs to see an event of this type (job.* -> jobs:read, ...); webhook.test needs webhooks:write.
- * file.* needs jobs:read, as the files themselves do (GET /v1/files/:id).
+ * file.* needs jobs:read, as the files themselves do (GET /v1/files/:id); node.* printers:read, as GET /v1/nodes.
  */
 export function scopeForEventType(type: string): string {
   if (type === TEST_EVENT_TYPE) return 'webhooks:write';
   const group = type.slice(0, type.indexOf('.'));
-  const resource = group === 'job' || group === 'file' ? 'jobs' : group === 'printer' ? 'printers' : group === 'material' ? 'materials' : null;
+  // node.* (the farm's boxes) is read with printers:read, as GET /v1/nodes is.
+  const resource = group === 'job' || group === 'file' ? 'jobs' : group === 'printer' || group === 'node' ? 'printers' : group === 'material' ? 'materials' : null;
   // An unknown group maps to admin so a new event type is never shown to a key by accident.
   return resource ? `${resource}:read` : 'admin:*';
 }

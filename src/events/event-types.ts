@@ -40,6 +40,8 @@ export interface DomainEvents {
   'printer.online': PrinterEventPayload;
   'printer.offline': PrinterEventPayload;
   'printer.error': PrinterEventPayload;
+  // A print ended and the bed now waits for a person to clear it (the ready flag went from true to false).
+  'printer.bed_waiting': PrinterEventPayload;
   // Internal wake-ups for the scheduler (bus only, NOT webhook events): with printer.online they cover everything that
   // can make a printer newly usable. printer.ready: the bed was marked cleared (action `ready` or setReady(id, true)).
   // printer.updated: stored settings changed (created, or a PATCH; `reason` lists the changed fields).

@@ -37,7 +37,8 @@ export interface PersonMessage {
 }
 
 /** Events that reach people even in quiet hours: something stopped and waits for a person. */
-export const URGENT_TYPES: readonly string[] = ['job.failed', 'printer.error', 'printer.offline', 'material.empty'];
+/** node.lost: a whole box stopped, with its printers. */
+export const URGENT_TYPES: readonly string[] = ['job.failed', 'printer.error', 'printer.offline', 'material.empty', 'node.lost'];
 export const isUrgent = (type: string): boolean => URGENT_TYPES.includes(type);
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -96,6 +97,8 @@ export function describeEvent(e: NotifyEvent, ctx: MessageContext): MessageItem 
         return { headline: `Printer ${name} stopped with an error`, detail: `${because}At ${at}. Check the printer before printing again.`, link };
       case 'printer.online':
         return { headline: `Printer ${name} is back online`, detail: `At ${at}.`, link };
+      case 'printer.bed_waiting':
+        return { headline: `Printer ${name} waits for its bed to be cleared`, detail: `Since ${at}. Take the print off, then press Bed cleared on the dashboard so the next job can start.`, link };
       default:
         return { headline: `Printer ${name}: ${e.type.slice(8)}`, detail: `${because}At ${at}.`, link };
     }
@@ -112,6 +115,15 @@ export function describeEvent(e: NotifyEvent, ctx: MessageContext): MessageItem 
       link: page(ctx, 'materials'),
     };
   }
+  if (e.type === 'node.lost') {
+    const name = str(o.name) ?? str(o.id) ?? 'a box';
+    const printers = Array.isArray(o.printers) ? o.printers.length : 0;
+    return {
+      headline: `Box ${name} of the farm was lost`,
+      detail: `It stopped answering at ${at}${printers > 0 ? `; its ${printers} printer${printers === 1 ? '' : 's'} are offline with it` : ''}. Jobs printing on its USB printers failed; network printers moved to another box. Check its power and network.`,
+      link: page(ctx, 'nodes'),
+    };
+  }
   return { headline: `Event ${e.type}`, detail: `At ${at}.`, link: page(ctx) };
 }
 
@@ -124,6 +136,8 @@ const KIND_WORDS: Record<string, [string, string]> = {
   'printer.online': ['printer back online', 'printers back online'],
   'material.low': ['spool low', 'spools low'],
   'material.empty': ['spool empty', 'spools empty'],
+  'printer.bed_waiting': ['bed to clear', 'beds to clear'],
+  'node.lost': ['box lost', 'boxes lost'],
 };
 
 /** Events to one message: one in full; several (a flood, a digest) counted by kind in the title, each listed. */

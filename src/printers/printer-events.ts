@@ -1,4 +1,4 @@
-// Turns what printer sessions report on the bus into public events: printer.online/offline/error with the printer as
+// Turns what printer sessions report on the bus into public events: printer.online/offline/error/bed_waiting with the printer as
 // the API shows it (stored, to webhooks), printer.telemetry (live only, at most once a second a printer) and
 // printer.updated (live only: added, changed, bed cleared or not), so every open dashboard sees what another changed.
 import type { EventBus } from '../events/event-bus.js';
@@ -28,7 +28,7 @@ export function bridgePrinterEvents(d: PrinterEventsDeps): () => Promise<void> {
   // Events go to the durable writer in the order the sessions reported them, each with its printer as read then (a
   // held printer.offline still shows the printer offline when it is written after it came back).
   let order: Promise<unknown> = Promise.resolve();
-  const record = (type: 'printer.online' | 'printer.offline' | 'printer.error', printerId: string): void => {
+  const record = (type: 'printer.online' | 'printer.offline' | 'printer.error' | 'printer.bed_waiting', printerId: string): void => {
     const printer = d.printers.get(printerId);
     const queued = order.then(() => printer).then((p) => ({ written: d.durable.write(`${type} of printer ${printerId}`, () => d.events.recordNow(type, p)) }));
     order = queued.catch(() => undefined);
@@ -53,6 +53,7 @@ export function bridgePrinterEvents(d: PrinterEventsDeps): () => Promise<void> {
     d.bus.on('printer.online', (p) => record('printer.online', p.printer_id)),
     d.bus.on('printer.offline', (p) => record('printer.offline', p.printer_id)),
     d.bus.on('printer.error', (p) => record('printer.error', p.printer_id)),
+    d.bus.on('printer.bed_waiting', (p) => record('printer.bed_waiting', p.printer_id)),
     // A deleted printer's telemetry throttle slot would otherwise stay for the life of the process.
     d.bus.on('printer.removed', (p) => d.events.forgetPrinter(p.printer_id)),
   ];

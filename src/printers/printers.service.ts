@@ -358,7 +358,10 @@ export class PrintersService {
     await updatePrinter(this.deps.db, printerId, { ready: ready ? 1 : 0 });
     if (!ready) {
       // Only a change is news: the live stream's printer.updated tells open dashboards the bed waits to be cleared.
-      if (before.ready) this.deps.bus.emit('printer.updated', { printer_id: printerId, reason: 'changed: ready' });
+      if (before.ready) {
+        this.deps.bus.emit('printer.updated', { printer_id: printerId, reason: 'changed: ready' });
+        this.deps.bus.emit('printer.bed_waiting', { printer_id: printerId });
+      }
       return;
     }
     this.session(printerId)?.markReady();

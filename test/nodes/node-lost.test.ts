@@ -51,6 +51,10 @@ describe('a lost node', () => {
     assert.deepEqual(await storedJobEvents(b, running.id), ['job.created', 'job.started', 'job.failed'], 'job.failed goes out as for any failure');
     const lost = await nodeRecord(b, a.nodeId);
     assert.equal(lost.state, 'lost');
+    const nodeLost = async () =>
+      (await b.t.deps.db.selectFrom('events').select('body').where('type', '=', 'node.lost').execute()).map((r) => (JSON.parse(r.body) as { data: { object: { id: string; state: string } } }).data.object);
+    await b.until('node.lost stored', async () => (await nodeLost()).length > 0);
+    assert.deepEqual((await nodeLost()).map((o) => [o.id, o.state]), [[a.nodeId, 'lost']], 'one node.lost, with the node as GET /v1/nodes shows it');
     assert.ok(lost.lost_since !== null && !Number.isNaN(Date.parse(lost.lost_since)), `lost since a time: ${JSON.stringify(lost)}`);
     assert.equal(await nodeState(b, b.nodeId), 'online', 'the watcher itself carries on');
     assert.equal((await nodeRecord(b, b.nodeId)).lost_since, null);

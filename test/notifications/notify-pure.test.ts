@@ -80,6 +80,17 @@ describe('the wording', () => {
     assert.equal(m.link, 'https://farm.example/#/printers/prt_7');
     assert.match(m.items[0]!.detail, /Reason: thermal runaway\. At 10 Jan, 14:03 \(Europe\/Berlin\)\. .*requeue/);
   });
+  it('a bed to clear and a lost box say what to do and link to their page', () => {
+    const bed = buildMessage([{ type: 'printer.bed_waiting', createdMs: 0, object: { id: 'prt_7', name: 'Prusa 7' } }], ctx);
+    assert.equal(bed.title, 'Printer Prusa 7 waits for its bed to be cleared');
+    assert.equal(bed.urgent, false);
+    assert.match(bed.items[0]!.detail, /press Bed cleared/);
+    const box = buildMessage([{ type: 'node.lost', createdMs: 0, object: { id: 'nod_1', name: 'shelf-pi', printers: [{}, {}] } }], ctx);
+    assert.equal(box.title, 'Box shelf-pi of the farm was lost');
+    assert.equal(box.urgent, true);
+    assert.equal(box.link, 'https://farm.example/#/nodes');
+    assert.match(box.items[0]!.detail, /its 2 printers are offline with it/);
+  });
   it('a group is counted by kind in the title and links to the farm', () => {
     const ev = (type: string, id: string) => ({ type, createdMs: 0, object: { id, name: id } });
     const m = buildMessage([ev('printer.offline', 'a'), ev('printer.offline', 'b'), ev('job.completed', 'c')], ctx, true);

@@ -159,4 +159,20 @@ describe('printers on live sessions', () => {
     assert.deepEqual(events, [{ name: 'printer.ready', printer_id: p.id }]);
     await assert.rejects(app.t.deps.printers.setReady('prt_missing', true), /not found/);
   });
+
+  it('a bed left to clear is a stored event, printer.bed_waiting, with the printer, once per change', async () => {
+    const p = await app.create({ name: 'bed-wait', connection_url: fastSim('live-bed-wait') });
+    await app.untilStatus(p.id, 'idle');
+    const stored = async () =>
+      (await app.t.deps.db.selectFrom('events').select('body').where('type', '=', 'printer.bed_waiting').execute())
+        .map((r) => (JSON.parse(r.body) as { data: { object: { id: string; ready: boolean } } }).data.object)
+        .filter((o) => o.id === p.id);
+    await app.t.deps.printers.setReady(p.id, false);
+    await app.t.deps.printers.setReady(p.id, false);
+    await app.until('printer.bed_waiting stored', async () => (await stored()).length === 1);
+    assert.equal((await stored())[0]!.ready, false, 'the printer as the API shows it then');
+    await app.t.deps.printers.setReady(p.id, true);
+    await app.t.deps.printers.setReady(p.id, false);
+    await app.until('a second one after the bed was cleared and used again', async () => (await stored()).length === 2);
+  });
 });
