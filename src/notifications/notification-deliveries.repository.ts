@@ -2,6 +2,7 @@
 // (PostgreSQL: one node at a time per channel, like webhook deliveries), and their attempt outcomes.
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { engineSqlOf } from '../storage/engines/engine-sql.js';
+import { lockAndCountLeases, releaseLease, releaseLeasesOfGoneNodes, takeLeases } from '../storage/outbox-leases.js';
 import type { Database, NotificationDeliveryTable } from '../storage/schema.js';
 
 export type NotificationDeliveryRow = Selectable<NotificationDeliveryTable>;
@@ -53,16 +54,8 @@ export async function claimDueMessages(
   return db.transaction().execute(async (trx) => {
     let limit = c.limit;
     if (shared) {
-      await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK_CLASS}, hashtext(${channelId}))`.execute(trx);
-      const live = await trx
-        .selectFrom('notification_deliveries')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('channel_id', '=', channelId)
-        .where('status', '=', 'pending')
-        .where('leased_by', 'is not', null)
-        .where('next_attempt_ms', '>', c.nowMs)
-        .executeTakeFirstOrThrow();
-      limit = Math.min(limit, c.perChannel - Number(live.n));
+      const live = await lockAndCountLeases(trx, 'notification_deliveries', CLAIM_LOCK_CLASS, { column: 'channel_id', id: channelId }, c.nowMs);
+      limit = Math.min(limit, c.perChannel - live);
       if (limit <= 0) return [];
     }
     let q = trx
@@ -75,31 +68,19 @@ export async function claimDueMessages(
     q = q.orderBy('created_at').orderBy('id').limit(limit);
     if (!shared) return q.execute();
     const rows = await q.forUpdate().skipLocked().execute();
-    if (rows.length > 0) {
-      await trx.updateTable('notification_deliveries').set({ next_attempt_ms: c.leaseUntilMs, leased_by: c.nodeId }).where('id', 'in', rows.map((r) => r.id)).execute();
-    }
+    await takeLeases(trx, 'notification_deliveries', rows.map((r) => r.id), c.leaseUntilMs, c.nodeId);
     return rows;
   });
 }
 
 /** An attempt cut off by shutdown: due again when it was before the claim, for any node. */
 export async function releaseMessage(db: Q, row: NotificationDeliveryRow): Promise<void> {
-  await db.updateTable('notification_deliveries').set({ next_attempt_ms: row.next_attempt_ms, leased_by: null }).where('id', '=', row.id).where('status', '=', 'pending').execute();
+  await releaseLease(db, 'notification_deliveries', row.id, row.next_attempt_ms);
 }
 
 /** Leases held by nodes no longer running (and, given `selfId`, by this node's earlier run): due now, for any node. */
-export async function releaseGoneMessageLeases(db: Q, nowMs: number, selfId?: string): Promise<number> {
-  const res = await db
-    .updateTable('notification_deliveries')
-    .set({ next_attempt_ms: nowMs, leased_by: null })
-    .where('status', '=', 'pending')
-    .where((eb) => {
-      const gone = eb('leased_by', 'in', eb.selectFrom('nodes').select('id').where('state', 'in', ['lost', 'stopped']));
-      return selfId === undefined ? gone : eb.or([gone, eb('leased_by', '=', selfId)]);
-    })
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows);
-}
+export const releaseGoneMessageLeases = (db: Q, nowMs: number, selfId?: string): Promise<number> =>
+  releaseLeasesOfGoneNodes(db, 'notification_deliveries', nowMs, selfId);
 
 /** The earliest pending message of a sending channel, so the worker sleeps until then. */
 export async function nextMessageDueMs(db: Q): Promise<number | null> {

@@ -8,6 +8,7 @@ import type { SecretSealer } from '../auth/api-key-digest.js';
 import type { Db } from '../storage/db.js';
 import type { DurableWriter } from '../storage/durable-writer.js';
 import { engineSqlOf } from '../storage/engines/engine-sql.js';
+import { PassLoop, settleOrAbort } from '../storage/pass-loop.js';
 import { findChannel, sendingChannelIds, updateChannel, type ChannelRow } from './channels.repository.js';
 import { composeMessage, userEmails } from './compose-message.js';
 import { openSecrets } from './channel-secrets.js';
@@ -40,11 +41,7 @@ export class NotificationWorker {
   private readonly o: Required<NotificationWorkerOptions>;
   private readonly inFlight = new Map<string, { channelId: string; controller: AbortController; done: Promise<void> }>();
   private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
-  private running = false;
-  private passing = false;
-  private again = false;
-  private timer: NodeJS.Timeout | undefined;
-  private passDone: Promise<void> = Promise.resolve();
+  private readonly loop = new PassLoop(() => this.pass());
   private releasedOwn = false;
 
   constructor(
@@ -62,38 +59,20 @@ export class NotificationWorker {
     };
   }
 
+  /** Every message pending in the database goes out from here: a restart resumes where the last run stopped. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.wake();
+    this.loop.start();
   }
 
+  /** Look for due messages now (events committed, a channel resumed). Coalesced. */
   wake(): void {
-    if (!this.running) return;
-    if (this.passing) {
-      this.again = true;
-      return;
-    }
-    this.passing = true;
-    clearTimeout(this.timer);
-    this.passDone = this.pass().finally(() => {
-      this.passing = false;
-    });
+    this.loop.wake();
   }
 
   /** Sends in flight get `graceMs`; those cut off are handed back untouched (due again, never sent twice by us). */
   async stop(graceMs = 5000): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await this.passDone;
-    const all = Promise.all([...this.inFlight.values()].map((f) => f.done));
-    let grace: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([all.then(() => false), new Promise<boolean>((r) => (grace = setTimeout(() => r(true), graceMs)))]);
-    clearTimeout(grace);
-    if (timedOut) {
-      for (const f of this.inFlight.values()) f.controller.abort();
-      await all;
-    }
+    await this.loop.halt();
+    await settleOrAbort(this.inFlight.values(), graceMs);
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
@@ -110,8 +89,7 @@ export class NotificationWorker {
   private async pass(): Promise<void> {
     try {
       do {
-        this.again = false;
-        if (!this.running) return;
+        if (!this.loop.isRunning) return;
         const now = this.deps.clock.now();
         if (engineSqlOf(this.deps.db).engine === 'postgres' && !this.releasedOwn) {
           // This node's leases from a run that died are due again now (lost nodes' are handed back the same way).
@@ -126,12 +104,12 @@ export class NotificationWorker {
           const claim = { nowMs: now, exclude: mine, limit: 1, perChannel: 1, leaseUntilMs: now + this.o.leaseMs, nodeId: this.deps.nodeId };
           for (const row of await claimDueMessages(this.deps.db, channelId, claim)) void this.launch(row);
         }
-      } while (this.again && this.running);
+      } while (this.loop.more());
       await this.scheduleNext();
     } catch (err) {
-      if (this.running) {
+      if (this.loop.isRunning) {
         this.deps.logger.error('notifications: pass failed', { error: err as Error });
-        this.timer = setTimeout(() => this.wake(), this.o.safetyPollMs).unref();
+        this.loop.later(this.o.safetyPollMs);
       }
     }
   }
@@ -143,11 +121,11 @@ export class NotificationWorker {
   }
 
   private async scheduleNext(): Promise<void> {
-    if (!this.running) return;
+    if (!this.loop.isRunning) return;
     const due = await nextMessageDueMs(this.deps.db);
     const wait = due === null ? this.o.safetyPollMs : Math.min(this.o.safetyPollMs, Math.max(0, due - this.deps.clock.now()));
     const delay = wait > 0 ? wait : this.inFlight.size === 0 ? 10 : this.o.safetyPollMs;
-    this.timer = setTimeout(() => this.wake(), delay).unref();
+    this.loop.later(delay);
   }
 
   private launch(row: NotificationDeliveryRow, onResult?: (r: SendResult) => void): Promise<void> {

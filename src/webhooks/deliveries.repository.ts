@@ -1,6 +1,7 @@
 // The webhook_deliveries outbox: rows written with their event, the due ones the worker sends, and attempt outcomes.
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { engineSqlOf } from '../storage/engines/engine-sql.js';
+import { lockAndCountLeases, releaseLease, releaseLeasesOfGoneNodes as releaseGoneLeases, takeLeases } from '../storage/outbox-leases.js';
 import type { Database, WebhookDeliveryTable } from '../storage/schema.js';
 
 export type DeliveryRow = Selectable<WebhookDeliveryTable>;
@@ -87,16 +88,8 @@ export async function claimDueDeliveriesOf(db: Q, webhookId: string, c: Claim): 
   return db.transaction().execute(async (trx) => {
     let limit = c.limit;
     if (shared) {
-      await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK_CLASS}, hashtext(${webhookId}))`.execute(trx);
-      const live = await trx
-        .selectFrom('webhook_deliveries')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('webhook_id', '=', webhookId)
-        .where('status', '=', 'pending')
-        .where('leased_by', 'is not', null)
-        .where('next_attempt_ms', '>', c.nowMs)
-        .executeTakeFirstOrThrow();
-      limit = Math.min(limit, c.perWebhook - Number(live.n));
+      const live = await lockAndCountLeases(trx, 'webhook_deliveries', CLAIM_LOCK_CLASS, { column: 'webhook_id', id: webhookId }, c.nowMs);
+      limit = Math.min(limit, c.perWebhook - live);
       if (limit <= 0) return [];
     }
     let q = dueSelect(trx, webhookId).where('webhook_deliveries.next_attempt_ms', '<=', c.nowMs);
@@ -105,38 +98,19 @@ export async function claimDueDeliveriesOf(db: Q, webhookId: string, c: Claim): 
     q = q.orderBy('webhook_deliveries.seq').limit(limit);
     if (!shared) return q.execute();
     const rows = await q.forUpdate('webhook_deliveries').skipLocked().execute();
-    if (rows.length > 0) {
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({ next_attempt_ms: c.leaseUntilMs, leased_by: c.nodeId })
-        .where('id', 'in', rows.map((r) => r.id))
-        .execute();
-    }
+    await takeLeases(trx, 'webhook_deliveries', rows.map((r) => r.id), c.leaseUntilMs, c.nodeId);
     return rows;
   });
 }
 
 /** An attempt cut off by this node's shutdown: the delivery is due again when it was before the claim, for any node. */
 export async function releaseDelivery(db: Q, row: DueDelivery): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ next_attempt_ms: row.next_attempt_ms, leased_by: null }).where('id', '=', row.id).where('status', '=', 'pending').execute();
+  await releaseLease(db, 'webhook_deliveries', row.id, row.next_attempt_ms);
 }
 
-/**
- * Hands back the leases of nodes that are no longer running (declared lost, or stopped) and, given `selfId`, this
- * node's own from an earlier run (it has nothing in flight yet): due now, for any node. Returns how many.
- */
-export async function releaseLeasesOfGoneNodes(db: Q, nowMs: number, selfId?: string): Promise<number> {
-  const res = await db
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_ms: nowMs, leased_by: null })
-    .where('status', '=', 'pending')
-    .where((eb) => {
-      const gone = eb('leased_by', 'in', eb.selectFrom('nodes').select('id').where('state', 'in', ['lost', 'stopped']));
-      return selfId === undefined ? gone : eb.or([gone, eb('leased_by', '=', selfId)]);
-    })
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows);
-}
+/** See outbox-leases.ts: lost or stopped nodes' leases (and, given `selfId`, this node's from an earlier run) are due now. */
+export const releaseLeasesOfGoneNodes = (db: Q, nowMs: number, selfId?: string): Promise<number> =>
+  releaseGoneLeases(db, 'webhook_deliveries', nowMs, selfId);
 
 /** One pending delivery whatever its due time (the test endpoint sends it at once). */
 export async function pendingDelivery(db: Q, webhookId: string, id: string): Promise<DueDelivery | undefined> {

@@ -9,6 +9,7 @@ import type { DurableWriter } from '../storage/durable-writer.js';
 import { TEST_EVENT_TYPE } from '../events/event-names.js';
 import { claimDueDeliveriesOf, failPendingOf, nextDueMs, pendingDelivery, releaseDelivery, releaseLeasesOfGoneNodes, updateDelivery, type DueDelivery } from './deliveries.repository.js';
 import { engineSqlOf } from '../storage/engines/engine-sql.js';
+import { PassLoop, settleOrAbort } from '../storage/pass-loop.js';
 import { decideAfterAttempt, type AttemptResult } from './delivery-outcome.js';
 import { hostAllowed } from '../net/host-allowlist.js';
 import { signatureHeader } from './signature.js';
@@ -69,11 +70,7 @@ export class DeliveryWorker {
   private goneLeasesCheckedAt: number | null = null;
   private readonly inFlight = new Map<string, InFlight>();
   private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
-  private running = false;
-  private passing = false;
-  private again = false;
-  private timer: NodeJS.Timeout | undefined;
-  private passDone: Promise<void> = Promise.resolve();
+  private readonly loop = new PassLoop(() => this.pass());
   /** Where the next pass starts in the webhook list, so a full worker shares its slots round-robin. */
   private turn = 0;
   /** Recorded attempts since this worker was made, by outcome (the metrics' counters; they start at 0 with the process). */
@@ -100,23 +97,12 @@ export class DeliveryWorker {
 
   /** Everything pending in the database is picked up from here: a restart resumes where the last run stopped. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.wake();
+    this.loop.start();
   }
 
   /** Look for due deliveries now (new events, a clock moved by hand, a manual retry). Coalesced. */
   wake(): void {
-    if (!this.running) return;
-    if (this.passing) {
-      this.again = true;
-      return;
-    }
-    this.passing = true;
-    clearTimeout(this.timer);
-    this.passDone = this.pass().finally(() => {
-      this.passing = false;
-    });
+    this.loop.wake();
   }
 
   /** The nodes changed (one was declared lost): hand back its leases on the next pass, which starts now. */
@@ -135,23 +121,9 @@ export class DeliveryWorker {
    * rest. An aborted attempt leaves its delivery pending and due as before, so the next start (or another node) sends it again.
    */
   async stop(graceMs = 2000): Promise<void> {
-    this.running = false;
     this.goneLeasesCheckedAt = null;
-    clearTimeout(this.timer);
-    await this.passDone;
-    const all = Promise.all([...this.inFlight.values()].map((f) => f.done));
-    let grace: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      all.then(() => false),
-      new Promise<boolean>((resolve) => {
-        grace = setTimeout(() => resolve(true), graceMs);
-      }),
-    ]);
-    clearTimeout(grace);
-    if (timedOut) {
-      for (const f of this.inFlight.values()) f.controller.abort();
-      await all;
-    }
+    await this.loop.halt();
+    await settleOrAbort(this.inFlight.values(), graceMs);
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
@@ -170,8 +142,7 @@ export class DeliveryWorker {
   private async pass(): Promise<void> {
     try {
       do {
-        this.again = false;
-        if (!this.running) return;
+        if (!this.loop.isRunning) return;
         const now = this.deps.clock.now();
         await this.releaseGoneLeases(now);
         // Webhook by webhook (few), each asking the index for its own next due rows: a long backlog of one receiver
@@ -187,12 +158,12 @@ export class DeliveryWorker {
           const claim = { nowMs: now, exclude: mine, limit: free, perWebhook: this.perWebhook, leaseUntilMs: now + this.leaseMs, nodeId: this.deps.nodeId };
           for (const row of await claimDueDeliveriesOf(this.deps.db, webhookId, claim)) void this.launch(row);
         }
-      } while (this.again && this.running);
+      } while (this.loop.more());
       await this.scheduleNext();
     } catch (err) {
-      if (this.running) {
+      if (this.loop.isRunning) {
         this.deps.logger.error('webhooks: delivery pass failed', { error: err as Error });
-        this.timer = setTimeout(() => this.wake(), this.safetyPollMs).unref();
+        this.loop.later(this.safetyPollMs);
       }
     }
   }
@@ -212,13 +183,13 @@ export class DeliveryWorker {
   }
 
   private async scheduleNext(): Promise<void> {
-    if (!this.running) return;
+    if (!this.loop.isRunning) return;
     const due = await nextDueMs(this.deps.db);
     const wait = due === null ? this.safetyPollMs : Math.min(this.safetyPollMs, Math.max(0, due - this.deps.clock.now()));
     // Due now: held back by the limits (a finishing attempt wakes the worker, the poll is a fallback), or it became due
     // during this pass with nothing in flight to wake us, so look again shortly.
     const delay = wait > 0 ? wait : this.inFlight.size === 0 ? 10 : this.safetyPollMs;
-    this.timer = setTimeout(() => this.wake(), delay).unref();
+    this.loop.later(delay);
   }
 
   private launch(row: DueDelivery, onResult?: (r: AttemptResult) => void): Promise<void> {

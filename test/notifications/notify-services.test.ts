@@ -205,6 +205,8 @@ describe('notifications: channels', () => {
     }
     assert.deepEqual(s.refused, []);
     assert.match(String(s.of('ntfy')[0]!.body.title), /Test message/);
+    // The log is newest first by creation time: the failed test comes a second later.
+    t.clock.advance(1000);
     s.faults.slack = () => ({ status: 500, body: 'internal' });
     const bad = (await (await t.request(`/v1/notifications/channels/${ids.slack}/test`, { method: 'POST', headers: bearer(key) })).json()) as { ok: boolean; error: string };
     assert.equal(bad.ok, false);
