@@ -1,37 +1,25 @@
 // Two nodes (two apps on one PostgreSQL database) send one farm's notifications: every message once,
 // whichever node recorded its events.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ManualClock } from '../../src/clock.js';
-import { pgForTests, pgSkipReason, type PgForTests } from '../helpers/pg-for-tests.js';
+import { pgSkipReason } from '../helpers/pg-for-tests.js';
+import { freshPgDatabases } from '../helpers/pg-databases.js';
 import { mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { eventually } from '../webhooks/webhook-harness.js';
 import { channelBody, createChannel, failedJob } from './notify-harness.js';
 import { startStandIns } from './service-stand-ins.js';
 
 describe('notifications shared by two nodes', { skip: pgSkipReason() }, () => {
-  let pg: PgForTests;
-  const open: Array<{ close(): Promise<void> }> = [];
-  const drops: Array<() => Promise<void>> = [];
-  before(async () => {
-    pg = await pgForTests();
-  });
-  afterEach(async () => {
-    for (const x of open.splice(0).reverse()) await x.close();
-    for (const d of drops.splice(0)) await d();
-  });
-  after(async () => {
-    await pg?.stop();
-  });
+  const { open, create } = freshPgDatabases();
 
   it('every message goes out once while both nodes send', async () => {
-    const db = await pg.createDatabase();
-    drops.push(db.drop);
+    const url = await create();
     const clock = new ManualClock();
     const notifications = { groupMs: 0, timeoutMs: 3000, random: () => 0.5, safetyPollMs: 50 };
     const apps: TestApp[] = [];
     for (let i = 0; i < 2; i++) {
-      const t = await startTestApp({ databaseUrl: db.url, clock, notifications });
+      const t = await startTestApp({ databaseUrl: url, clock, notifications });
       open.push(t);
       apps.push(t);
     }

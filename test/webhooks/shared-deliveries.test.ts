@@ -2,42 +2,30 @@
 // in flight per webhook for the whole farm in sequence order, and a delivery claimed by a node that died mid-send goes
 // out once the node is declared lost (or, never declared, once its lease ends).
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ManualClock } from '../../src/clock.js';
 import { claimDueDeliveriesOf } from '../../src/webhooks/deliveries.repository.js';
 import { markLostIf } from '../../src/nodes/nodes.repository.js';
 import { startCountingReceiver } from './counting-receiver.js';
-import { pgForTests, pgSkipReason, type PgForTests } from '../helpers/pg-for-tests.js';
+import { pgSkipReason } from '../helpers/pg-for-tests.js';
+import { freshPgDatabases } from '../helpers/pg-databases.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { eventually, startReceiver, type Obj, type Receiver } from './webhook-harness.js';
 
 const LEASE_MS = 40_000;
 
 describe('webhook deliveries shared by two nodes', { skip: pgSkipReason() }, () => {
-  let pg: PgForTests;
-  const open: Array<{ close(): Promise<void> }> = [];
-  const drops: Array<() => Promise<void>> = [];
-  before(async () => {
-    pg = await pgForTests();
-  });
-  afterEach(async () => {
-    for (const x of open.splice(0).reverse()) await x.close();
-    for (const d of drops.splice(0)) await d();
-  });
-  after(async () => {
-    await pg?.stop();
-  });
+  const { open, create } = freshPgDatabases();
 
   /** Two apps on a fresh database with one clock, a receiver and a webhook to it for every event. */
   async function farm(extra: { safetyPollMs?: number; perWebhook?: number; goneLeasesCheckMs?: number } = {}, url?: string): Promise<{ a: TestApp; b: TestApp; rx: Receiver; hook: string }> {
-    const db = await pg.createDatabase();
-    drops.push(db.drop);
+    const databaseUrl = await create();
     const clock = new ManualClock();
     // Several in flight per node and per webhook: the claim, not the worker's own list, keeps the nodes apart.
     const webhooks = { random: () => 0.5, timeoutMs: 3000, perWebhook: 8, leaseMs: LEASE_MS, ...extra };
-    const a = await startTestApp({ databaseUrl: db.url, clock, webhooks });
+    const a = await startTestApp({ databaseUrl, clock, webhooks });
     open.push(a);
-    const b = await startTestApp({ databaseUrl: db.url, clock, webhooks });
+    const b = await startTestApp({ databaseUrl, clock, webhooks });
     open.push(b);
     const rx = await startReceiver();
     open.push(rx);
