@@ -10,6 +10,8 @@ export interface EmailSettings {
   /** 'tls': TLS from the first byte (port 465); 'starttls': plain then upgraded, refused if the server cannot; 'none': local relays only. */
   security: 'tls' | 'starttls' | 'none';
   username?: string;
+  /** PEM of the certificate (or its CA) to trust, for a mail server with a certificate of its own; else the system's CAs. */
+  tls_ca?: string;
   from: string;
   to: string[];
 }

@@ -1,6 +1,7 @@
 // Request schemas (TypeBox: one source for schema and type) and record schemas of /v1/notifications.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { WEBHOOK_EVENT_PATTERNS } from '../events/event-names.js';
+import { TextField } from '../http/text-field.js';
 
 const Text = (max: number, extra: object = {}) => Type.String({ minLength: 1, maxLength: max, ...extra });
 const HttpUrl = (description: string) => Type.String({ format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://', maxLength: 2048, description });
@@ -24,6 +25,7 @@ const EmailSettings = Type.Object(
     port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'default 587' })),
     security: Type.Optional(Type.Union([Type.Literal('starttls'), Type.Literal('tls'), Type.Literal('none')], { description: 'default starttls (refuses to send if the server cannot upgrade); tls for port 465; none only for a relay on this machine' })),
     username: Type.Optional(Text(254)),
+    tls_ca: Type.Optional(TextField({ minLength: 1, maxLength: 20_000, multiline: true, pattern: '-----BEGIN CERTIFICATE-----', description: 'PEM of the certificate (or its CA) to trust, for a mail server with a certificate of its own; the system CAs otherwise' })),
     from: Text(254, { description: 'Sender, e.g. "Print farm <farm@example.com>"' }),
     to: Type.Array(Email, { maxItems: 50, uniqueItems: true }),
   },

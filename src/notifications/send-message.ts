@@ -73,6 +73,8 @@ async function sendEmail(s: EmailSettings, secrets: SecretsOf['email'], m: Perso
     secure: s.security === 'tls',
     requireTLS: s.security === 'starttls',
     ignoreTLS: s.security === 'none',
+    // The server's certificate is always checked: against the channel's own CA when it has one.
+    ...(s.tls_ca ? { tls: { ca: s.tls_ca } } : {}),
     ...(s.username ? { auth: { user: s.username, pass: secrets.password ?? '' } } : {}),
     connectionTimeout: o.timeoutMs,
     greetingTimeout: o.timeoutMs,

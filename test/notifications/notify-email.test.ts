@@ -7,7 +7,8 @@ import { freeTcpPort } from '../helpers/free-tcp-port.js';
 import { bearer, type TestApp } from '../helpers/test-app.js';
 import { eventually } from '../webhooks/webhook-harness.js';
 import { createChannel, DASHBOARD, failedJob, getJson, notifyApp, passGroupWindow } from './notify-harness.js';
-import { smtpSkip, startSmtpServer } from './smtp-server.js';
+import { makeSmtpCertificate, smtpSkip, startSmtpServer } from './smtp-server.js';
+import { rmSync } from 'node:fs';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -66,6 +67,29 @@ describe('notifications by email (aiosmtpd)', { skip: smtpSkip }, () => {
     assert.match(entry.error!, /STARTTLS/i);
     assert.equal(smtp.mails().length, 0);
   });
+
+  for (const mode of ['starttls', 'tls'] as const) {
+    it(`${mode === 'tls' ? 'TLS from the first byte (SMTPS)' : 'STARTTLS'}: the server's own certificate is checked; trusted through the channel's tls_ca, the mail goes`, async () => {
+      const c = makeSmtpCertificate();
+      open.push({ close: async () => rmSync(c.dir, { recursive: true, force: true }) });
+      const smtp = await startSmtpServer(mode === 'tls' ? ['--smtpscert', c.cert, '--smtpskey', c.key] : ['--tlscert', c.cert, '--tlskey', c.key]);
+      open.push(smtp);
+      const { t, key } = await notifyApp();
+      open.push(t);
+      const body = emailChannel(smtp.port);
+      const untrusted = await createChannel(t, key, { ...body, name: 'untrusted', settings: { ...body.settings, security: mode } });
+      const trusted = await createChannel(t, key, { ...body, name: 'trusted', settings: { ...body.settings, security: mode, tls_ca: c.pem } });
+      await t.deps.events.recordNow('job.failed', failedJob());
+      passGroupWindow(t);
+      await eventually(() => smtp.mails().length === 1, 'the mail over TLS');
+      assert.match(smtp.mails()[0]!.headers.Subject!, /failed on prt_seven/);
+      await eventually(async () => (await log(t, key, trusted)).data[0]!.status === 'delivered', 'the trusted channel delivered');
+      await eventually(async () => (await log(t, key, untrusted)).data[0]!.attempts === 1, 'the untrusted attempt recorded');
+      const refused = (await log(t, key, untrusted)).data[0]!;
+      assert.equal(refused.status, 'pending');
+      assert.match(refused.error!, /self[- ]signed certificate/i);
+    });
+  }
 
   it('an SMTP server that refuses connections: retried, the channel says it is failing, nothing lost; sent once it is up', async () => {
     const port = await freeTcpPort();

@@ -1,7 +1,7 @@
 // A real SMTP server for the email tests: Debian's python3-aiosmtpd writing what it receives to a maildir, and Python's
 // own email parser reading each mail back (headers, text and HTML parts), so nothing here judges our MIME by itself.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -75,4 +75,14 @@ export async function startSmtpServer(extra: string[] = [], atPort?: number): Pr
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A key and a certificate for 127.0.0.1 made by openssl in a temp dir (the mail server's own, trusted by no CA). */
+export function makeSmtpCertificate(): { dir: string; cert: string; key: string; pem: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'notify-smtp-cert-'));
+  const cert = path.join(dir, 'cert.pem');
+  const key = path.join(dir, 'key.pem');
+  const r = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`openssl failed: ${r.stderr}`);
+  return { dir, cert, key, pem: readFileSync(cert, 'utf8') };
 }
