@@ -13,6 +13,7 @@ import { JobRunner } from '../jobs/job-runner.js';
 import { printableFormats } from '../printers/network-url.js';
 import { jobFilesFrom, type JobFiles } from '../jobs/job-files.js';
 import { JobsService, type PublishJobEvent } from '../jobs/jobs.service.js';
+import { queueEmptyAfterStart } from '../jobs/queue-empty.js';
 import { MaterialMeter } from '../materials/material-meter.js';
 import { spoolsByPrinter } from '../materials/loaded-spools.js';
 import type { Logger } from '../logger.js';
@@ -80,7 +81,14 @@ export interface Farm {
 
 export function createFarm(base: FarmBase): Farm {
   // Job events go to the public log in the transaction of the change that caused them (the outbox).
-  const publish: PublishJobEvent = (trx, type, job) => base.events.record(trx, type, job).then(() => undefined);
+  const publish: PublishJobEvent = async (trx, type, job) => {
+    await base.events.record(trx, type, job);
+    // The last queued job started: the queue ran dry (queue.empty), in the same transaction, so it is said exactly once.
+    if (type === 'job.started') {
+      const queue = await queueEmptyAfterStart(trx, job);
+      if (queue) await base.events.record(trx, 'queue.empty', queue);
+    }
+  };
   // One store for uploads and pruning: its exclusive sections keep an upload and a removal of one file apart.
   const store = base.contentStore;
   const files = createFilesService({ ...base, store });

@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   'material.empty',
   'file.pruned',
   'node.lost',
+  'queue.empty',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -41,7 +42,7 @@ const LIVE_TYPES: readonly string[] = [TELEMETRY_EVENT_TYPE, JOB_PROGRESS_EVENT_
 export type RecordableType = EventType | typeof TEST_EVENT_TYPE;
 export type StreamType = RecordableType | LiveType;
 
-export const EVENT_GROUPS = ['job.*', 'printer.*', 'material.*', 'file.*', 'node.*'] as const;
+export const EVENT_GROUPS = ['job.*', 'printer.*', 'material.*', 'file.*', 'node.*', 'queue.*'] as const;
 /** What a webhook's `events` array may hold. */
 export const WEBHOOK_EVENT_PATTERNS: readonly string[] = [...EVENT_TYPES, ...EVENT_GROUPS, '*'];
 /** What `types=` of the live stream may hold: the webhook patterns plus the live-only and test types. */
@@ -70,13 +71,13 @@ export const anyPatternMatches = (patterns: readonly string[], type: string): bo
 
 /**
  * The read scope a key needs to see an event of this type (job.* -> jobs:read, ...); webhook.test needs webhooks:write.
- * file.* needs jobs:read, as the files themselves do (GET /v1/files/:id); node.* printers:read, as GET /v1/nodes.
+ * file.* needs jobs:read, as the files themselves do (GET /v1/files/:id); node.* printers:read, as GET /v1/nodes; queue.* jobs:read.
  */
 export function scopeForEventType(type: string): string {
   if (type === TEST_EVENT_TYPE) return 'webhooks:write';
   const group = type.slice(0, type.indexOf('.'));
   // node.* (the farm's boxes) is read with printers:read, as GET /v1/nodes is.
-  const resource = group === 'job' || group === 'file' ? 'jobs' : group === 'printer' || group === 'node' ? 'printers' : group === 'material' ? 'materials' : null;
+  const resource = group === 'job' || group === 'file' || group === 'queue' ? 'jobs' : group === 'printer' || group === 'node' ? 'printers' : group === 'material' ? 'materials' : null;
   // An unknown group maps to admin so a new event type is never shown to a key by accident.
   return resource ? `${resource}:read` : 'admin:*';
 }

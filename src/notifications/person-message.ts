@@ -115,6 +115,15 @@ export function describeEvent(e: NotifyEvent, ctx: MessageContext): MessageItem 
       link: page(ctx, 'materials'),
     };
   }
+  if (e.type === 'queue.empty') {
+    const last = (o.last_started ?? {}) as Record<string, unknown>;
+    const on = str(last.printer_id) ? ` on ${printerLabel(ctx, last.printer_id as string)}` : '';
+    return {
+      headline: 'The print queue is empty',
+      detail: `The last queued job, “${str(last.name) ?? str(last.id) ?? 'a job'}”, started${on} at ${at}. Add jobs so the printers do not stand idle when it is done.`,
+      link: page(ctx, 'queue'),
+    };
+  }
   if (e.type === 'node.lost') {
     const name = str(o.name) ?? str(o.id) ?? 'a box';
     const printers = Array.isArray(o.printers) ? o.printers.length : 0;
@@ -138,6 +147,7 @@ const KIND_WORDS: Record<string, [string, string]> = {
   'material.empty': ['spool empty', 'spools empty'],
   'printer.bed_waiting': ['bed to clear', 'beds to clear'],
   'node.lost': ['box lost', 'boxes lost'],
+  'queue.empty': ['queue empty', 'times the queue ran empty'],
 };
 
 /** Events to one message: one in full; several (a flood, a digest) counted by kind in the title, each listed. */

@@ -91,6 +91,13 @@ describe('the wording', () => {
     assert.equal(box.link, 'https://farm.example/#/nodes');
     assert.match(box.items[0]!.detail, /its 2 printers are offline with it/);
   });
+  it('an empty queue says which job was last and links to the queue', () => {
+    const m = buildMessage([{ type: 'queue.empty', createdMs: 0, object: { object: 'queue', queued: 0, printing: 3, last_started: { id: 'job_9', name: 'lid', printer_id: 'prt_7' } } }], ctx);
+    assert.equal(m.title, 'The print queue is empty');
+    assert.equal(m.urgent, false);
+    assert.equal(m.link, 'https://farm.example/#/queue');
+    assert.match(m.items[0]!.detail, /“lid”, started on Prusa 7 at .*Add jobs/);
+  });
   it('a group is counted by kind in the title and links to the farm', () => {
     const ev = (type: string, id: string) => ({ type, createdMs: 0, object: { id, name: id } });
     const m = buildMessage([ev('printer.offline', 'a'), ev('printer.offline', 'b'), ev('job.completed', 'c')], ctx, true);
