@@ -27,6 +27,7 @@ import { VERSION } from './version.js';
 import { DATABASE_FILE, type DbHandle } from './storage/db.js';
 import { DataDirDatabaseError, openDataDirDatabase } from './app/open-data-dir.js';
 import { createNightlyBackup } from './app/nightly-backup-wiring.js';
+import { createStorageWatch } from './storage/storage-watch.js';
 import { MigrationFailedError, SchemaTooNewError } from './storage/migrate.js';
 import { openPostgres, redactPostgresUrl } from './storage/open-postgres.js';
 import { defaultNodeAddress, defaultNodeName, loadNodeId, type NodeIdentity } from './nodes/node-identity.js';
@@ -256,6 +257,15 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   // On PostgreSQL every node checks, and the one that claims the night in the database takes it (once per farm).
   const nightly = createNightlyBackup({ handle, dataDir: config.dataDir, clock, logger, nodeId: node.id, ...(config.filesDir ? { filesDir: config.filesDir } : {}) });
   nightly.start();
+  // This node's disk: storage.low when it runs short of room (each node watches its own data directory).
+  const storageWatch = createStorageWatch({
+    state: () => deps.storage.state(),
+    space: () => deps.storage.space(),
+    record: (object) => deps.events.recordNow('storage.low', object),
+    nodeId: node.id,
+    logger,
+  });
+  storageWatch.start();
   // Printers known before the stop reconnect by themselves; the start does not wait for them.
   printers.openAllSessions().catch((err: Error) => logger.error('could not open the printer sessions', { error: err }));
 
@@ -297,6 +307,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       }
       await eventsStopped;
       await nightly.stop();
+      storageWatch.stop();
       await announcer?.stop();
       await farm.stop();
       await printers.close();

@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'file.pruned',
   'node.lost',
   'queue.empty',
+  'storage.low',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -42,7 +43,7 @@ const LIVE_TYPES: readonly string[] = [TELEMETRY_EVENT_TYPE, JOB_PROGRESS_EVENT_
 export type RecordableType = EventType | typeof TEST_EVENT_TYPE;
 export type StreamType = RecordableType | LiveType;
 
-export const EVENT_GROUPS = ['job.*', 'printer.*', 'material.*', 'file.*', 'node.*', 'queue.*'] as const;
+export const EVENT_GROUPS = ['job.*', 'printer.*', 'material.*', 'file.*', 'node.*', 'queue.*', 'storage.*'] as const;
 /** What a webhook's `events` array may hold. */
 export const WEBHOOK_EVENT_PATTERNS: readonly string[] = [...EVENT_TYPES, ...EVENT_GROUPS, '*'];
 /** What `types=` of the live stream may hold: the webhook patterns plus the live-only and test types. */
@@ -76,7 +77,7 @@ export const anyPatternMatches = (patterns: readonly string[], type: string): bo
 export function scopeForEventType(type: string): string {
   if (type === TEST_EVENT_TYPE) return 'webhooks:write';
   const group = type.slice(0, type.indexOf('.'));
-  // node.* (the farm's boxes) is read with printers:read, as GET /v1/nodes is.
+  // node.* (the farm's boxes) is read with printers:read, as GET /v1/nodes is; storage.* (a box's disk) is admin's.
   const resource = group === 'job' || group === 'file' || group === 'queue' ? 'jobs' : group === 'printer' || group === 'node' ? 'printers' : group === 'material' ? 'materials' : null;
   // An unknown group maps to admin so a new event type is never shown to a key by accident.
   return resource ? `${resource}:read` : 'admin:*';

@@ -15,7 +15,7 @@ const Events = Type.Array(Type.Union(WEBHOOK_EVENT_PATTERNS.map((p) => Type.Lite
 });
 const Hhmm = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM in the organization time zone' });
 const QuietHours = Type.Union([Type.Object({ start: Hhmm, end: Hhmm }, { additionalProperties: false }), Type.Null()], {
-  description: 'Non-urgent events in this window wait and go out as one digest when it ends; urgent ones (job.failed, printer.error, printer.offline, material.empty, node.lost) still go.',
+  description: 'Non-urgent events in this window wait and go out as one digest when it ends; urgent ones (job.failed, printer.error, printer.offline, material.empty, node.lost, storage.low) still go.',
 });
 const UserIds = Type.Array(Text(64, { pattern: '^usr_[A-Za-z0-9]+$' }), { maxItems: 100, uniqueItems: true, description: 'email only: users whose address also gets these messages' });
 

@@ -37,8 +37,8 @@ export interface PersonMessage {
 }
 
 /** Events that reach people even in quiet hours: something stopped and waits for a person. */
-/** node.lost: a whole box stopped, with its printers. */
-export const URGENT_TYPES: readonly string[] = ['job.failed', 'printer.error', 'printer.offline', 'material.empty', 'node.lost'];
+/** node.lost: a whole box stopped, with its printers; storage.low: writes and uploads are about to fail. */
+export const URGENT_TYPES: readonly string[] = ['job.failed', 'printer.error', 'printer.offline', 'material.empty', 'node.lost', 'storage.low'];
 export const isUrgent = (type: string): boolean => URGENT_TYPES.includes(type);
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -115,6 +115,14 @@ export function describeEvent(e: NotifyEvent, ctx: MessageContext): MessageItem 
       link: page(ctx, 'materials'),
     };
   }
+  if (e.type === 'storage.low') {
+    const full = o.state === 'full';
+    return {
+      headline: full ? 'The farm’s disk is full' : 'The farm’s disk is running out of room',
+      detail: `At ${at}, ${num(o.free_mb) ?? '?'} MB were free with ${num(o.reserve_mb) ?? '?'} MB kept for the database${str(o.node_id) ? ` (box ${o.node_id})` : ''}. ${full ? 'Writes are held until there is room.' : 'New uploads are refused.'} Delete old files or jobs, or give the box a bigger disk.`,
+      link: page(ctx),
+    };
+  }
   if (e.type === 'queue.empty') {
     const last = (o.last_started ?? {}) as Record<string, unknown>;
     const on = str(last.printer_id) ? ` on ${printerLabel(ctx, last.printer_id as string)}` : '';
@@ -148,6 +156,7 @@ const KIND_WORDS: Record<string, [string, string]> = {
   'printer.bed_waiting': ['bed to clear', 'beds to clear'],
   'node.lost': ['box lost', 'boxes lost'],
   'queue.empty': ['queue empty', 'times the queue ran empty'],
+  'storage.low': ['disk low', 'disks low'],
 };
 
 /** Events to one message: one in full; several (a flood, a digest) counted by kind in the title, each listed. */

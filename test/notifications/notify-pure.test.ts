@@ -98,6 +98,12 @@ describe('the wording', () => {
     assert.equal(m.link, 'https://farm.example/#/queue');
     assert.match(m.items[0]!.detail, /“lid”, started on Prusa 7 at .*Add jobs/);
   });
+  it('a disk running out of room is urgent and says what to do', () => {
+    const m = buildMessage([{ type: 'storage.low', createdMs: 0, object: { object: 'storage', node_id: 'nod_1', state: 'low', free_mb: 150, reserve_mb: 200 } }], ctx);
+    assert.equal(m.title, 'The farm’s disk is running out of room');
+    assert.equal(m.urgent, true);
+    assert.match(m.items[0]!.detail, /150 MB were free with 200 MB kept for the database \(box nod_1\)\. New uploads are refused\. Delete old files/);
+  });
   it('a group is counted by kind in the title and links to the farm', () => {
     const ev = (type: string, id: string) => ({ type, createdMs: 0, object: { id, name: id } });
     const m = buildMessage([ev('printer.offline', 'a'), ev('printer.offline', 'b'), ev('job.completed', 'c')], ctx, true);
