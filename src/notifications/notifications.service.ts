@@ -104,7 +104,7 @@ export async function patchChannel(deps: NotificationDeps, id: string, body: Cha
   const settings = body.settings ? { ...SETTING_DEFAULTS[kind], ...body.settings } : (JSON.parse(row.settings) as Record<string, unknown>);
   const secrets = body.secrets ?? openSecrets(deps.secrets, row);
   // The changed channel must still be a valid one of its kind: checked with the create schema.
-  validateOrThrow(ChannelCreateBody, { kind, name: body.name ?? row.name, events: body.events ?? JSON.parse(row.events), settings: body.settings ?? stripDefaults(kind, settings), secrets }, 'body');
+  validateOrThrow(ChannelCreateBody, { kind, name: body.name ?? row.name, events: body.events ?? JSON.parse(row.events), settings: body.settings ?? settings, secrets }, 'body');
   checkSecrets(kind, secrets);
   if (body.user_ids !== undefined) {
     if (kind !== 'email') throw badRequest('user_ids: only an email channel writes to users');
@@ -127,9 +127,6 @@ export async function patchChannel(deps: NotificationDeps, id: string, body: Cha
   deps.notifications.worker.wake();
   return (await findChannel(deps.db, id))!;
 }
-
-/** Settings as stored carry the defaults; the create schema accepts them as given, so nothing to strip. */
-const stripDefaults = (_kind: ChannelKind, settings: Record<string, unknown>): Record<string, unknown> => settings;
 
 export async function removeChannel(db: Db, id: string): Promise<void> {
   if (!(await deleteChannel(db, id))) throw notFound('notification channel', id);

@@ -230,6 +230,21 @@ describe('notifications: channels', () => {
     }
   });
 
+  it('PATCH replaces the settings as a whole, checked like a new channel of its kind; the secrets stay unless given', async () => {
+    const { t, key, s: stand, ids } = await setup();
+    const patch = (id: string, body: unknown) => t.request(`/v1/notifications/channels/${id}`, { method: 'PATCH', headers: bearer(key, true), body: JSON.stringify(body) });
+    const bad = await patch(ids.ntfy, { settings: { server_url: `${stand.baseUrl}/ntfy` } });
+    assert.equal(bad.status, 400, 'an ntfy channel without a topic');
+    assert.equal((await patch(ids.ntfy, { settings: { server_url: `${stand.baseUrl}/ntfy`, topic: 'workshop' }, name: 'Workshop' })).status, 200);
+    assert.equal((await patch(ids.telegram, { name: 'Team chat' })).status, 200);
+    await t.deps.events.recordNow('job.failed', failedJob());
+    passGroupWindow(t);
+    await eventually(() => stand.of('ntfy').length === 1 && stand.of('telegram').length === 1, 'sent with the new settings and the kept token');
+    assert.equal(stand.of('ntfy')[0]!.body.topic, 'workshop');
+    assert.deepEqual(stand.refused, [], 'the bot token was kept');
+    assert.equal((await getJson<{ name: string }>(t, key, `/v1/notifications/channels/${ids.ntfy}`)).name, 'Workshop');
+  });
+
   it('refuses a channel without the secret its kind needs, and an unknown kind', async () => {
     const { t, key } = await notifyApp();
     open.push(t);
