@@ -45,8 +45,10 @@ test('which links are network printers, and the upload name follows the content'
   assert.equal(networkKindOf('tcp://10.0.0.1:23'), null);
   assert.equal(networkKindOf('octoprint+https://x'), 'octoprint');
   assert.equal(printerKindOf('sim://a'), 'serial');
-  assert.equal(uploadName({ jobId: 'job_1', remoteName: 'job_1-abc.gcode' }, true), 'job_1-abc.bgcode');
-  assert.equal(uploadName({ jobId: 'job_1' }, false), 'job_1.gcode');
+  assert.equal(uploadName({ jobId: 'job_1', remoteName: 'job_1-abc.gcode' }, 'bgcode'), 'job_1-abc.bgcode');
+  assert.equal(uploadName({ jobId: 'job_1', remoteName: 'job_1-abc.gcode' }, 'gcode.3mf'), 'job_1-abc.gcode.3mf');
+  assert.equal(uploadName({ jobId: 'job_1', remoteName: 'job_1-abc.gcode.3mf' }, 'gcode'), 'job_1-abc.gcode');
+  assert.equal(uploadName({ jobId: 'job_1' }, 'gcode'), 'job_1.gcode');
 });
 
 test('bambu://HOST?serial=SERIAL: MQTT on 8883, FTPS on 990 unless ftp_port, always TLS, a pin without +https', () => {
