@@ -19,6 +19,8 @@ export interface VirtualBambuOptions {
   sdcard: string;
   /** P1/A1: only changed fields in each report (a full one after pushall); X1 (false): every field every time. */
   partial: boolean;
+  /** What get_version names the product (default "Bambu Lab P1S": the model its reports and slices stand for). */
+  productName?: string;
   /** A report every this many ms (default 500). */
   reportMs?: number;
   simulator?: Partial<SimulatorOptions>;
@@ -173,7 +175,7 @@ export class VirtualBambu {
       return;
     }
     if (msg.info?.command === 'get_version') {
-      this.client?.publish(`${this.topic}/report`, JSON.stringify({ info: { command: 'get_version', sequence_id: msg.info.sequence_id, module: [{ name: 'ota', sw_ver: '01.08.00.00', sn: this.o.serial, product_name: 'Bambu Lab Stand-in' }] } }));
+      this.client?.publish(`${this.topic}/report`, JSON.stringify({ info: { command: 'get_version', sequence_id: msg.info.sequence_id, module: [{ name: 'ota', sw_ver: '01.08.00.00', sn: this.o.serial, product_name: this.o.productName ?? 'Bambu Lab P1S' }] } }));
       return;
     }
     const p = msg.print;

@@ -25,7 +25,7 @@ describe('Bambu driver on the stand-in (X1: full reports)', { skip: skipReason }
     assert.equal(typeof s.temperatures.hotend, 'number');
     // The Bambu block: identity, and the stand-in's four AMS trays as the printer labels them.
     assert.equal(s.bambu?.serial, r.standIn.serial);
-    assert.equal(s.bambu?.model, 'Bambu Lab Stand-in');
+    assert.equal(s.bambu?.model, 'Bambu Lab P1S');
     assert.equal(s.bambu?.certificate_fingerprint, r.standIn.fingerprint);
     assert.deepEqual(
       s.bambu?.ams.map((t) => [t.label, t.type, t.color, t.remain_percent, t.active]),
