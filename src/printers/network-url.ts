@@ -57,6 +57,15 @@ export function uploadName(req: { jobId: string; remoteName?: string }, ext: 'gc
   return `${(req.remoteName ?? req.jobId).replace(/\.(b?gcode|gcode\.3mf)$/i, '')}.${ext}`;
 }
 
+/** The URL with `fingerprint=` set to this SHA-256 (the pin a first contact found), every other part kept. */
+export function withFingerprint(raw: string, fingerprint: string): string {
+  const text = raw.trim();
+  const [head, query = ''] = text.split('?', 2) as [string, string?];
+  const params = query.split('&').filter((p) => p !== '' && !/^fingerprint=/i.test(p));
+  params.push(`fingerprint=${fingerprint.replace(/:/g, '').toLowerCase()}`);
+  return `${head}?${params.join('&')}`;
+}
+
 /** The network kind a URL names, or null for the other schemes (serial, tcp, sim). */
 export function networkKindOf(url: string): NetworkKind | null {
   const m = /^([a-z]+)(\+https)?:\/\//i.exec(url.trim());

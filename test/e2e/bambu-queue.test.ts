@@ -51,4 +51,23 @@ describe('a Bambu printer known only by what it reports', { skip: bambuStandInUn
     const a1Job = await untilJob(app, a1, (j) => j.waiting_reason !== null, 'to say why it waits');
     assert.equal(a1Job.waiting_reason, 'printer_model_mismatch');
   });
+
+  it('the certificate pinned on first contact is kept in the URL: a new link refuses a changed certificate', { timeout: 60_000 }, async () => {
+    // One printer per link: the first test's printer goes (its URL, pinned by now, names the same printer).
+    const list = await app.call('GET', '/v1/printers');
+    for (const p of list.body.data as Array<{ id: string }>) assert.equal((await app.call('DELETE', `/v1/printers/${p.id}`)).status, 204);
+    const printer = await app.create({ name: 'pinned', connection_url: bambu.url, api_key: bambu.accessCode });
+    await app.untilStatus(printer.id, 'idle', 30_000);
+    await app.until('the pin in the stored URL', async () => (await app.get(printer.id)).connection_url.includes(`fingerprint=${bambu.fingerprint}`), 10_000);
+    const record = await app.get(printer.id);
+    assert.equal(record.connection_url, `${bambu.url}&fingerprint=${bambu.fingerprint}`);
+    assert.equal(record.bambu?.certificate_fingerprint, bambu.fingerprint);
+    // Another device answers at that address now (as after a printer's reset): not trusted again on first contact.
+    await bambu.changeCertificate();
+    // Setting the access code again opens a new link from the stored URL: only a kept pin can refuse the new certificate.
+    const res = await app.call('PATCH', `/v1/printers/${printer.id}`, { api_key: bambu.accessCode });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    await app.until('tls_error', async () => (await app.get(printer.id)).offline_reason === 'tls_error', 30_000);
+  });
 });
+

@@ -1,7 +1,7 @@
 // Network printer URLs, one parser for every driver: kinds, default ports, the +https form, pins, and refusals.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { networkKindOf, parseNetworkUrl, printerKindOf, uploadName } from '../../src/printers/network-url.js';
+import { networkKindOf, parseNetworkUrl, printerKindOf, uploadName, withFingerprint } from '../../src/printers/network-url.js';
 
 const PIN = 'AB:'.repeat(31) + 'AB';
 
@@ -62,4 +62,12 @@ test('bambu://HOST?serial=SERIAL: MQTT on 8883, FTPS on 990 unless ftp_port, alw
   assert.throws(() => parseNetworkUrl('bambu://p1s?serial=S1234&ftp_port=0'), /ftp_port is a port/);
   assert.throws(() => parseNetworkUrl('bambu://p1s?serial=S1234&storage=usb'), /unknown parameter "storage"/);
   for (const kind of ['moonraker', 'octoprint', 'prusalink']) assert.equal(parseNetworkUrl(`${kind}://h`).serial, null);
+});
+
+test('withFingerprint sets the pin and keeps every other part of the URL', () => {
+  const fp = 'AB:'.repeat(31) + 'CD';
+  const hex = 'ab'.repeat(31) + 'cd';
+  assert.equal(withFingerprint('bambu://10.0.0.5?serial=01P00A1', fp), `bambu://10.0.0.5?serial=01P00A1&fingerprint=${hex}`);
+  assert.equal(withFingerprint('bambu://10.0.0.5:8883?fingerprint=00&serial=S&ftp_port=990', hex), `bambu://10.0.0.5:8883?serial=S&ftp_port=990&fingerprint=${hex}`);
+  assert.equal(parseNetworkUrl(withFingerprint('bambu://h?serial=01P00A000000001', fp)).fingerprint, hex);
 });

@@ -39,6 +39,8 @@ export interface BambuPrinterOptions extends NetworkPrinterCoreOptions {
   retryMs?: number;
   /** How long pause/resume/stop/start wait for the printer to show their effect (default 30000 ms). */
   actionTimeoutMs?: number;
+  /** The certificate was pinned on first contact (the service keeps it in the stored URL from then on). */
+  onPinned?: (fingerprint: string) => void;
   /** Unused by this kind (it is pushed to): accepted so the service can pass every network option. */
   pollMs?: number;
 }
@@ -86,10 +88,12 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
     this.retryMs = opts.retryMs ?? 1000;
     this.actionTimeoutMs = opts.actionTimeoutMs ?? 30_000;
     this.pin = new CertificatePin(u.fingerprint, (fp) => {
-      // Trust on first contact: shown to the owner, who pins it for good by adding it to the URL.
-      const text = `Bambu printer ${this.serial}: certificate pinned on first contact, SHA-256 ${fp} (add ?fingerprint=${fp} to the URL to keep it pinned)`;
+      // Trust on first contact: shown to the owner, and kept in the printer's URL (?fingerprint=) from then on, so a
+      // certificate that changes later (another device at that address) is refused rather than trusted again.
+      const text = `Bambu printer ${this.serial}: certificate pinned on first contact, SHA-256 ${fp} (kept in the printer's URL as ?fingerprint=)`;
       this.emitConsole('received', 'info', text);
       this.log?.info('bambu: certificate pinned on first contact', { printer: this.printerId, fingerprint: fp });
+      opts.onPinned?.(fp);
     });
   }
 
