@@ -12,7 +12,7 @@ import type { SessionRegistry } from '../printers/session-registry.js';
 import type { DurableWriter } from '../storage/durable-writer.js';
 import type { JobRecord } from './job-record.js';
 import type { JobTrigger } from './job-state.js';
-import { activeJobs, jobStatuses, updateJobProgress } from './jobs.repository.js';
+import { activeJobs, jobPrintOptions, jobStatuses, updateJobProgress } from './jobs.repository.js';
 import { FINAL_STATUSES } from './job-state.js';
 import type { JobsService } from './jobs.service.js';
 import { PendingWrites } from './pending-writes.js';
@@ -226,7 +226,14 @@ export class JobRunner {
     try {
       const filePath = await this.d.filePath(fileId);
       const sliced = (await this.d.slicedOf?.(fileId)) ?? null;
-      handle = await session.startJob({ jobId, filePath, remoteName: remoteNameFor(jobId, filePath), ...(sliced ? { sliced } : {}) });
+      const printOptions = await jobPrintOptions(this.d.jobs.db, jobId);
+      handle = await session.startJob({
+        jobId,
+        filePath,
+        remoteName: remoteNameFor(jobId, filePath),
+        ...(sliced ? { sliced } : {}),
+        ...(printOptions ? { printOptions } : {}),
+      });
     } catch (err) {
       if (err instanceof JobFileError) {
         // Queued again it would fail the same way on every printer: it ends here, saying why.

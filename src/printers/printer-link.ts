@@ -19,6 +19,15 @@ export interface JobStartRequest {
   remoteName?: string;
   /** The file is a sliced 3MF (Bambu printers): the plate to print and its filament per slot, from the file record. */
   sliced?: SlicedStart;
+  /** The job's print options, for printers that take them with a start (Bambu); others ignore them. */
+  printOptions?: PrintOptions;
+}
+
+/** What a start may ask of a printer beyond the file; unset: the printer's own default. */
+export interface PrintOptions {
+  bed_levelling?: boolean;
+  timelapse?: boolean;
+  flow_calibration?: boolean;
 }
 
 /** A sliced 3MF's plate as a start needs it. */

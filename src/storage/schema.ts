@@ -153,6 +153,8 @@ export interface JobTable {
   waiting_reason: string | null;
   /** Words beside waiting_reason (migration 019): which printer refused the start, and why; null for most reasons. */
   waiting_detail: Generated<string | null>;
+  /** JSON PrintOptions (migration 025): what the start tells printers that take options (Bambu); null: none set. */
+  print_options: Generated<string | null>;
   error_code: string | null;
   error_message: string | null;
   created_by_key_id: string | null;

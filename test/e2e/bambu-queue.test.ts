@@ -1,6 +1,7 @@
 // A Bambu printer in the queue with nothing recorded on it: no model set and no spools. The scheduler reads the model
-// it reports and its AMS trays: a slice for that model whose filament a tray holds prints (mapped to that tray), one
-// whose filament no tray holds waits for material, one sliced for another model waits for its model.
+// it reports and its AMS trays: a slice for that model whose filament a tray holds prints (mapped to that tray, with the
+// job's print options), one whose filament no tray holds waits for material, one sliced for another model waits for
+// its model.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bambuStandInUnavailable, startBambuStandIn, type BambuStandIn } from '../../src/simulator/bambu/bambu-standin.js';
@@ -31,20 +32,22 @@ describe('a Bambu printer known only by what it reports', { skip: bambuStandInUn
     assert.equal(record.bambu?.model, 'Bambu Lab P1S');
     assert.deepEqual(record.materials, []);
 
-    const upload = async (file: Buffer, name: string): Promise<string> => {
-      const res = await uploadJob(app, file, {}, name);
+    const upload = async (file: Buffer, name: string, fields: Record<string, string> = {}): Promise<string> => {
+      const res = await uploadJob(app, file, fields, name);
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return res.body.data.id;
     };
     const abs = await upload(plate('ABS', '#000000'), 'abs.gcode.3mf');
     const a1 = await upload(plate('PLA', '#000000', 'N2S'), 'a1.gcode.3mf');
     await setOrg(app, { auto_start: true });
-    const petg = await upload(plate('PETG', '#FFFFFF'), 'petg.gcode.3mf');
+    const petg = await upload(plate('PETG', '#FFFFFF'), 'petg.gcode.3mf', { print_options: '{"timelapse":true,"bed_levelling":false}' });
 
     await untilStatus(app, petg, 'completed', 60_000);
     const start = bambu.printer.requests.map((m) => m.print).find((x) => x?.command === 'project_file')!;
     assert.equal(start.use_ams, true);
     assert.deepEqual(start.ams_mapping, [2], 'white PETG is on tray A3');
+    // The job's print options go with the start; the one it did not set keeps Bambu Studio's default.
+    assert.deepEqual([start.timelapse, start.bed_levelling, start.bed_leveling, start.flow_cali], [true, false, false, false]);
     const absJob = await untilJob(app, abs, (j) => j.waiting_reason !== null, 'to say why it waits');
     assert.equal(absJob.status, 'queued');
     assert.equal(absJob.waiting_reason, 'no_printer_with_material');

@@ -383,8 +383,10 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
           taskName: remoteName,
           useAms: ams.useAms,
           amsMapping: ams.mapping,
-          bedLevelling: true,
-          timelapse: false,
+          // The job's options, else what Bambu Studio's send dialog starts with.
+          bedLevelling: req.printOptions?.bed_levelling ?? true,
+          timelapse: req.printOptions?.timelapse ?? false,
+          flowCalibration: req.printOptions?.flow_calibration ?? false,
         }),
         'the print (project_file)',
       );

@@ -105,6 +105,7 @@ export class RemoteLink implements PrinterLink {
         filePath: req.filePath,
         ...(req.remoteName ? { remoteName: req.remoteName } : {}),
         ...(req.sliced ? { sliced: req.sliced } : {}),
+        ...(req.printOptions ? { printOptions: req.printOptions } : {}),
       });
     } catch (err) {
       this.jobs.delete(req.jobId);

@@ -27,6 +27,7 @@ export interface ProjectStart {
   amsMapping: number[];
   bedLevelling: boolean;
   timelapse: boolean;
+  flowCalibration?: boolean;
   md5?: string;
 }
 
@@ -50,7 +51,7 @@ export function projectFile(seq: number, s: ProjectStart): BambuRequest {
       // The notes spell it both ways across firmware: both are sent.
       bed_levelling: s.bedLevelling,
       bed_leveling: s.bedLevelling,
-      flow_cali: false,
+      flow_cali: s.flowCalibration ?? false,
       vibration_cali: false,
       layer_inspect: false,
       use_ams: s.useAms,
