@@ -1,0 +1,109 @@
+// Pure: a Bambu Lab printer's own state (the record's `bambu` part) in words: layers, time left, fan, AMS trays, HMS
+// errors, and its certificate pin (shown, kept in the URL, or re-pinned after a reset).
+import { duration } from './format.js';
+import { parseNetworkUrl, buildNetworkUrl } from './printer-kinds.js';
+
+export interface BambuTray {
+  /** Global tray index (unit * 4 + tray): the AMS mapping's number, and the tool a loaded spool is on. */
+  index: number;
+  unit: number;
+  tray: number;
+  /** "A1".."D4" as the printer's screen names it. */
+  label: string;
+  type: string | null;
+  /** #RRGGBB */
+  color: string | null;
+  remain_percent: number | null;
+  /** The tray feeding the nozzle now. */
+  active: boolean;
+}
+
+export type HmsSeverity = 'fatal' | 'serious' | 'common' | 'info' | 'unknown';
+
+export interface BambuHms {
+  code: string;
+  severity: HmsSeverity;
+  module: string;
+  message: string;
+  url: string;
+}
+
+/** GET /v1/printers/:id `bambu` (null for the other kinds). */
+export interface BambuState {
+  model: string | null;
+  serial: string;
+  certificate_fingerprint: string | null;
+  layer: number | null;
+  total_layers: number | null;
+  remaining_minutes: number | null;
+  part_fan_percent: number | null;
+  ams: BambuTray[];
+  hms: BambuHms[];
+}
+
+/** "Layer 12 of 200", "Layer 12", or null when the printer says nothing (idle, or before the first layer). */
+export function layerWords(b: Pick<BambuState, 'layer' | 'total_layers'>): string | null {
+  if (b.layer === null || (b.layer === 0 && !b.total_layers)) return null;
+  return b.total_layers ? `Layer ${b.layer} of ${b.total_layers}` : `Layer ${b.layer}`;
+}
+
+/** The printer's own estimate: "42 min left", null when it gives none. */
+export const timeLeftWords = (minutes: number | null): string | null => (minutes === null || minutes <= 0 ? null : `${duration(minutes * 60)} left`);
+
+export const fanWords = (percent: number | null): string => (percent === null ? 'not reported' : percent === 0 ? 'off' : `${Math.round(percent)} %`);
+
+/** "80 % left", "amount unknown" (the AMS reads no RFID tag on third-party spools). */
+export const remainWords = (percent: number | null): string => (percent === null || percent < 0 ? 'amount unknown' : `${Math.round(percent)} % left`);
+
+const SEVERITY_WORDS: Record<HmsSeverity, string> = {
+  fatal: 'Fatal',
+  serious: 'Serious',
+  common: 'Warning',
+  info: 'Notice',
+  unknown: 'Message',
+};
+
+export const severityWords = (s: HmsSeverity): string => SEVERITY_WORDS[s] ?? SEVERITY_WORDS.unknown;
+
+/** The worst first, so a card that shows one shows the one that matters. */
+export function hmsByWeight(hms: readonly BambuHms[]): BambuHms[] {
+  const rank: Record<HmsSeverity, number> = { fatal: 0, serious: 1, common: 2, info: 3, unknown: 4 };
+  return [...hms].sort((a, b) => (rank[a.severity] ?? 4) - (rank[b.severity] ?? 4));
+}
+
+/** A SHA-256 as the owner compares it: upper-case pairs joined by colons; '' for what is not one. */
+export function shownFingerprint(fp: string | null | undefined): string {
+  const hex = (fp ?? '').replace(/:/g, '').toLowerCase();
+  return /^[0-9a-f]{64}$/.test(hex) ? hex.toUpperCase().match(/../g)!.join(':') : '';
+}
+
+const sameFingerprint = (a: string | null | undefined, b: string | null | undefined): boolean =>
+  shownFingerprint(a) !== '' && shownFingerprint(a) === shownFingerprint(b);
+
+/** The fingerprint a bambu:// URL pins, or null (then the printer's certificate is pinned on first contact, until a restart). */
+export function urlFingerprint(url: string): string | null {
+  const parsed = parseNetworkUrl(url);
+  return parsed?.kind === 'bambu' && parsed.fields.fingerprint ? parsed.fields.fingerprint : null;
+}
+
+/** Whether the URL keeps this pin (so it survives our restart), as opposed to a pin held only by the running link. */
+export const pinnedInUrl = (url: string, fp: string | null): boolean => sameFingerprint(urlFingerprint(url), fp);
+
+/**
+ * The bambu:// URL with its pin set to `fp` (null: removed, so the next contact pins what the printer presents), the
+ * rest kept as it is; null when the URL cannot be read as a Bambu one.
+ */
+export function withFingerprint(url: string, fp: string | null): string | null {
+  const parsed = parseNetworkUrl(url);
+  if (parsed?.kind !== 'bambu') return null;
+  return buildNetworkUrl('bambu', { ...parsed.fields, fingerprint: fp ? fp.replace(/:/g, '').toLowerCase() : '' });
+}
+
+/**
+ * The certificate a printer presents now, from the words of its TLS refusal (the driver names it: "the printer's
+ * certificate (SHA-256 <hex>) is not the pinned one"); null when the message names none.
+ */
+export function presentedFingerprint(message: string | null | undefined): string | null {
+  const m = /certificate \(SHA-256 ([0-9a-fA-F:]{64,95})\)/.exec(message ?? '');
+  return m && shownFingerprint(m[1]) ? m[1]!.replace(/:/g, '').toLowerCase() : null;
+}
