@@ -1,4 +1,5 @@
 // The printer session's public vocabulary: statuses, the snapshot the API layer reads, and the typed errors of its actions.
+import type { BambuView } from './bambu/bambu-view.js';
 import { AppError } from '../errors.js';
 import type { Temperatures } from '../protocol/protocol-types.js';
 
@@ -110,6 +111,8 @@ export interface PrinterSnapshot {
   offline_reason?: OfflineReason | null;
   /** A print we did not start, while it runs (status `printing`/`paused`, `job` null). */
   external_job?: ExternalJob | null;
+  /** A Bambu Lab printer's own readings (AMS trays, HMS, layer); absent for the other kinds. */
+  bambu?: BambuView | null;
 }
 
 /** The reply to a console command. */

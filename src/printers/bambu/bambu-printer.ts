@@ -21,6 +21,7 @@ import type { JobHandle } from '../session-job-control.js';
 import { uploadToPrinter } from './bambu-ftps.js';
 import { BambuJob } from './bambu-job.js';
 import { BambuMqtt, type BambuLinkError } from './bambu-mqtt.js';
+import { bambuView } from './bambu-view.js';
 import { CertificatePin } from './bambu-tls.js';
 
 export interface BambuPrinterOptions extends NetworkPrinterCoreOptions {
@@ -65,6 +66,7 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
   private haveFull = false;
   private reading: BambuReading | null = null;
   private version: string | null = null;
+  private model: string | null = null;
   private readonly waiters = new StateWaiters<null>();
   private readonly answers = new Map<string, (ok: boolean, reason: string) => void>();
 
@@ -93,6 +95,10 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
   /** The certificate's SHA-256 this link trusts (from the URL, or pinned on first contact). */
   get fingerprint(): string | null {
     return this.pin.fingerprint;
+  }
+
+  override snapshot(): PrinterSnapshot {
+    return { ...super.snapshot(), bambu: bambuView({ serial: this.serial, model: this.model, fingerprint: this.pin.fingerprint }, this.reading) };
   }
 
   protected firmwareView(): PrinterSnapshot['firmware'] {
@@ -242,6 +248,8 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
     if (info?.command === 'get_version' && Array.isArray(info.module)) {
       const ota = (info.module as Array<Record<string, unknown>>).find((m) => m.name === 'ota');
       if (typeof ota?.sw_ver === 'string') this.version = ota.sw_ver;
+      const named = (info.module as Array<Record<string, unknown>>).find((m) => typeof m.product_name === 'string' && m.product_name !== '');
+      if (named) this.model = String(named.product_name);
       return;
     }
     const print = msg.print as Record<string, unknown> | undefined;

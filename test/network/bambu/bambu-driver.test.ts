@@ -22,6 +22,20 @@ describe('Bambu driver on the stand-in (X1: full reports)', { skip: skipReason }
     assert.equal(p.fingerprint, r.standIn.fingerprint);
     assert.match(s.firmware?.name ?? '', new RegExp(`Bambu Lab ${r.standIn.serial}.*firmware 01\\.08.*${r.standIn.fingerprint}`));
     assert.equal(typeof s.temperatures.hotend, 'number');
+    // The Bambu block: identity, and the stand-in's four AMS trays as the printer labels them.
+    assert.equal(s.bambu?.serial, r.standIn.serial);
+    assert.equal(s.bambu?.model, 'Bambu Lab Stand-in');
+    assert.equal(s.bambu?.certificate_fingerprint, r.standIn.fingerprint);
+    assert.deepEqual(
+      s.bambu?.ams.map((t) => [t.label, t.type, t.color, t.remain_percent, t.active]),
+      [
+        ['A1', 'PLA', '#FF0000', 90, false],
+        ['A2', 'PLA', '#000000', 50, false],
+        ['A3', 'PETG', '#FFFFFF', null, false],
+        ['A4', 'PLA', '#00AA00', 10, false],
+      ],
+    );
+    assert.deepEqual(s.bambu?.hms, []);
     await p.disconnect();
   });
 
@@ -115,6 +129,10 @@ describe('Bambu driver on the stand-in (X1: full reports)', { skip: skipReason }
     await until('error', () => p.snapshot().status === 'error');
     assert.equal(p.snapshot().offline_reason, 'firmware_error');
     assert.match(p.snapshot().error?.message ?? '', /fatal camera error HMS_0C00_8000_0001_0004/);
+    assert.deepEqual(
+      p.snapshot().bambu?.hms.map((h) => [h.code, h.severity, h.module, h.url]),
+      [['HMS_0C00_8000_0001_0004', 'fatal', 'camera', 'https://wiki.bambulab.com/en/hms/home']],
+    );
     r.standIn.printer.hms = [];
     await until('idle', () => p.snapshot().status === 'idle');
     await p.disconnect();
