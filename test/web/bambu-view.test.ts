@@ -8,7 +8,7 @@ import { parseNetworkUrl as serverParse } from '../../src/printers/network-url.j
 import { CertificatePin } from '../../src/printers/bambu/bambu-tls.js';
 import { buildNetworkUrl, EMPTY_NETWORK, KIND_ORDER, offlineWords, parseNetworkUrl } from '../../web/src/lib/printer-kinds.js';
 import {
-  fanWords, hmsByWeight, layerWords, pinnedInUrl, presentedFingerprint, remainWords, shownFingerprint, timeLeftWords,
+  fanWords, hmsByWeight, hmsText, layerWords, pinnedInUrl, presentedFingerprint, remainWords, shownFingerprint, timeLeftWords,
   urlFingerprint, withFingerprint, type BambuHms, type BambuState,
 } from '../../web/src/lib/bambu.js';
 import { applyTelemetry, type Printer, type Telemetry } from '../../web/src/pages/printer-types.js';
@@ -63,6 +63,10 @@ describe('dashboard Bambu printers', () => {
     assert.deepEqual([fanWords(100), fanWords(0), fanWords(null)], ['100 %', 'off', 'not reported']);
     assert.deepEqual([remainWords(80), remainWords(-1), remainWords(null)], ['80 % left', 'amount unknown', 'amount unknown']);
     const hms = (code: string, severity: BambuHms['severity']): BambuHms => ({ code, severity, module: 'm', message: 'w', url: 'u' });
+    // The server's generic words (no copy of Bambu's texts) are said shorter; a real text is kept as it is.
+    const generic = { code: 'HMS_0300_0100_0001_0007', module: 'motion controller', message: 'fatal motion controller error HMS_0300_0100_0001_0007 (see https://wiki.bambulab.com/en/hms/home, code 0300_0100_0001_0007)' };
+    assert.match(hmsText(generic), /^The motion controller reports error 0300_0100_0001_0007; .*what to do/);
+    assert.equal(hmsText({ ...generic, message: 'The heatbed temperature is abnormal.' }), 'The heatbed temperature is abnormal.');
     assert.deepEqual(hmsByWeight([hms('a', 'info'), hms('b', 'fatal'), hms('c', 'common')]).map((h) => h.code), ['b', 'c', 'a']);
   });
 

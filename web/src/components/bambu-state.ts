@@ -1,7 +1,7 @@
 // A Bambu Lab printer's own state on the card and the printer page: layer x of y, time left and part fan, its AMS trays
 // (colour, type, what is left, the one in use, the spool matched to it) and its HMS errors in words with the wiki link.
 import { html } from '../lib/html.js';
-import { fanWords, hmsByWeight, layerWords, remainWords, severityWords, timeLeftWords, type BambuHms, type BambuState, type BambuTray } from '../lib/bambu.js';
+import { fanWords, hmsByWeight, hmsText, layerWords, remainWords, severityWords, timeLeftWords, type BambuHms, type BambuState, type BambuTray } from '../lib/bambu.js';
 import type { LoadedSpool } from '../pages/printer-types.js';
 import { Swatch } from './ui.js';
 import '../styles/bambu.css';
@@ -56,7 +56,7 @@ export function HmsList({ hms, links = true, limit }: { hms: BambuHms[]; links?:
   return html`<ul class="hms-list" aria-label="Printer health messages (HMS)">
     ${shown.map((h) => html`<li key=${h.code} class=${`hms hms-${h.severity}`}>
       <span class="hms-severity">${severityWords(h.severity)}</span>
-      <span class="hms-words">${h.message}${h.module ? html` <span class="muted">(${h.module})</span>` : null}</span>
+      <span class="hms-words">${hmsText(h)}</span>
       ${links && h.url
         ? html`<a class="hms-link" href=${h.url} target="_blank" rel="noopener noreferrer">What to do: ${h.code}<span class="visually-hidden"> (Bambu Lab wiki, opens in a new tab)</span></a>`
         : html`<code class="hms-code">${h.code}</code>`}

@@ -2,44 +2,13 @@
 // errors, and its certificate pin (shown, kept in the URL, or re-pinned after a reset).
 import { duration } from './format.js';
 import { parseNetworkUrl, buildNetworkUrl } from './printer-kinds.js';
+import type { BambuView } from '../../../src/printers/bambu/bambu-view.js';
 
-export interface BambuTray {
-  /** Global tray index (unit * 4 + tray): the AMS mapping's number, and the tool a loaded spool is on. */
-  index: number;
-  unit: number;
-  tray: number;
-  /** "A1".."D4" as the printer's screen names it. */
-  label: string;
-  type: string | null;
-  /** #RRGGBB */
-  color: string | null;
-  remain_percent: number | null;
-  /** The tray feeding the nozzle now. */
-  active: boolean;
-}
-
-export type HmsSeverity = 'fatal' | 'serious' | 'common' | 'info' | 'unknown';
-
-export interface BambuHms {
-  code: string;
-  severity: HmsSeverity;
-  module: string;
-  message: string;
-  url: string;
-}
-
-/** GET /v1/printers/:id `bambu` (null for the other kinds). */
-export interface BambuState {
-  model: string | null;
-  serial: string;
-  certificate_fingerprint: string | null;
-  layer: number | null;
-  total_layers: number | null;
-  remaining_minutes: number | null;
-  part_fan_percent: number | null;
-  ams: BambuTray[];
-  hms: BambuHms[];
-}
+/** GET /v1/printers/:id `bambu` (null for the other kinds): the server's own schema type, one source for the shape. */
+export type BambuState = BambuView;
+export type BambuTray = BambuView['ams'][number];
+export type BambuHms = BambuView['hms'][number];
+export type HmsSeverity = BambuHms['severity'];
 
 /** "Layer 12 of 200", "Layer 12", or null when the printer says nothing (idle, or before the first layer). */
 export function layerWords(b: Pick<BambuState, 'layer' | 'total_layers'>): string | null {
@@ -64,6 +33,15 @@ const SEVERITY_WORDS: Record<HmsSeverity, string> = {
 };
 
 export const severityWords = (s: HmsSeverity): string => SEVERITY_WORDS[s] ?? SEVERITY_WORDS.unknown;
+
+/**
+ * An HMS error in words. Without a copy of Bambu's texts the server's message is its generic form (severity, module,
+ * code and wiki link, all shown beside it already): then the module and code say it shorter.
+ */
+export function hmsText(h: Pick<BambuHms, 'code' | 'module' | 'message'>): string {
+  if (h.message && !h.message.includes(h.code)) return h.message;
+  return `The ${h.module || 'printer'} reports error ${h.code.replace(/^HMS_/, '')}; the printer’s screen and Bambu Lab’s page for this code say what to do.`;
+}
 
 /** The worst first, so a card that shows one shows the one that matters. */
 export function hmsByWeight(hms: readonly BambuHms[]): BambuHms[] {

@@ -1,13 +1,9 @@
 // The printer record as GET /v1/printers/:id shows it (the server's type), telemetry, and applying one to the other.
 
 import type { PrinterRecord } from '../../../src/printers/printer-record.js';
-import type { BambuState } from '../lib/bambu.js';
 
-/**
- * The server's own record type (TypeBox Static of the schema the API validates and documents): one source for the
- * shape, with a Bambu printer's own state (`bambu`, null for the other kinds; absent from servers without it).
- */
-export type Printer = PrinterRecord & { bambu?: BambuState | null };
+/** The server's own record type (TypeBox Static of the schema the API validates and documents): one source for the shape. */
+export type Printer = PrinterRecord;
 export type PrinterStatus = PrinterRecord['status'];
 export type Temperatures = PrinterRecord['temperatures'];
 /** The record's `serial` extension: counters of the current (or last) link. */
@@ -26,7 +22,7 @@ export interface Telemetry {
   /** Why the printer cannot be used (as in its record); absent from servers that do not send it. */
   offline_reason?: Printer['offline_reason'];
   /** A Bambu printer's layers, fan, AMS trays and HMS errors, sent when they change; absent otherwise. */
-  bambu?: BambuState | null;
+  bambu?: Printer['bambu'];
 }
 
 /** A printer updated by a telemetry sample (status, temperatures, progress, current job). */
