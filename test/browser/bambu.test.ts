@@ -39,10 +39,8 @@ describe('a Bambu Lab printer on the dashboard', { skip }, () => {
     await d.signInWithKey(page);
   });
   afterEach(() => d?.checkPages());
-  after(async () => {
-    await d?.close();
-    await standIn?.close();
-  });
+  // The dashboard first (it checks its pages as it closes), then the printer's servers.
+  after(() => d?.close().finally(() => standIn?.close()));
 
   it('the picker asks for the host, serial number, LAN access code and pin, and builds the bambu:// URL', async () => {
     await page.goto(`${d.url}/#/add-printer`);
@@ -131,6 +129,7 @@ describe('a Bambu Lab printer on the dashboard', { skip }, () => {
     await presented.waitFor();
     assert.match(await presented.innerText(), new RegExp(shownFingerprint(standIn.fingerprint)));
     assert.notEqual(standIn.fingerprint, old);
+    assert.match(await textOf('[data-bambu="stale"]'), /last reported/);
     await d.shoot(page, 'bambu-printer-tls', { fullPage: true });
     await d.checkA11y(page, 'bambu-printer-tls');
 

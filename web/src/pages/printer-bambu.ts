@@ -9,10 +9,16 @@ import { AmsTrays, BambuFacts, HmsList } from '../components/bambu-state.js';
 import { Button, ConfirmButton, ErrorNote } from '../components/ui.js';
 import type { Printer } from './printer-types.js';
 
-export function BambuSection({ printer: p, b }: { printer: Printer; b: BambuState }) {
+/** "Bambu Lab P1S" whether the printer names itself with the brand or not. */
+const titleOf = (model: string | null): string => (!model ? 'Bambu Lab printer' : /^bambu/i.test(model) ? model : `Bambu Lab ${model}`);
+
+export function BambuSection({ printer: p, b, canWrite, onChanged }: { printer: Printer; b: BambuState; canWrite: boolean; onChanged: (next: Printer) => void }) {
   return html`<section class="card bambu-state" aria-labelledby="bambu-title">
-    <h2 id="bambu-title">${b.model ? `Bambu Lab ${b.model}` : 'Bambu Lab printer'}</h2>
+    <h2 id="bambu-title">${titleOf(b.model)}</h2>
+    ${p.status === 'offline' ? html`<p class="hint" data-bambu="stale">Offline: what follows is what the printer last reported.</p>` : null}
     <${BambuFacts} b=${b} />
+    <h3>Certificate</h3>
+    <${BambuPin} printer=${p} b=${b} canWrite=${canWrite} onChanged=${onChanged} />
     <h3>Health messages (HMS)</h3>
     ${b.hms.length > 0 ? html`<${HmsList} hms=${b.hms} />` : html`<p class="muted" data-bambu="no-hms">None: the printer reports no problem.</p>`}
     <h3>AMS</h3>

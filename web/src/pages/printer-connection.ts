@@ -1,10 +1,8 @@
-// How the server reaches the printer (connection_url, firmware, baud, connected since), the serial link's counters, and a
-// Bambu printer's certificate pin.
+// How the server reaches the printer (connection_url, firmware, baud, connected since) and the serial link's counters.
 import { html } from '../lib/html.js';
 import { dateTime, relative } from '../lib/format.js';
 import { KINDS } from '../lib/printer-kinds.js';
 import type { Printer, SerialStats } from './printer-types.js';
-import { BambuPin } from './printer-bambu.js';
 
 /** The counters of the record's `serial` field in reading order, with what each means for an owner. */
 type CounterKey = Exclude<keyof SerialStats, 'connected_since' | 'baud_rate'>;
@@ -50,7 +48,7 @@ function SerialTable({ serial }: { serial: SerialStats }) {
   </table>`;
 }
 
-export function PrinterConnection({ printer, canWrite = false, onChanged }: { printer: Printer; canWrite?: boolean; onChanged?: (next: Printer) => void }) {
+export function PrinterConnection({ printer }: { printer: Printer }) {
   const serial = printer.serial ?? null;
   const since = serial?.connected_since ?? null;
   return html`<section class="card printer-connection" aria-labelledby="conn-title">
@@ -72,6 +70,5 @@ export function PrinterConnection({ printer, canWrite = false, onChanged }: { pr
         ? html`<p class="empty">${KINDS[printer.kind].label} prints its own copy of each file: there is no line-by-line link to count.</p>`
         : html`<p class="empty">${printer.serial === undefined ? 'This server does not report serial statistics yet.' : 'No serial statistics yet: the printer has not been connected since the server started.'}</p>`}
     </div>
-    ${printer.bambu ? html`<${BambuPin} printer=${printer} b=${printer.bambu} canWrite=${canWrite && !!onChanged} onChanged=${onChanged ?? (() => undefined)} />` : null}
   </section>`;
 }

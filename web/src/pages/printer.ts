@@ -100,11 +100,11 @@ function PrinterView({ id }: { id: string }) {
       <${CurrentJob} job=${jobId ? job.data : undefined} readAt=${jobReadAt} progress=${p.progress} error=${job.error} hasJob=${jobId !== null}
         external=${p.external_job} printerName=${p.name} />
       <${PrinterControls} printer=${p} canWrite=${canWrite} onChanged=${(next: Printer) => (printer.set(next), void job.reload())} />
-      ${p.bambu ? html`<${BambuSection} printer=${p} b=${p.bambu} />` : null}
+      ${p.bambu ? html`<${BambuSection} printer=${p} b=${p.bambu} canWrite=${canWrite} onChanged=${(next: Printer) => printer.set(next)} />` : null}
       <${TemperatureChart} printerId=${id} />
       <${PrinterConsole} printer=${p} canWrite=${canWrite} />
       <${PrinterJobs} printerId=${id} />
-      <${PrinterConnection} printer=${p} canWrite=${canWrite} onChanged=${(next: Printer) => printer.set(next)} />
+      <${PrinterConnection} printer=${p} />
     </div>
   </div>`;
 }
