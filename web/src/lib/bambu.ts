@@ -1,6 +1,5 @@
 // Pure: a Bambu Lab printer's own state (the record's `bambu` part) in words: layers, time left, fan, AMS trays, HMS
 // errors, and its certificate pin (shown, kept in the URL, or re-pinned after a reset).
-import { duration } from './format.js';
 import { parseNetworkUrl, buildNetworkUrl } from './printer-kinds.js';
 import type { BambuView } from '../../../src/printers/bambu/bambu-view.js';
 
@@ -16,8 +15,15 @@ export function layerWords(b: Pick<BambuState, 'layer' | 'total_layers'>): strin
   return b.total_layers ? `Layer ${b.layer} of ${b.total_layers}` : `Layer ${b.layer}`;
 }
 
-/** The printer's own estimate: "42 min left", null when it gives none. */
-export const timeLeftWords = (minutes: number | null): string | null => (minutes === null || minutes <= 0 ? null : `${duration(minutes * 60)} left`);
+/**
+ * The printer's own estimate, in whole minutes as it gives them: "42 min left", "2 h 05 min left"; null when it gives
+ * none. (Written here rather than with format.ts's duration, which needs the browser's CSS object and so no Node test.)
+ */
+export function timeLeftWords(minutes: number | null): string | null {
+  if (minutes === null || !Number.isFinite(minutes) || minutes <= 0) return null;
+  const m = Math.round(minutes);
+  return m < 60 ? `${m} min left` : `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min left`;
+}
 
 export const fanWords = (percent: number | null): string => (percent === null ? 'not reported' : percent === 0 ? 'off' : `${Math.round(percent)} %`);
 
