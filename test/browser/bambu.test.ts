@@ -1,7 +1,8 @@
 // A Bambu Lab printer on the dashboard, in headless Chromium against the stand-in (Mosquitto + vsftpd + our virtual
 // printer) on 127.0.0.1: added through the kind picker, its AMS trays and matched spool, its certificate pin kept in the
 // URL, a refused access code fixed in its settings, a changed certificate re-pinned on its page, a print started on
-// its screen with layer x of y, time left and the tray in use, and an HMS error in words. Both sizes, axe, no console errors.
+// its screen with layer x of y, time left and the tray in use, and an HMS error in words (on a wall screen too). Both
+// sizes, axe, no console errors.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -174,6 +175,11 @@ describe('a Bambu Lab printer on the dashboard', { skip }, () => {
     assert.equal(await hms.locator('a.hms-link').getAttribute('href'), 'https://wiki.bambulab.com/en/hms/home');
     await d.shoot(page, 'bambu-farm-hms');
     await d.checkA11y(page, 'bambu-farm-hms');
+    // Wall mode shows the code without the link (a wall screen has nothing to click).
+    await page.goto(`${d.url}/#/wall`);
+    const onWall = page.locator(`.wall-grid article.printer-card[data-printer-id="${id}"] .hms-list li.hms`);
+    await onWall.waitFor();
+    assert.deepEqual([await onWall.locator('a').count(), await onWall.locator('code.hms-code').innerText()], [0, 'HMS_0700_0300_0003_0001']);
     await page.goto(`${d.url}/#/printers/${id}`);
     const onPage = page.locator('.bambu-state .hms-list li.hms-common');
     await onPage.waitFor();
