@@ -150,9 +150,9 @@ export const jobRecordSchema: JsonSchema = {
         }),
         used_basis: nullable({
           type: 'string',
-          enum: ['wire', 'file_position', 'progress_percent', 'printer_report'],
+          enum: ['wire', 'file_position', 'progress_percent', 'printer_report', 'slice_per_tray'],
           description:
-            'Extension: how used was measured: wire (the lines a serial printer acknowledged), file_position (a network printer\'s position in our copy of the file), progress_percent (only a percentage was reported: approximate), printer_report (the printer\'s own counter, external prints); null before the job ran',
+            'Extension: how used was measured: wire (the lines a serial printer acknowledged), file_position (a network printer\'s position in our copy of the file), progress_percent (only a percentage was reported: approximate), printer_report (the printer\'s own counter, external prints), slice_per_tray (a sliced 3MF on a Bambu printer: the slice\'s metres per filament slot at the share of the print done, charged to the AMS tray, as tool, each slot printed from); null before the job ran',
         }),
       },
     },

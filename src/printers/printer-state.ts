@@ -68,7 +68,12 @@ export interface JobSnapshot {
   used_basis: UsedBasis;
 }
 
-export type UsedBasis = 'wire' | 'file_position' | 'progress_percent' | 'printer_report';
+/**
+ * How a job's extruded_mm was measured: on the wire (serial), at a position in our copy (file_position), at a reported
+ * percentage of it (progress_percent), the printer's own counter (printer_report), or a sliced 3MF's filament per
+ * slot at the reported percentage, by AMS tray (slice_per_tray).
+ */
+export type UsedBasis = 'wire' | 'file_position' | 'progress_percent' | 'printer_report' | 'slice_per_tray';
 
 /** Why a printer is offline (API `offline_reason`); the message is in `error`. */
 export type OfflineReason =

@@ -130,7 +130,7 @@ export interface JobTable {
   /** The emulated host API a slicer uploaded the job through (src/slicer); null for every other job. */
   slicer_api: Generated<'octoprint' | 'prusalink' | 'moonraker' | null>;
   /** How material_used was measured (printer-state.ts UsedBasis); null before the job ran. */
-  material_used_basis: Generated<'wire' | 'file_position' | 'progress_percent' | 'printer_report' | null>;
+  material_used_basis: Generated<'wire' | 'file_position' | 'progress_percent' | 'printer_report' | 'slice_per_tray' | null>;
   /** 0 low .. 3 urgent: sorting by priority follows urgency, not the alphabet. */
   priority_rank: number;
   /** The printer the job is pinned to (pinned = 1) or runs/ran on. */

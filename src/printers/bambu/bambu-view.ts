@@ -1,6 +1,7 @@
 // What the API and the live stream show of a Bambu printer beyond the common fields: model, pinned certificate, layer,
 // time left, part fan, the AMS trays and the HMS errors in words. One schema for the record, one pure mapping.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { trayLabel } from '../../protocol/bambu/ams-mapping.js';
 import { hmsWords, type BambuReading } from '../../protocol/bambu/bambu-report.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -69,7 +70,7 @@ export function bambuView(id: BambuIdentity, r: BambuReading | null): BambuView 
         index: t.index,
         unit,
         tray,
-        label: `${String.fromCharCode(65 + (unit % 26))}${tray + 1}`,
+        label: trayLabel(t.index),
         type: t.type,
         color: t.color ? `#${t.color}` : null,
         remain_percent: t.remainPercent,

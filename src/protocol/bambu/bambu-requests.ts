@@ -19,6 +19,8 @@ export interface ProjectStart {
   fileName: string;
   /** The plate to print (1-based); a 3MF holds Metadata/plate_<n>.gcode. */
   plate: number;
+  /** The plate's G-code path inside the 3MF when the file record names it (else Metadata/plate_<plate>.gcode). */
+  plateGcode?: string;
   taskName: string;
   useAms: boolean;
   /** For each filament of the slice, the global tray index (unit * 4 + tray), 254 the external spool. */
@@ -34,7 +36,7 @@ export function projectFile(seq: number, s: ProjectStart): BambuRequest {
     print: {
       sequence_id: String(seq),
       command: 'project_file',
-      param: `Metadata/plate_${s.plate}.gcode`,
+      param: s.plateGcode ?? `Metadata/plate_${s.plate}.gcode`,
       url: `file:///sdcard/${s.fileName}`,
       file: s.fileName,
       md5: s.md5 ?? '',
