@@ -1,12 +1,12 @@
 // The printer page's Bambu Lab parts: its own state (layer, time left, fan, AMS trays with their matched spools, HMS
-// errors) and its certificate pin: shown, kept in the connection URL, or re-pinned after the printer was reset.
+// errors) and its certificate pin: shown, and re-pinned on the owner's word after the printer was reset.
 import { html } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
 import { href } from '../lib/router.js';
 import { pinnedInUrl, presentedFingerprint, shownFingerprint, urlFingerprint, withFingerprint, type BambuState } from '../lib/bambu.js';
 import { AmsTrays, BambuFacts, HmsList } from '../components/bambu-state.js';
-import { Button, ConfirmButton, ErrorNote } from '../components/ui.js';
+import { ConfirmButton, ErrorNote } from '../components/ui.js';
 import type { Printer } from './printer-types.js';
 
 /** "Bambu Lab P1S" whether the printer names itself with the brand or not. */
@@ -26,9 +26,9 @@ export function BambuSection({ printer: p, b, canWrite, onChanged }: { printer: 
   </section>`;
 }
 
-/** Sends the URL with a new pin (the server reconnects with it) and hands back the record. */
+/** Sends the URL with the new pin (the server reconnects with it) and hands back the record. */
 function usePinChange(p: Printer, onChanged: (next: Printer) => void) {
-  return useAction(async (fingerprint: string | null) => {
+  return useAction(async (fingerprint: string) => {
     const url = withFingerprint(p.connection_url, fingerprint);
     if (url === null) throw new Error('The connection URL cannot be read as a Bambu one: change it in the printer settings.');
     onChanged(await api.patch<Printer>(`/v1/printers/${encodeURIComponent(p.id)}`, { connection_url: url }));
@@ -36,9 +36,9 @@ function usePinChange(p: Printer, onChanged: (next: Printer) => void) {
 }
 
 /**
- * The pin as the owner sees it. A pin taken on first contact lives only as long as the link: keeping it in the URL makes
- * a changed certificate caught after our restart too. After a tls_error, the certificate the printer presents now is
- * shown and trusted only on the owner's word (a reset printer makes a new one; so would someone else at its address).
+ * The pin as the owner sees it: the server pins the certificate on first contact and writes it into the URL, so a
+ * changed one is refused. After that tls_error the certificate the printer presents now is shown and trusted only on
+ * the owner's word (a reset printer makes a new one; so would another device at its address).
  */
 export function BambuPin({ printer: p, b, canWrite, onChanged }: { printer: Printer; b: BambuState; canWrite: boolean; onChanged: (next: Printer) => void }) {
   const change = usePinChange(p, onChanged);
@@ -48,25 +48,19 @@ export function BambuPin({ printer: p, b, canWrite, onChanged }: { printer: Prin
   return html`<div class="bambu-pin" data-bambu="pin">
     <dl class="facts">
       <div><dt>Certificate (SHA-256)</dt><dd>${pinned ? html`<code data-fingerprint>${shownFingerprint(pinned)}</code>` : 'none seen yet: pinned on first contact'}</dd></div>
-      <div><dt>Pinned</dt><dd>${!pinned ? '–' : inUrl ? 'in the connection URL (kept across restarts)' : 'on first contact, until this server restarts'}</dd></div>
+      <div><dt>Pinned</dt><dd>${!pinned ? '–' : inUrl ? 'in the connection URL: another certificate is refused' : 'on first contact (being written into the URL)'}</dd></div>
     </dl>
     ${presented
       ? html`<p class="warn-line" data-bambu="presented"><span aria-hidden="true">⚠ </span>The printer now presents another certificate:
           <code>${shownFingerprint(presented)}</code>. A printer makes a new one when it is reset or its firmware is reinstalled.</p>`
       : null}
-    ${canWrite
-      ? html`<div class="row">
-          ${presented
-            ? html`<${ConfirmButton} id="bambu-repin" kind="primary" title="Trust the new certificate?" busy=${change.busy} confirmText="Re-pin"
-                message=${`Only if you reset this printer or reinstalled its firmware: the server will trust the certificate ${shownFingerprint(presented)} from now on and reconnect.`}
-                onConfirm=${() => change.run(presented)}>Re-pin to the new certificate<//>`
-            : pinned && !inUrl
-              ? html`<${Button} id="bambu-keep-pin" kind="secondary" busy=${change.busy} onClick=${() => change.run(pinned)}>Keep this pin in the URL<//>`
-              : null}
-          ${p.offline_reason === 'tls_error' && !presented
-            ? html`<a href=${href('printer-settings', p.id)}>Change the fingerprint in the printer settings</a>`
-            : null}
-        </div>`
+    ${canWrite && presented
+      ? html`<div class="row"><${ConfirmButton} id="bambu-repin" kind="primary" title="Trust the new certificate?" busy=${change.busy} confirmText="Re-pin"
+          message=${`Only if you reset this printer or reinstalled its firmware: the server will trust the certificate ${shownFingerprint(presented)} from now on and reconnect.`}
+          onConfirm=${() => change.run(presented)}>Re-pin to the new certificate<//></div>`
+      : null}
+    ${canWrite && p.offline_reason === 'tls_error' && !presented
+      ? html`<p><a href=${href('printer-settings', p.id)}>Change the fingerprint in the printer settings</a></p>`
       : null}
     <${ErrorNote} error=${change.error} onDismiss=${change.clearError} />
   </div>`;

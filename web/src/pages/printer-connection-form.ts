@@ -92,8 +92,8 @@ function NetworkList({ found, kind, onPick }: { found: Discovered | undefined; k
 type TextInput = (id: string, label: string, v: string, on: (s: string) => void, opts?: { hint?: string; placeholder?: string; inputMode?: string }) => unknown;
 
 /**
- * A Bambu printer's own fields: its serial number, the FTPS port, and the certificate pin, which is filled on first
- * contact when empty (the printer page shows it, with a button to keep it here) and emptied to re-pin after a reset.
+ * A Bambu printer's own fields: its serial number, the FTPS port, and the certificate pin, which the server fills on
+ * first contact when empty, and which is emptied (or replaced on the printer page) to re-pin after a reset.
  */
 function BambuAddress({ fields, text, editField }: { fields: NetworkFields; text: TextInput; editField: (patch: Partial<NetworkFields>) => void }) {
   return html`
@@ -102,7 +102,7 @@ function BambuAddress({ fields, text, editField }: { fields: NetworkFields; text
       ${text('printer-ftp-port', 'Files port (FTPS)', fields.ftpPort ?? '', (ftpPort) => editField({ ftpPort }), { placeholder: '990', inputMode: 'numeric', hint: 'Empty: 990.' })}
     </div>
     ${text('printer-fingerprint', 'Certificate fingerprint (SHA-256)', fields.fingerprint, (fingerprint) => editField({ fingerprint }), {
-      hint: 'The printer’s certificate is self-signed: it is pinned by this fingerprint. Empty: the certificate it presents on first contact is pinned (its page shows it, with a button to keep it here). To re-pin after a reset, empty this field and save.',
+      hint: 'The printer’s certificate is self-signed: it is pinned by this fingerprint. Empty: the certificate it presents on first contact is pinned and written here. To re-pin after a reset, use the button on the printer’s page, or empty this field and save.',
     })}`;
 }
 
