@@ -27,15 +27,6 @@ describe('a Bambu Lab printer on the dashboard', { skip }, () => {
   before(async () => {
     // Speed 5: a 3000-move print lasts about two minutes, so the printer's own "time left" reads in whole minutes.
     standIn = await startBambuStandIn({ reportMs: 200, simulator: { speed: 5 } });
-    // The stand-in names a tray in use only for a print we sent with an AMS mapping; a real AMS names the tray feeding
-    // a print started on its screen too, so here its report does the same.
-    const printer = standIn.printer;
-    const state = printer.state.bind(printer);
-    printer.state = () => {
-      const s = state();
-      if (printer.host.job) (s.ams as { tray_now: string }).tray_now = '1';
-      return s;
-    };
     d = await startDashboard({ printers: 0 });
     page = await d.newPage();
     await d.signInWithKey(page);
@@ -148,7 +139,7 @@ describe('a Bambu Lab printer on the dashboard', { skip }, () => {
     await page.goto(`${d.url}/#/`);
     await card().waitFor();
     assert.equal(await card().locator('.ams-trays.compact li').count(), 4);
-    standIn.printer.startExternalPrint('cube.gcode', Buffer.from(gcodeText(3000)));
+    standIn.printer.startExternalPrint('cube.gcode', Buffer.from(gcodeText(3000)), 1);
     const line = card().locator('[data-bambu="line"]');
     await line.waitFor({ timeout: 20_000 });
     await d.until('the card to show the layer and time left', async () => /^Layer \d+ of 150 · \d+ min left$/.test(await line.innerText()), 20_000);

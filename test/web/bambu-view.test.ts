@@ -3,12 +3,10 @@
 // refused link presents is read from the driver's own words, and live telemetry carries the Bambu state onto the record.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type tls from 'node:tls';
 import { parseNetworkUrl as serverParse } from '../../src/printers/network-url.js';
-import { CertificatePin } from '../../src/printers/bambu/bambu-tls.js';
 import { buildNetworkUrl, EMPTY_NETWORK, KIND_ORDER, offlineWords, parseNetworkUrl } from '../../web/src/lib/printer-kinds.js';
 import {
-  fanWords, hmsByWeight, hmsText, layerWords, pinnedInUrl, presentedFingerprint, remainWords, shownFingerprint, timeLeftWords,
+  fanWords, hmsByWeight, hmsText, layerWords, pinnedInUrl, remainWords, shownFingerprint, timeLeftWords,
   urlFingerprint, withFingerprint, type BambuHms, type BambuState,
 } from '../../web/src/lib/bambu.js';
 import { applyTelemetry, type Printer, type Telemetry } from '../../web/src/pages/printer-types.js';
@@ -86,23 +84,9 @@ describe('dashboard Bambu printers', () => {
     assert.equal(shownFingerprint('nope'), '');
   });
 
-  it('reads the certificate a refused printer presents from the driver’s own refusal', () => {
-    const pin = new CertificatePin(PIN, () => undefined);
-    const socket = { getPeerCertificate: () => ({ fingerprint256: shownFingerprint(NEW) }) } as unknown as tls.TLSSocket;
-    let message = '';
-    try {
-      pin.check(socket);
-    } catch (err) {
-      message = (err as Error).message;
-    }
-    assert.equal(presentedFingerprint(message), NEW, message);
-    assert.equal(presentedFingerprint('connect ECONNREFUSED 127.0.0.1:8883'), null);
-    assert.equal(presentedFingerprint(null), null);
-  });
-
   it('takes a Bambu state from live telemetry, and keeps it when a sample carries none', () => {
     const bambu: BambuState = {
-      model: 'P1S', serial: '01P00A000000001', certificate_fingerprint: PIN, layer: 12, total_layers: 200, remaining_minutes: 42,
+      model: 'P1S', serial: '01P00A000000001', certificate_fingerprint: PIN, presented_fingerprint: null, layer: 12, total_layers: 200, remaining_minutes: 42,
       part_fan_percent: 100, ams: [{ index: 0, unit: 0, tray: 0, label: 'A1', type: 'PLA', color: '#FF0000', remain_percent: 80, active: true }], hms: [],
     };
     const p = { id: 'prt_1', status: 'idle', connecting: false, temperatures: {}, progress: null, current_job: null, external_job: null, bambu: null } as unknown as Printer;

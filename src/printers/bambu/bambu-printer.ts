@@ -103,7 +103,7 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
   }
 
   override snapshot(): PrinterSnapshot {
-    return { ...super.snapshot(), bambu: bambuView({ serial: this.serial, model: this.model, fingerprint: this.pin.fingerprint }, this.reading) };
+    return { ...super.snapshot(), bambu: bambuView({ serial: this.serial, model: this.model, fingerprint: this.pin.fingerprint, presented: this.pin.presented }, this.reading) };
   }
 
   protected firmwareView(): PrinterSnapshot['firmware'] {

@@ -35,6 +35,9 @@ export const BambuViewSchema = Type.Object(
     certificate_fingerprint: nullable(
       Type.String({ description: "SHA-256 of the printer's certificate this farm trusts (from ?fingerprint=, or pinned on first contact)." }),
     ),
+    presented_fingerprint: nullable(
+      Type.String({ description: "After a tls_error: the SHA-256 of the certificate the printer presents instead of the pinned one (re-pin with ?fingerprint= once you trust it); null otherwise." }),
+    ),
     layer: nullable(Type.Integer()),
     total_layers: nullable(Type.Integer()),
     remaining_minutes: nullable(Type.Number({ description: 'Time left as the printer estimates it.' })),
@@ -50,6 +53,8 @@ export interface BambuIdentity {
   serial: string;
   model: string | null;
   fingerprint: string | null;
+  /** The certificate presented instead of the pin (a tls_error), or null. */
+  presented: string | null;
 }
 
 /** The view of a printer from its last reading (null before the first full report: only the identity is known). */
@@ -59,6 +64,7 @@ export function bambuView(id: BambuIdentity, r: BambuReading | null): BambuView 
     model: id.model,
     serial: id.serial,
     certificate_fingerprint: id.fingerprint,
+    presented_fingerprint: id.presented,
     layer: r?.layer ?? null,
     total_layers: r?.totalLayers ?? null,
     remaining_minutes: r?.remainingMinutes ?? null,

@@ -106,8 +106,9 @@ export class VirtualBambu {
     this.printer.close();
   }
 
-  /** A print started on the printer's screen: a file on its card we did not upload. */
-  startExternalPrint(name: string, content: Buffer): void {
+  /** A print started on the printer's screen: a file on its card we did not upload, fed from `tray` (255: none). */
+  startExternalPrint(name: string, content: Buffer, tray = 255): void {
+    this.trayNow = tray;
     this.begin(name, name.replace(/\.gcode(\.3mf)?$/, ''), content);
   }
 

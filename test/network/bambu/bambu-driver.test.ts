@@ -214,6 +214,10 @@ describe('Bambu driver on the stand-in (X1: full reports)', { skip: skipReason }
     await r.standIn.changeCertificate();
     await until('tls_error', () => p.snapshot().offline_reason === 'tls_error');
     assert.equal(p.fingerprint, pinned, 'the pin is kept, never replaced silently');
+    // The owner is shown what the printer presents now, to re-pin once they trust it.
+    assert.equal(p.snapshot().bambu?.presented_fingerprint, r.standIn.fingerprint);
+    assert.notEqual(r.standIn.fingerprint, pinned);
+    assert.equal(p.snapshot().bambu?.certificate_fingerprint, pinned);
     await p.disconnect();
   });
 });

@@ -83,11 +83,3 @@ export function withFingerprint(url: string, fp: string | null): string | null {
   return buildNetworkUrl('bambu', { ...parsed.fields, fingerprint: fp ? fp.replace(/:/g, '').toLowerCase() : '' });
 }
 
-/**
- * The certificate a printer presents now, from the words of its TLS refusal (the driver names it: "the printer's
- * certificate (SHA-256 <hex>) is not the pinned one"); null when the message names none.
- */
-export function presentedFingerprint(message: string | null | undefined): string | null {
-  const m = /certificate \(SHA-256 ([0-9a-fA-F:]{64,95})\)/.exec(message ?? '');
-  return m && shownFingerprint(m[1]) ? m[1]!.replace(/:/g, '').toLowerCase() : null;
-}

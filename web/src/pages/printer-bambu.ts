@@ -4,7 +4,7 @@ import { html } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
 import { href } from '../lib/router.js';
-import { pinnedInUrl, presentedFingerprint, shownFingerprint, urlFingerprint, withFingerprint, type BambuState } from '../lib/bambu.js';
+import { pinnedInUrl, shownFingerprint, urlFingerprint, withFingerprint, type BambuState } from '../lib/bambu.js';
 import { AmsTrays, BambuFacts, HmsList } from '../components/bambu-state.js';
 import { ConfirmButton, ErrorNote } from '../components/ui.js';
 import type { Printer } from './printer-types.js';
@@ -44,7 +44,7 @@ export function BambuPin({ printer: p, b, canWrite, onChanged }: { printer: Prin
   const change = usePinChange(p, onChanged);
   const pinned = b.certificate_fingerprint ?? urlFingerprint(p.connection_url);
   const inUrl = pinnedInUrl(p.connection_url, pinned);
-  const presented = p.offline_reason === 'tls_error' ? presentedFingerprint(p.error?.message) : null;
+  const presented = p.offline_reason === 'tls_error' ? (b.presented_fingerprint ?? null) : null;
   return html`<div class="bambu-pin" data-bambu="pin">
     <dl class="facts">
       <div><dt>Certificate (SHA-256)</dt><dd>${pinned ? html`<code data-fingerprint>${shownFingerprint(pinned)}</code>` : 'none seen yet: pinned on first contact'}</dd></div>
