@@ -36,6 +36,8 @@ import { NodeRuntime, type NodeTuning } from '../nodes/node-runtime.js';
 import { handleNodeLost } from '../nodes/node-lost.service.js';
 import { findNode, setPinnedWaitingReason } from '../nodes/nodes.repository.js';
 import { VERSION } from '../version.js';
+import { createHomeAssistant, type HomeAssistantRuntime, type HomeAssistantSettings } from '../homeassistant/homeassistant-runtime.js';
+import { runPrinterAction } from '../printers/printer-actions.js';
 
 export interface DepsSettings {
   handle: DbHandle;
@@ -76,6 +78,8 @@ export interface DepsSettings {
   startRetryMs?: number;
   /** Heartbeat and liveness tuning (tests shorten them). */
   nodes?: NodeTuning;
+  /** --mqtt: publish the farm to Home Assistant through this broker; absent: no MQTT at all. */
+  homeassistant?: HomeAssistantSettings;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -119,7 +123,9 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   remote.onChange(() => farm.scheduler.wake());
   const nodes = nodeRuntime(s, node, cluster, printers, farm);
   const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
+  const homeassistant = s.homeassistant ? homeAssistant(s, s.homeassistant, node.id, bus, printers, sessions, farm) : null;
   const deps: AppDeps = {
+    homeassistant,
     node,
     cluster,
     ...(s.forwarding ? { forwarding: s.forwarding } : {}),
@@ -193,6 +199,25 @@ function nodeRuntime(s: DepsSettings, node: NodeIdentity, cluster: ClusterBus, p
       farm.scheduler.wake();
     },
   });
+}
+
+/** The Home Assistant bridge over the farm's own reads and the API's action checks. */
+function homeAssistant(s: DepsSettings, settings: HomeAssistantSettings, nodeId: string, bus: EventBus, printers: PrintersService, sessions: SessionRegistry, farm: Farm): HomeAssistantRuntime {
+  return createHomeAssistant(
+    {
+      bus,
+      db: s.handle.db,
+      clock: s.clock,
+      logger: s.logger,
+      nodeId,
+      ownPrinters: () => printers.listOwn(),
+      printer: (id) => printers.get(id),
+      snapshot: (id) => sessions.get(id)?.snapshot() ?? null,
+      job: (id) => farm.jobs.get(id),
+      runAction: (id, action) => runPrinterAction(printers, id, action),
+    },
+    settings,
+  );
 }
 
 /** The pool of link workers; session tuning crosses to the threads as data, so a function in it is a wiring mistake. */
