@@ -204,7 +204,8 @@ export class HomeAssistantBridge {
     return ids;
   }
 
-  private tick(): void {
+  /** One look at the live state of every printer (the timer calls it every tickMs). */
+  tick(): void {
     for (const id of this.infos.keys()) this.publishPrinter(id);
     const now = this.elapsed();
     // "Failed today" turns to 0 at midnight without any event: looked at again each minute anyway.
