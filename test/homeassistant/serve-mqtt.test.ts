@@ -26,7 +26,7 @@ describe('printfarm serve --mqtt', { skip: brokerMissing }, () => {
     const topic = watch.messages.find((m) => m.topic.endsWith('/availability'))!.topic;
     await watch.until('the farm device', (w) => w.messages.filter((m) => m.topic.endsWith('/config')).length === 4);
     const key = initialAdminKey([node]).key;
-    const status = await (await fetch(`${node.url}/v1/homeassistant`, { headers: { Authorization: `Bearer ${key}` } })).json();
+    const status = (await (await fetch(`${node.url}/v1/homeassistant`, { headers: { Authorization: `Bearer ${key}` } })).json()) as Record<string, unknown>;
     assert.equal(status.enabled, true);
     assert.equal(status.connected, true);
     assert.equal(status.broker, `mqtts://farm@127.0.0.1:${broker.port}`);
