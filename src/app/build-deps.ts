@@ -36,8 +36,7 @@ import { NodeRuntime, type NodeTuning } from '../nodes/node-runtime.js';
 import { handleNodeLost } from '../nodes/node-lost.service.js';
 import { findNode, setPinnedWaitingReason } from '../nodes/nodes.repository.js';
 import { VERSION } from '../version.js';
-import { createHomeAssistant, type HomeAssistantRuntime, type HomeAssistantSettings } from '../homeassistant/homeassistant-runtime.js';
-import { runPrinterAction } from '../printers/printer-actions.js';
+import { homeAssistantFor, type HomeAssistantSettings } from '../homeassistant/homeassistant-runtime.js';
 
 export interface DepsSettings {
   handle: DbHandle;
@@ -123,7 +122,9 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   remote.onChange(() => farm.scheduler.wake());
   const nodes = nodeRuntime(s, node, cluster, printers, farm);
   const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
-  const homeassistant = s.homeassistant ? homeAssistant(s, s.homeassistant, node.id, bus, printers, sessions, farm) : null;
+  const homeassistant = s.homeassistant
+    ? homeAssistantFor({ bus, db: handle.db, clock, logger, nodeId: node.id, printers, sessions, jobs: farm.jobs }, s.homeassistant)
+    : null;
   const deps: AppDeps = {
     homeassistant,
     node,
@@ -199,25 +200,6 @@ function nodeRuntime(s: DepsSettings, node: NodeIdentity, cluster: ClusterBus, p
       farm.scheduler.wake();
     },
   });
-}
-
-/** The Home Assistant bridge over the farm's own reads and the API's action checks. */
-function homeAssistant(s: DepsSettings, settings: HomeAssistantSettings, nodeId: string, bus: EventBus, printers: PrintersService, sessions: SessionRegistry, farm: Farm): HomeAssistantRuntime {
-  return createHomeAssistant(
-    {
-      bus,
-      db: s.handle.db,
-      clock: s.clock,
-      logger: s.logger,
-      nodeId,
-      ownPrinters: () => printers.listOwn(),
-      printer: (id) => printers.get(id),
-      snapshot: (id) => sessions.get(id)?.snapshot() ?? null,
-      job: (id) => farm.jobs.get(id),
-      runAction: (id, action) => runPrinterAction(printers, id, action),
-    },
-    settings,
-  );
 }
 
 /** The pool of link workers; session tuning crosses to the threads as data, so a function in it is a wiring mistake. */

@@ -4,6 +4,14 @@ import { HomeAssistantBridge, type HomeAssistantDeps } from './ha-bridge.js';
 import { availabilityTopic, COMMAND_SUBSCRIPTIONS, HA_STATUS_TOPIC } from './ha-topics.js';
 import { MqttLink, type Backoff, type MqttLinkStatus } from './mqtt-link.js';
 import type { MqttTarget } from './mqtt-target.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { Db } from '../storage/db.js';
+import type { PrintersService } from '../printers/printers.service.js';
+import type { SessionRegistry } from '../printers/session-registry.js';
+import type { JobsService } from '../jobs/jobs.service.js';
+import { runPrinterAction } from '../printers/printer-actions.js';
 
 export interface HomeAssistantSettings {
   target: MqttTarget;
@@ -50,4 +58,35 @@ export function createHomeAssistant(deps: Omit<HomeAssistantDeps, 'tickMs'>, s: 
     },
     status: () => ({ ...link.status(), commands_refused: bridge!.refused }),
   };
+}
+
+/** What the bridge reads of a running app: the server's deps (and the benchmark's, which starts it later). */
+export interface FarmParts {
+  bus: EventBus;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  nodeId: string;
+  printers: PrintersService;
+  sessions: SessionRegistry;
+  jobs: Pick<JobsService, 'get'>;
+}
+
+/** The bridge over the farm's own reads, with the checks of the API's printer actions. */
+export function homeAssistantFor(f: FarmParts, settings: HomeAssistantSettings): HomeAssistantRuntime {
+  return createHomeAssistant(
+    {
+      bus: f.bus,
+      db: f.db,
+      clock: f.clock,
+      logger: f.logger,
+      nodeId: f.nodeId,
+      ownPrinters: () => f.printers.listOwn(),
+      printer: (id) => f.printers.get(id),
+      snapshot: (id) => f.sessions.get(id)?.snapshot() ?? null,
+      job: (id) => f.jobs.get(id),
+      runAction: (id, action) => runPrinterAction(f.printers, id, action),
+    },
+    settings,
+  );
 }
