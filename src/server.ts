@@ -264,7 +264,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   // Jobs cut off by the last stop fail (host_restart) before any printer can report; queued ones stay queued.
   await farm.start();
   // Connects in the background: a broker that is down delays neither the start nor anything after it.
-  await deps.homeassistant?.start();
+  await deps.homeassistant.start();
   // Checks at once (a night missed while stopped is caught up), then every minute.
   // On PostgreSQL every node checks, and the one that claims the night in the database takes it (once per farm).
   const nightly = createNightlyBackup({ handle, dataDir: config.dataDir, clock, logger, nodeId: node.id, ...(config.filesDir ? { filesDir: config.filesDir } : {}) });
@@ -311,7 +311,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       await eventsStopped;
       await nightly.stop();
       await announcer?.stop();
-      await deps.homeassistant?.stop();
+      await deps.homeassistant.stop();
       await farm.stop();
       await printers.close();
       await farm.settled();

@@ -13,6 +13,15 @@ export const HomeAssistantStatusSchema = Type.Object(
     failed_attempts: Type.Integer({ description: 'Connection attempts since the last success; retried with back-off (1 s doubling to 30 s).' }),
     published: Type.Integer({ description: 'Messages handed to the broker since start.' }),
     commands_refused: Type.Integer({ description: 'Commands refused since start (each answered on printfarm/error).' }),
+    source: Type.Union([Type.Literal('flag'), Type.Literal('settings'), Type.Null()], { description: 'Where the broker in use comes from: the --mqtt flag (it wins), the settings, or none.' }),
+    settings: Type.Object(
+      {
+        url: nullableString('The broker stored on the settings page, mqtt[s]://user@host:port.'),
+        has_password: Type.Boolean({ description: 'Whether a password is stored (sealed; never returned).' }),
+        has_ca: Type.Boolean({ description: 'Whether a CA certificate is stored.' }),
+      },
+      { description: 'The broker stored on the settings page (used when the server runs without --mqtt).' },
+    ),
   },
   {
     examples: [
@@ -25,6 +34,8 @@ export const HomeAssistantStatusSchema = Type.Object(
         failed_attempts: 0,
         published: 5120,
         commands_refused: 1,
+        source: 'settings',
+        settings: { url: 'mqtts://farm@192.168.1.5:8883', has_password: true, has_ca: false },
       },
     ],
   },

@@ -83,6 +83,8 @@ export async function startTestApp(
     startRetryMs?: number;
     /** Publish the farm to Home Assistant through this MQTT broker (as --mqtt does). */
     homeassistant?: HomeAssistantSettings;
+    /** Back-off and tick of the Home Assistant bridge for a broker set in the settings. */
+    homeassistantTuning?: Pick<HomeAssistantSettings, 'backoff' | 'tickMs'>;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -121,6 +123,7 @@ export async function startTestApp(
     ...(options.remotePrinters ? { remotePrinters: options.remotePrinters } : {}),
     ...(options.startRetryMs !== undefined ? { startRetryMs: options.startRetryMs } : {}),
     ...(options.homeassistant ? { homeassistant: options.homeassistant } : {}),
+    ...(options.homeassistantTuning ? { homeassistantTuning: options.homeassistantTuning } : {}),
   });
   const { printers } = deps;
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
@@ -135,7 +138,7 @@ export async function startTestApp(
   deps.webhooks.start();
   await deps.nodes.start();
   await farm.start();
-  await deps.homeassistant?.start();
+  await deps.homeassistant.start();
   // As at a real start: stored printers (a file database) reconnect by themselves.
   await printers.openAllSessions();
   return {
@@ -147,7 +150,7 @@ export async function startTestApp(
     async close() {
       await deps.webhooks.stop(0);
       await deps.events.stop();
-      await deps.homeassistant?.stop();
+      await deps.homeassistant.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await farm.stop();

@@ -124,7 +124,7 @@ describe('the farm in Home Assistant over MQTT (TLS, password)', { skip: brokerM
     assert.equal((await refusal('printfarm/farm/command', 'pause')).error.code, 'invalid_request');
     assert.equal(watch.last('printfarm/error')?.retained, false);
     assert.equal((await app.get(printer.id)).status, 'idle');
-    assert.equal(app.t.deps.homeassistant!.status().commands_refused >= 6, true);
+    assert.equal(app.t.deps.homeassistant.status()!.commands_refused >= 6, true);
   });
 
   it('a removed printer\'s entities are removed from Home Assistant (empty retained configs)', async () => {

@@ -24,6 +24,9 @@ import { migration021FarmBackups } from './021-farm-backups.js';
 import { migration022RollupBulkInsert } from './022-rollup-bulk-insert.js';
 import { migration023Sliced3mf } from './023-sliced-3mf.js';
 import { migration024NodeHolders } from './024-node-holders.js';
+// Merge: replace these two stand-ins with the real 025 and 026.
+import { migration025Reserved, migration026Reserved } from './025-026-reserved-homeassistant-branch.js';
+import { migration027HomeAssistantBroker } from './027-homeassistant-broker.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -50,4 +53,7 @@ export const migrations: readonly Migration[] = [
   migration022RollupBulkInsert,
   migration023Sliced3mf,
   migration024NodeHolders,
+  migration025Reserved,
+  migration026Reserved,
+  migration027HomeAssistantBroker,
 ];
