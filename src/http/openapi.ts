@@ -74,6 +74,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Materials: 'Filament spools and their consumption.',
   Analytics: 'Fleet, printer, job and material metrics.',
   Webhooks: 'Event subscriptions with signed deliveries.',
+  'Home Assistant': 'The farm published to an MQTT broker with Home Assistant discovery (docs/home-assistant.md).',
   'Slicer uploads':
     'The OctoPrint, PrusaLink and Moonraker upload APIs slicers speak, answered by the farm: an upload goes into the queue. ' +
     'Errors here are one sentence of text/plain (what a slicer shows), not the JSON error shape.',

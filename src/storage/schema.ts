@@ -28,6 +28,12 @@ export interface OrganizationTable {
   session_idle_minutes: Generated<number>;
   /** MB kept free for the database (uploads are refused below it); null: min(200 MB, 10 % of the file system). */
   storage_reserve_mb: Generated<number | null>;
+  /** The Home Assistant broker as mqtt[s]://user@host:port (migration 026); null: none. */
+  mqtt_url: Generated<string | null>;
+  /** Its password, sealed by the node key (printers/secret-box.ts); null: none. */
+  mqtt_password: Generated<string | null>;
+  /** PEM of the CA of an mqtts broker; null: the system's CAs. */
+  mqtt_ca: Generated<string | null>;
   /** "HH:MM" in the organization's time zone when the nightly backup runs; null: no nightly backups. */
   backup_time: Generated<string | null>;
   /** How many nightly backups DATA_DIR/backups/ keeps (1..365). */

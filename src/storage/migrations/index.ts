@@ -25,6 +25,7 @@ import { migration022RollupBulkInsert } from './022-rollup-bulk-insert.js';
 import { migration023Sliced3mf } from './023-sliced-3mf.js';
 import { migration024NodeHolders } from './024-node-holders.js';
 import { migration025PrintOptions } from './025-print-options.js';
+import { migration026HomeAssistantBroker } from './026-homeassistant-broker.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -52,4 +53,5 @@ export const migrations: readonly Migration[] = [
   migration023Sliced3mf,
   migration024NodeHolders,
   migration025PrintOptions,
+  migration026HomeAssistantBroker,
 ];

@@ -1,4 +1,4 @@
-// The Settings page (#/settings/organization|users|keys|webhooks): a sub-navigation and the part the hash names.
+// The Settings page (#/settings/organization|users|keys|webhooks|homeassistant): a sub-navigation and the part the hash names.
 import { html } from '../lib/html.js';
 import type { Route } from '../lib/router.js';
 import { PageHeader } from '../components/ui.js';
@@ -7,6 +7,7 @@ import { OrganizationSettings } from './settings-organization.js';
 import { UsersSettings } from './settings-users.js';
 import { KeysSettings } from './settings-keys.js';
 import { WebhooksSettings } from './settings-webhooks.js';
+import { HomeAssistantSettings } from './settings-homeassistant.js';
 import '../styles/settings.css';
 
 const PARTS = [
@@ -14,6 +15,7 @@ const PARTS = [
   { path: 'users', label: 'Users', component: UsersSettings },
   { path: 'keys', label: 'API keys', component: KeysSettings },
   { path: 'webhooks', label: 'Webhooks', component: WebhooksSettings },
+  { path: 'homeassistant', label: 'Home Assistant', component: HomeAssistantSettings },
 ] as const;
 
 export function SettingsPage({ route }: { route: Route }) {
