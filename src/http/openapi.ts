@@ -5,6 +5,10 @@ import { SESSION_COOKIE } from './middleware/session-cookie.js';
 import { withTextDefaults } from './text-field.js';
 import type { AnyRouteDef } from './route.js';
 import type { JsonSchema } from './validation.js';
+import { ERROR_CODES } from '../error-catalogue.js';
+import { API_INTRO } from './api-intro.js';
+import { TAG_TEXTS } from './api-tags.js';
+import { errorCatalogueMarkdown, eventCatalogueMarkdown, scopeCatalogueMarkdown } from './api-catalogues.js';
 
 type Obj = Record<string, unknown>;
 
@@ -41,25 +45,7 @@ const errorSchema: JsonSchema = {
       properties: {
         code: {
           type: 'string',
-          enum: [
-            'invalid_request',
-            'invalid_printer',
-            'invalid_api_key',
-            'invalid_credentials',
-            'invalid_session',
-            'csrf_rejected',
-            'insufficient_permissions',
-            'quota_exceeded',
-            'resource_not_found',
-            'printer_busy',
-            'printer_offline',
-            'invalid_state',
-            'file_invalid',
-            'rate_limit_exceeded',
-            'storage_full',
-            'node_unavailable',
-            'internal_error',
-          ],
+          enum: ERROR_CODES,
         },
         message: { type: 'string' },
         details: { type: 'string', description: 'More context; empty when there is nothing to add.' },
@@ -226,12 +212,20 @@ export function buildOpenApiDocument(routes: readonly AnyRouteDef[]): Obj {
     info: {
       title: 'Print farm API',
       version: VERSION,
-      description:
+      description: [
         'REST API of the print farm appliance. JSON in and out; every error is `{ success: false, error: { code, message, details } }` ' +
-        'with an X-Request-Id header.',
+          'with an X-Request-Id header.',
+        API_INTRO.join('\n'),
+        errorCatalogueMarkdown(),
+        eventCatalogueMarkdown(),
+        scopeCatalogueMarkdown(),
+      ].join('\n\n'),
     },
     servers: [{ url: '/', description: 'This server' }],
-    tags: [...tags].sort().map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
+    tags: [...tags].sort().map((name) => {
+      const text = [TAG_DESCRIPTIONS[name], TAG_TEXTS[name]?.join('\n')].filter(Boolean).join('\n\n');
+      return { name, ...(text ? { description: text } : {}) };
+    }),
     paths,
     components: {
       securitySchemes: {

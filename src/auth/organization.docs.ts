@@ -1,0 +1,110 @@
+// The reference text and examples of the routes in organization.routes.ts, shown by /docs and docs/api.md.
+import type { RouteDocs } from '../http/with-docs.js';
+
+export const organizationDocs: RouteDocs = {
+  'GET /v1/organization': {
+    description: [
+      'Any key. No request fields.',
+      '',
+      '```sh',
+      'curl -H "Authorization: Bearer $KEY" http://localhost:8080/v1/organization',
+      '```',
+    ],
+    response: {
+      "id": "org_zhrEQz7mjh4gewXpK9i8",
+      "name": "My print farm",
+      "plan": "enterprise",
+      "rate_limit_per_hour": 100000,
+      "currency": "USD",
+      "hourly_rate": 0,
+      "energy_cost_per_kwh": 0,
+      "timezone": "UTC",
+      "auto_start": true,
+      "cool_on_pause": false,
+      "webhook_allowed_hosts": [],
+      "file_url_hosts": [],
+      "power_budget_watts": null,
+      "session_lifetime_hours": 168,
+      "session_idle_minutes": 720,
+      "storage_reserve_mb": null,
+      "backup_time": "03:30",
+      "backup_keep": 7,
+      "backup_with_files": false,
+      "file_retention_days": 30,
+      "file_store_max_gb": null,
+      "created_at": "2026-01-01T00:00:00.000Z",
+      "updated_at": "2026-01-01T00:00:00.000Z"
+    },
+  },
+  'PATCH /v1/organization': {
+    description: [
+      'Scope `admin:*`. At least one field; `id`, `created_at` and `updated_at` are read-only (400). A plan change applies',
+      'to the rate limits at once.',
+      '',
+      '| Field | Type | Required | Rules |',
+      '|---|---|---|---|',
+      '| `name` | string | no | 1 to 100 characters, not blank |',
+      '| `plan` | string | no | `free`, `pro` or `enterprise` |',
+      '| `rate_limit_per_hour` | integer | no | 1 to 100,000,000; only on the `enterprise` plan |',
+      '| `currency` | string | no | ISO 4217 code in upper case, e.g. `EUR` |',
+      '| `hourly_rate` | number | no | 0 to 1,000,000: machine cost per print hour, in the currency |',
+      '| `energy_cost_per_kwh` | number | no | 0 to 1,000, in the currency |',
+      '| `timezone` | string | no | IANA time zone, e.g. `Europe/Berlin` |',
+      '| `auto_start` | boolean | no | start queued jobs on a printer after a print without waiting for the `ready` action (see The bed-clear gate (guide: docs/queue.md)) |',
+      '| `cool_on_pause` | boolean | no | extension: a pause turns the heaters off once parked (default `false`: the targets are kept); `resume` reheats and waits for them |',
+      '| `power_budget_watts` | number or null | no | extension: the most the farm may draw for heat-ups at once (W), above 0 up to 1,000,000; `null` removes the budget (see Power budget (guide: docs/queue.md)) |',
+      '| `webhook_allowed_hosts` | array of strings | no | at most 100 distinct entries: the hosts webhook receivers may use (see Restricting receiver hosts (guide: docs/webhooks.md)); `[]` allows any |',
+      '| `file_url_hosts` | array of strings | no | at most 100 distinct entries, same forms as `webhook_allowed_hosts`: the hosts a job\'s `file_url` and each of its redirects may reach (see Which hosts a download may reach); `[]` allows any |',
+      '| `session_lifetime_hours` | integer | no | 1 to 8760, default 168: a browser session ends this many hours after sign-in; applies to existing sessions at once |',
+      '| `session_idle_minutes` | integer | no | 5 to 525600, default 720: a browser session ends after this many minutes without a request; applies to existing sessions at once |',
+      '| `storage_reserve_mb` | integer or null | no | extension: 0 to 1,000,000 MB of disk kept free for the database; uploads and `file_url` downloads are refused (`507 storage_full`) below it, state writes are not; `null` (default): the smaller of 200 MB and 10 % of the file system (see A full disk (guide: docs/backups.md)) |',
+      '| `backup_time` | string or null | no | `HH:MM` (24-hour), default `03:30`: when the nightly backup runs, in the organization\'s `timezone`; `null` turns nightly backups off (see Backups (guide: docs/backups.md)) |',
+      '| `backup_keep` | integer | no | 1 to 365, default 7: how many nightly backups `DATA_DIR/backups/` keeps (and how many pre-migration ones) |',
+      '| `backup_with_files` | boolean | no | extension: nightly backups carry the stored G-code files and thumbnails too (default `false`: the database and the secret key) |',
+      '| `file_retention_days` | integer or null | no | extension: 1 to 36500, default 30: a stored file no queued, printing or paused job needs is removed this many days after its last use (see Pruning); `null` keeps files forever |',
+      '| `file_store_max_gb` | number or null | no | extension: above 0 up to 1,000,000 (fractions allowed), default `null` (no cap): the most the stored files may take, in GiB; over it the least recently used files no active job needs are removed first (see Pruning) |',
+      '',
+      '```sh',
+      'curl -X PATCH http://localhost:8080/v1/organization -H "Authorization: Bearer $KEY" -H \'Content-Type: application/json\' \\',
+      '  -d \'{"name": "Basement farm", "currency": "EUR", "timezone": "Europe/Berlin"}\'',
+      '```',
+    ],
+    body: {
+      "name": "Basement farm",
+      "currency": "EUR",
+      "timezone": "Europe/Berlin"
+    },
+    response: {
+      "id": "string",
+      "name": "string",
+      "plan": "free",
+      "rate_limit_per_hour": 0,
+      "currency": "string",
+      "hourly_rate": 0,
+      "energy_cost_per_kwh": 0,
+      "timezone": "string",
+      "auto_start": true,
+      "cool_on_pause": true,
+      "webhook_allowed_hosts": [
+        "string"
+      ],
+      "file_url_hosts": [
+        "string"
+      ],
+      "power_budget_watts": 0,
+      "storage_reserve_mb": 0,
+      "session_lifetime_hours": 0,
+      "session_idle_minutes": 0,
+      "backup_time": "string",
+      "backup_keep": 0,
+      "backup_with_files": true,
+      "file_retention_days": 0,
+      "file_store_max_gb": 0,
+      "created_at": "2019-08-24T14:15:22Z",
+      "updated_at": "2019-08-24T14:15:22Z",
+      "warnings": [
+        "string"
+      ]
+    },
+  },
+};
