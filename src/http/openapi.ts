@@ -55,6 +55,9 @@ const errorSchema: JsonSchema = {
 };
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
+  Health: 'Liveness of the appliance and the state of its disk, open without a key (for load balancers and monitors).',
+  Events: 'The live event stream (Server-Sent Events): every stored event the caller may read, plus live-only telemetry.',
+  Metrics: 'Prometheus metrics of the farm, for scraping (see the metrics guide, docs/metrics.md).',
   Printers: 'Printers connected over USB serial, TCP bridges or simulated; status and control actions.',
   Jobs: 'The print queue: create, monitor, pause, cancel.',
   Materials: 'Filament spools and their consumption.',
