@@ -165,7 +165,7 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<WebBuildR
   files.push(await writeWithCompressed(outDir, 'favicon.ico', readFileSync(path.join(root, 'web', 'favicon.ico')), false));
 
   // The API reference page (/docs) ships in the same folder, so the binary embeds it like the dashboard.
-  for (const f of await buildDocsPage(outDir, (rel, bytes) => writeWithCompressed(outDir, rel, bytes, false))) {
+  for (const f of await buildDocsPage(root, outDir, (rel, bytes) => writeWithCompressed(outDir, rel, bytes, false))) {
     files.push(f);
   }
 

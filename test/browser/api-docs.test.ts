@@ -1,4 +1,4 @@
-// The API reference page (/docs) in headless Chromium: rendered offline from the bundled renderer, searchable, an example copied, shot at both sizes, linked from the menu.
+// The API reference page (/docs) in headless Chromium: rendered offline from the bundled renderer, searchable, an example copied, accessible at both sizes, linked from the menu.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSkip, startDashboard, type Dashboard } from './harness.js';
@@ -24,9 +24,11 @@ describe('the API reference page', { skip: browserSkip }, () => {
     const elsewhere = requested.filter((u) => !u.startsWith(own) && !u.startsWith('blob:') && !u.startsWith('data:'));
     assert.deepEqual(elsewhere, [], 'every request goes to the appliance');
     assert.ok(requested.some((u) => u.endsWith('/v1/openapi.json')), 'the page reads the server\'s own document');
-    // Not yet checked with axe: on the whole reference it runs about 3 minutes and reports one serious violation in the
-    // renderer itself (scrollable-region-focusable: its menu pane takes no keyboard focus); see the issue's notes.
+    // axe reads the whole reference (some 27,000 elements): minutes per size on a loaded machine, but nothing less covers it.
+    await d.checkA11y(page, 'api docs');
     await d.shoot(page, 'api-docs');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await d.checkA11y(page, 'api docs on a phone');
     assert.deepEqual(d.pageErrors(page), []);
   });
 
@@ -50,7 +52,7 @@ describe('the API reference page', { skip: browserSkip }, () => {
     const op = page.locator('[data-section-id="tag/Health/operation/getHealthz"]');
     await op.waitFor({ timeout: 30_000 });
     await op.getByRole('button', { name: 'Copy' }).first().click();
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const copied = (await page.evaluate('navigator.clipboard.readText()')) as string;
     const doc = (await d.api<any>('GET', '/v1/openapi.json')).paths['/healthz'].get.responses['200'].content['application/json'].schema.examples[0];
     assert.deepEqual(JSON.parse(copied), doc);
   });
