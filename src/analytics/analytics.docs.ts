@@ -28,10 +28,7 @@ export const analyticsDocs: RouteDocs = {
       '```',
     ],
     response: {
-      "period": {
-        "from": "2026-03-01T00:00:00.000Z",
-        "to": "2026-03-03T00:00:00.000Z"
-      },
+      "period": {"from":"2026-03-01T00:00:00.000Z","to":"2026-03-03T00:00:00.000Z"},
       "metrics": {
         "total_printers": 3,
         "active_printers": 3,
@@ -40,9 +37,9 @@ export const analyticsDocs: RouteDocs = {
         "success_rate": 0.75,
         "total_print_time": 36900,
         "material_consumed": 215,
-        "estimated_cost": 25.74
+        "estimated_cost": 25.74,
       },
-      "currency": "EUR"
+      "currency": "EUR",
     },
   },
   'GET /v1/analytics/printers/:id': {
@@ -62,43 +59,13 @@ export const analyticsDocs: RouteDocs = {
       '```',
     ],
     response: {
-      "printer": {
-        "id": "prt_B",
-        "name": "Printer B",
-        "group": "east"
-      },
-      "period": {
-        "from": "2026-03-01T00:00:00.000Z",
-        "to": "2026-03-03T00:00:00.000Z"
-      },
-      "counts": {
-        "created": 3,
-        "completed": 0,
-        "failed": 1,
-        "cancelled": 1,
-        "queued": 0,
-        "printing": 0,
-        "paused": 0
-      },
+      "printer": {"id":"prt_B","name":"Printer B","group":"east"},
+      "period": {"from":"2026-03-01T00:00:00.000Z","to":"2026-03-03T00:00:00.000Z"},
+      "counts": {"created":3,"completed":0,"failed":1,"cancelled":1,"queued":0,"printing":0,"paused":0},
       "success_rate": 0,
-      "durations": {
-        "completed_jobs": 0,
-        "average": null,
-        "min": null,
-        "max": null,
-        "total_print_time": 9000
-      },
-      "queue_wait": {
-        "jobs": 3,
-        "average": 1200,
-        "max": 3600
-      },
-      "failure_reasons": [
-        {
-          "code": "thermal_runaway",
-          "count": 1
-        }
-      ],
+      "durations": {"completed_jobs":0,"average":null,"min":null,"max":null,"total_print_time":9000},
+      "queue_wait": {"jobs":3,"average":1200,"max":3600},
+      "failure_reasons": [{"code":"thermal_runaway","count":1}],
       "interval": "day",
       "timezone": "UTC",
       "series": [
@@ -108,7 +75,7 @@ export const analyticsDocs: RouteDocs = {
           "completed": 0,
           "failed": 0,
           "cancelled": 0,
-          "print_time": 0
+          "print_time": 0,
         },
         {
           "start": "2026-03-02T00:00:00.000Z",
@@ -116,8 +83,8 @@ export const analyticsDocs: RouteDocs = {
           "completed": 0,
           "failed": 1,
           "cancelled": 1,
-          "print_time": 9000
-        }
+          "print_time": 9000,
+        },
       ],
       "metrics": {
         "utilization_rate": 0.0521,
@@ -125,9 +92,9 @@ export const analyticsDocs: RouteDocs = {
         "success_rate": 0,
         "total_print_time": 9000,
         "material_consumed": 25,
-        "estimated_cost": 5.58
+        "estimated_cost": 5.58,
       },
-      "currency": "EUR"
+      "currency": "EUR",
     },
   },
   'GET /v1/analytics/jobs': {
@@ -157,38 +124,12 @@ export const analyticsDocs: RouteDocs = {
       '```',
     ],
     response: {
-      "period": {
-        "from": "2026-03-01T00:00:00.000Z",
-        "to": "2026-03-03T00:00:00.000Z"
-      },
-      "counts": {
-        "created": 6,
-        "completed": 3,
-        "failed": 1,
-        "cancelled": 2,
-        "queued": 0,
-        "printing": 1,
-        "paused": 0
-      },
+      "period": {"from":"2026-03-01T00:00:00.000Z","to":"2026-03-03T00:00:00.000Z"},
+      "counts": {"created":6,"completed":3,"failed":1,"cancelled":2,"queued":0,"printing":1,"paused":0},
       "success_rate": 0.75,
-      "durations": {
-        "completed_jobs": 3,
-        "average": 10200,
-        "min": 5400,
-        "max": 18000,
-        "total_print_time": 36900
-      },
-      "queue_wait": {
-        "jobs": 5,
-        "average": 720,
-        "max": 3600
-      },
-      "failure_reasons": [
-        {
-          "code": "thermal_runaway",
-          "count": 1
-        }
-      ],
+      "durations": {"completed_jobs":3,"average":10200,"min":5400,"max":18000,"total_print_time":36900},
+      "queue_wait": {"jobs":5,"average":720,"max":3600},
+      "failure_reasons": [{"code":"thermal_runaway","count":1}],
       "interval": "day",
       "timezone": "Europe/Berlin",
       "series": [
@@ -198,7 +139,7 @@ export const analyticsDocs: RouteDocs = {
           "completed": 3,
           "failed": 0,
           "cancelled": 1,
-          "print_time": 27900
+          "print_time": 27900,
         },
         {
           "start": "2026-03-01T23:00:00.000Z",
@@ -206,7 +147,7 @@ export const analyticsDocs: RouteDocs = {
           "completed": 0,
           "failed": 1,
           "cancelled": 1,
-          "print_time": 5400
+          "print_time": 5400,
         },
         {
           "start": "2026-03-02T23:00:00.000Z",
@@ -214,9 +155,9 @@ export const analyticsDocs: RouteDocs = {
           "completed": 0,
           "failed": 0,
           "cancelled": 0,
-          "print_time": 3600
-        }
-      ]
+          "print_time": 3600,
+        },
+      ],
     },
   },
   'GET /v1/analytics/materials': {
@@ -242,86 +183,26 @@ export const analyticsDocs: RouteDocs = {
       '```',
     ],
     response: {
-      "period": {
-        "from": "2026-03-01T00:00:00.000Z",
-        "to": "2026-03-03T00:00:00.000Z"
-      },
+      "period": {"from":"2026-03-01T00:00:00.000Z","to":"2026-03-03T00:00:00.000Z"},
       "currency": "EUR",
-      "totals": {
-        "grams": 215,
-        "filament_cost": 5
-      },
-      "by_type": [
-        {
-          "type": "PLA",
-          "grams": 145,
-          "cost": 3.5
-        },
-        {
-          "type": "PETG",
-          "grams": 70,
-          "cost": 1.5
-        }
-      ],
+      "totals": {"grams":215,"filament_cost":5},
+      "by_type": [{"type":"PLA","grams":145,"cost":3.5},{"type":"PETG","grams":70,"cost":1.5}],
       "by_color": [
-        {
-          "type": "PLA",
-          "color": "black",
-          "grams": 125,
-          "cost": 3
-        },
-        {
-          "type": "PETG",
-          "color": "red",
-          "grams": 70,
-          "cost": 1.5
-        },
-        {
-          "type": "PLA",
-          "color": "white",
-          "grams": 20,
-          "cost": 0.5
-        }
+        {"type":"PLA","color":"black","grams":125,"cost":3},
+        {"type":"PETG","color":"red","grams":70,"cost":1.5},
+        {"type":"PLA","color":"white","grams":20,"cost":0.5},
       ],
       "by_spool": [
-        {
-          "material_id": "mat_1",
-          "brand": "Acme",
-          "type": "PLA",
-          "color": "black",
-          "grams": 100,
-          "cost": 2.5
-        },
-        {
-          "material_id": null,
-          "brand": null,
-          "type": "PETG",
-          "color": "red",
-          "grams": 70,
-          "cost": 1.5
-        }
+        {"material_id":"mat_1","brand":"Acme","type":"PLA","color":"black","grams":100,"cost":2.5},
+        {"material_id":null,"brand":null,"type":"PETG","color":"red","grams":70,"cost":1.5},
       ],
-      "cost_per_part": {
-        "completed_jobs": 3,
-        "total_cost": 22.21,
-        "average": 7.4
-      },
+      "cost_per_part": {"completed_jobs":3,"total_cost":22.21,"average":7.4},
       "interval": "day",
       "timezone": "UTC",
       "series": [
-        {
-          "start": "2026-03-01T00:00:00.000Z",
-          "label": "2026-03-01",
-          "grams": 190,
-          "cost": 4.5
-        },
-        {
-          "start": "2026-03-02T00:00:00.000Z",
-          "label": "2026-03-02",
-          "grams": 25,
-          "cost": 0.5
-        }
-      ]
+        {"start":"2026-03-01T00:00:00.000Z","label":"2026-03-01","grams":190,"cost":4.5},
+        {"start":"2026-03-02T00:00:00.000Z","label":"2026-03-02","grams":25,"cost":0.5},
+      ],
     },
   },
   'GET /v1/analytics/export': {
@@ -383,8 +264,8 @@ export const analyticsDocs: RouteDocs = {
         "success_rate": 1,
         "total_print_time": 9900,
         "material_consumed": 140,
-        "estimated_cost": 9.16
-      }
+        "estimated_cost": 9.16,
+      },
     ],
   },
 };

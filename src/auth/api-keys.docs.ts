@@ -2,19 +2,19 @@
 import type { RouteDocs } from '../http/with-docs.js';
 
 const example1 = {
-  "id": "string",
-  "name": "string",
-  "scopes": [
-    "string"
-  ],
-  "prefix": "string",
+  "id": "key_JCdn1f8LGArwWGvrvZte",
+  "name": "backup script",
+  "scopes": ["admin:*"],
+  "prefix": "svc_live_apdcAk",
   "environment": "live",
-  "created_at": "2019-08-24T14:15:22Z",
-  "last_used_at": "2019-08-24T14:15:22Z",
-  "expires_at": "2019-08-24T14:15:22Z",
-  "revoked_at": "2019-08-24T14:15:22Z",
-  "status": "active"
+  "created_at": "2026-01-01T00:00:00.000Z",
+  "last_used_at": null,
+  "expires_at": null,
+  "revoked_at": null,
+  "status": "active",
 };
+
+const example2 = { ...example1, "key": "svc_live_apdcAkUFPMOp6DWX7PXGvPhbddiIyMaRPOV6XhGn" };
 
 export const apiKeyDocs: RouteDocs = {
   'POST /v1/api-keys': {
@@ -31,27 +31,8 @@ export const apiKeyDocs: RouteDocs = {
       '  -d \'{"name": "backup script", "scopes": ["admin:*"]}\'',
       '```',
     ],
-    body: {
-      "name": "backup script",
-      "scopes": [
-        "admin:*"
-      ]
-    },
-    response: {
-      "id": "key_JCdn1f8LGArwWGvrvZte",
-      "name": "backup script",
-      "scopes": [
-        "admin:*"
-      ],
-      "prefix": "svc_live_apdcAk",
-      "environment": "live",
-      "created_at": "2026-01-01T00:00:00.000Z",
-      "last_used_at": null,
-      "expires_at": null,
-      "revoked_at": null,
-      "status": "active",
-      "key": "svc_live_apdcAkUFPMOp6DWX7PXGvPhbddiIyMaRPOV6XhGn"
-    },
+    body: {"name":"backup script","scopes":["admin:*"]},
+    response: example2,
   },
   'GET /v1/api-keys': {
     description: [
@@ -68,28 +49,9 @@ export const apiKeyDocs: RouteDocs = {
     ],
     response: {
       "keys": [
-        {
-          "id": "key_JCdn1f8LGArwWGvrvZte",
-          "name": "backup script",
-          "scopes": [
-            "string"
-          ],
-          "prefix": "string",
-          "environment": "live",
-          "created_at": "2019-08-24T14:15:22Z",
-          "last_used_at": "2019-08-24T14:15:22Z",
-          "expires_at": "2019-08-24T14:15:22Z",
-          "revoked_at": "2019-08-24T14:15:22Z",
-          "status": "active",
-          "…": "…"
-        }
+        { ...example1, "…": "…" },
       ],
-      "pagination": {
-        "page": 1,
-        "per_page": 20,
-        "total": 1,
-        "total_pages": 1
-      }
+      "pagination": {"page":1,"per_page":20,"total":1,"total_pages":1},
     },
   },
   'GET /v1/api-keys/current': {
@@ -122,21 +84,7 @@ export const apiKeyDocs: RouteDocs = {
       'curl -X POST -H "Authorization: Bearer $KEY" http://localhost:8080/v1/api-keys/key_JCdn1f8LGArwWGvrvZte/roll',
       '```',
     ],
-    response: {
-      "id": "string",
-      "name": "string",
-      "scopes": [
-        "string"
-      ],
-      "prefix": "string",
-      "environment": "live",
-      "created_at": "2019-08-24T14:15:22Z",
-      "last_used_at": "2019-08-24T14:15:22Z",
-      "expires_at": "2019-08-24T14:15:22Z",
-      "revoked_at": "2019-08-24T14:15:22Z",
-      "status": "active",
-      "key": "string"
-    },
+    response: example2,
   },
   'GET /v1/auth/test': {
     description: [
@@ -151,9 +99,7 @@ export const apiKeyDocs: RouteDocs = {
       "key_id": "key_0mN7CAgyIL9mroJkqrxS",
       "organization": "My print farm",
       "environment": "live",
-      "scopes": [
-        "admin:*"
-      ]
+      "scopes": ["admin:*"],
     },
   },
 };

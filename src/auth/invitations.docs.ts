@@ -20,10 +20,7 @@ export const invitationDocs: RouteDocs = {
       '  -d \'{"token": "inv_A6bhU6OEjimiAwbCGZz4wI0LXMoZBuHzzTVtdLNN", "password": "correct horse battery"}\'',
       '```',
     ],
-    body: {
-      "token": "inv_A6bhU6OEjimiAwbCGZz4wI0LXMoZBuHzzTVtdLNN",
-      "password": "correct horse battery"
-    },
+    body: {"token":"inv_A6bhU6OEjimiAwbCGZz4wI0LXMoZBuHzzTVtdLNN","password":"correct horse battery"},
     response: {
       "id": "usr_DBkwdSBu5Zjwruv16ZmX",
       "email": "ada@example.com",
@@ -32,7 +29,7 @@ export const invitationDocs: RouteDocs = {
       "status": "active",
       "invited_by": "usr_sUR1m80dWyHuZJ9MV98H",
       "created_at": "2026-01-01T00:00:00.000Z",
-      "updated_at": "2026-01-03T09:30:00.000Z"
+      "updated_at": "2026-01-03T09:30:00.000Z",
     },
   },
 };

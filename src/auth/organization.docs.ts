@@ -1,6 +1,32 @@
 // The reference text and examples of the routes in organization.routes.ts, shown by /docs and docs/api.md.
 import type { RouteDocs } from '../http/with-docs.js';
 
+const example1 = {
+  "id": "org_zhrEQz7mjh4gewXpK9i8",
+  "name": "My print farm",
+  "plan": "enterprise",
+  "rate_limit_per_hour": 100000,
+  "currency": "USD",
+  "hourly_rate": 0,
+  "energy_cost_per_kwh": 0,
+  "timezone": "UTC",
+  "auto_start": true,
+  "cool_on_pause": false,
+  "webhook_allowed_hosts": [],
+  "file_url_hosts": [],
+  "power_budget_watts": null,
+  "session_lifetime_hours": 168,
+  "session_idle_minutes": 720,
+  "storage_reserve_mb": null,
+  "backup_time": "03:30",
+  "backup_keep": 7,
+  "backup_with_files": false,
+  "file_retention_days": 30,
+  "file_store_max_gb": null,
+  "created_at": "2026-01-01T00:00:00.000Z",
+  "updated_at": "2026-01-01T00:00:00.000Z",
+};
+
 export const organizationDocs: RouteDocs = {
   'GET /v1/organization': {
     description: [
@@ -10,31 +36,7 @@ export const organizationDocs: RouteDocs = {
       'curl -H "Authorization: Bearer $KEY" http://localhost:8080/v1/organization',
       '```',
     ],
-    response: {
-      "id": "org_zhrEQz7mjh4gewXpK9i8",
-      "name": "My print farm",
-      "plan": "enterprise",
-      "rate_limit_per_hour": 100000,
-      "currency": "USD",
-      "hourly_rate": 0,
-      "energy_cost_per_kwh": 0,
-      "timezone": "UTC",
-      "auto_start": true,
-      "cool_on_pause": false,
-      "webhook_allowed_hosts": [],
-      "file_url_hosts": [],
-      "power_budget_watts": null,
-      "session_lifetime_hours": 168,
-      "session_idle_minutes": 720,
-      "storage_reserve_mb": null,
-      "backup_time": "03:30",
-      "backup_keep": 7,
-      "backup_with_files": false,
-      "file_retention_days": 30,
-      "file_store_max_gb": null,
-      "created_at": "2026-01-01T00:00:00.000Z",
-      "updated_at": "2026-01-01T00:00:00.000Z"
-    },
+    response: example1,
   },
   'PATCH /v1/organization': {
     description: [
@@ -69,42 +71,7 @@ export const organizationDocs: RouteDocs = {
       '  -d \'{"name": "Basement farm", "currency": "EUR", "timezone": "Europe/Berlin"}\'',
       '```',
     ],
-    body: {
-      "name": "Basement farm",
-      "currency": "EUR",
-      "timezone": "Europe/Berlin"
-    },
-    response: {
-      "id": "string",
-      "name": "string",
-      "plan": "free",
-      "rate_limit_per_hour": 0,
-      "currency": "string",
-      "hourly_rate": 0,
-      "energy_cost_per_kwh": 0,
-      "timezone": "string",
-      "auto_start": true,
-      "cool_on_pause": true,
-      "webhook_allowed_hosts": [
-        "string"
-      ],
-      "file_url_hosts": [
-        "string"
-      ],
-      "power_budget_watts": 0,
-      "storage_reserve_mb": 0,
-      "session_lifetime_hours": 0,
-      "session_idle_minutes": 0,
-      "backup_time": "string",
-      "backup_keep": 0,
-      "backup_with_files": true,
-      "file_retention_days": 0,
-      "file_store_max_gb": 0,
-      "created_at": "2019-08-24T14:15:22Z",
-      "updated_at": "2019-08-24T14:15:22Z",
-      "warnings": [
-        "string"
-      ]
-    },
+    body: {"name":"Basement farm","currency":"EUR","timezone":"Europe/Berlin"},
+    response: { ...example1, "warnings": ["string"] },
   },
 };

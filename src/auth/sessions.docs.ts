@@ -1,6 +1,20 @@
 // The reference text and examples of the routes in sessions.routes.ts, shown by /docs and docs/api.md.
 import type { RouteDocs } from '../http/with-docs.js';
 
+const example1 = {
+  "id": "ses_Vq3LmN8pR3tV6wY1zAb4",
+  "user": {"id":"usr_DBkwdSBu5Zjwruv16ZmX","email":"ada@example.com","name":"ada","role":"operator"},
+  "key": null,
+  "scopes": ["printers:*","jobs:*","materials:*","analytics:read","metrics:read"],
+  "created_at": "2026-01-03T09:30:00.000Z",
+  "expires_at": "2026-01-10T09:30:00.000Z",
+  "idle_expires_at": "2026-01-03T21:30:00.000Z",
+};
+
+const example2 = {
+  "session": example1,
+};
+
 export const sessionDocs: RouteDocs = {
   'POST /v1/sessions': {
     description: [
@@ -28,32 +42,8 @@ export const sessionDocs: RouteDocs = {
       '  -d \'{"email": "ada@example.com", "password": "correct horse battery"}\'',
       '```',
     ],
-    body: {
-      "email": "ada@example.com",
-      "password": "correct horse battery"
-    },
-    response: {
-      "session": {
-        "id": "ses_Vq3LmN8pR3tV6wY1zAb4",
-        "user": {
-          "id": "usr_DBkwdSBu5Zjwruv16ZmX",
-          "email": "ada@example.com",
-          "name": "ada",
-          "role": "operator"
-        },
-        "key": null,
-        "scopes": [
-          "printers:*",
-          "jobs:*",
-          "materials:*",
-          "analytics:read",
-          "metrics:read"
-        ],
-        "created_at": "2026-01-03T09:30:00.000Z",
-        "expires_at": "2026-01-10T09:30:00.000Z",
-        "idle_expires_at": "2026-01-03T21:30:00.000Z"
-      }
-    },
+    body: {"email":"ada@example.com","password":"correct horse battery"},
+    response: example2,
   },
   'GET /v1/sessions/current': {
     description: [
@@ -66,27 +56,7 @@ export const sessionDocs: RouteDocs = {
       'curl -b "printfarm_session=$SESSION" http://localhost:8080/v1/sessions/current',
       '```',
     ],
-    response: {
-      "session": {
-        "id": "string",
-        "user": {
-          "id": "string",
-          "email": "string",
-          "name": "string",
-          "role": "owner"
-        },
-        "key": {
-          "id": "string",
-          "name": "string"
-        },
-        "scopes": [
-          "string"
-        ],
-        "created_at": "2019-08-24T14:15:22Z",
-        "expires_at": "2019-08-24T14:15:22Z",
-        "idle_expires_at": "2019-08-24T14:15:22Z"
-      }
-    },
+    response: example2,
   },
   'DELETE /v1/sessions/current': {
     description: [

@@ -1,6 +1,17 @@
 // The reference text and examples of the routes in users.routes.ts, shown by /docs and docs/api.md.
 import type { RouteDocs } from '../http/with-docs.js';
 
+const example1 = {
+  "id": "usr_DBkwdSBu5Zjwruv16ZmX",
+  "email": "ada@example.com",
+  "name": "ada",
+  "role": "operator",
+  "status": "invited",
+  "invited_by": "usr_sUR1m80dWyHuZJ9MV98H",
+  "created_at": "2026-01-01T00:00:00.000Z",
+  "updated_at": "2026-01-01T00:00:00.000Z",
+};
+
 export const userDocs: RouteDocs = {
   'GET /v1/users': {
     description: [
@@ -19,23 +30,9 @@ export const userDocs: RouteDocs = {
     ],
     response: {
       "data": [
-        {
-          "id": "usr_DBkwdSBu5Zjwruv16ZmX",
-          "email": "ada@example.com",
-          "name": "ada",
-          "role": "operator",
-          "status": "invited",
-          "invited_by": "usr_sUR1m80dWyHuZJ9MV98H",
-          "created_at": "2026-01-01T00:00:00.000Z",
-          "updated_at": "2026-01-01T00:00:00.000Z"
-        }
+        example1,
       ],
-      "pagination": {
-        "page": 1,
-        "per_page": 20,
-        "total": 1,
-        "total_pages": 1
-      }
+      "pagination": {"page":1,"per_page":20,"total":1,"total_pages":1},
     },
   },
   'GET /v1/users/:id': {
@@ -46,16 +43,7 @@ export const userDocs: RouteDocs = {
       'curl -H "Authorization: Bearer $KEY" http://localhost:8080/v1/users/usr_DBkwdSBu5Zjwruv16ZmX',
       '```',
     ],
-    response: {
-      "id": "string",
-      "email": "user@example.com",
-      "name": "string",
-      "role": "owner",
-      "status": "active",
-      "invited_by": "string",
-      "created_at": "2019-08-24T14:15:22Z",
-      "updated_at": "2019-08-24T14:15:22Z"
-    },
+    response: example1,
   },
   'POST /v1/users/invite': {
     description: [
@@ -74,20 +62,7 @@ export const userDocs: RouteDocs = {
       '  -d \'{"email": "ada@example.com", "role": "operator"}\'',
       '```',
     ],
-    body: {
-      "email": "ada@example.com",
-      "role": "operator"
-    },
-    response: {
-      "id": "usr_DBkwdSBu5Zjwruv16ZmX",
-      "email": "ada@example.com",
-      "name": "ada",
-      "role": "operator",
-      "status": "invited",
-      "invited_by": "usr_sUR1m80dWyHuZJ9MV98H",
-      "created_at": "2026-01-01T00:00:00.000Z",
-      "updated_at": "2026-01-01T00:00:00.000Z",
-      "invite_token": "inv_A6bhU6OEjimiAwbCGZz4wI0LXMoZBuHzzTVtdLNN"
-    },
+    body: {"email":"ada@example.com","role":"operator"},
+    response: { ...example1, "invite_token": "inv_A6bhU6OEjimiAwbCGZz4wI0LXMoZBuHzzTVtdLNN" },
   },
 };

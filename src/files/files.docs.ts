@@ -1,6 +1,48 @@
 // The reference text and examples of the routes in files.routes.ts, shown by /docs and docs/api.md.
 import type { RouteDocs } from '../http/with-docs.js';
 
+const example1 = {
+  "content_type": "image/png",
+  "width": 300,
+  "height": 300,
+  "size": 48213,
+  "url": "/v1/files/file_3kR9sQ2mXb7LpV4nT8wA/thumbnail",
+};
+
+const example2 = {
+  "id": "file_3kR9sQ2mXb7LpV4nT8wA",
+  "sha256": "9f2c4e1b7a0d5c3e8f6a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6",
+  "size": 4821337,
+  "original_name": "bracket_0.2mm_PLA_1h27m.gcode",
+  "line_count": 182044,
+  "sent_lines_total": 171230,
+  "sent_bytes_total": 3904411,
+  "slicer": "Bambu Studio",
+  "slicer_version": "01.09.00.70",
+  "estimated_duration": 5260,
+  "filament_used_g": 12.38,
+  "filament_used_mm": 4151.76,
+  "filament_weight_source": "slicer",
+  "filament_type": "PLA",
+  "extruders": [
+    {"index":0,"type":"PLA","used_g":12.02,"used_mm":4031.26},
+    {"index":2,"type":"PETG","used_g":0.36,"used_mm":120.5},
+  ],
+  "nozzle_diameter": 0.4,
+  "layer_height": 0.2,
+  "layer_count": 120,
+  "thumbnail": example1,
+  "thumbnail_url": "/v1/files/file_3kR9sQ2mXb7LpV4nT8wA/thumbnail",
+  "format": "gcode",
+  "printer_model_id": null,
+  "printer_model": null,
+  "plate_count": 0,
+  "plates": [],
+  "created_at": "2026-11-23T16:40:00.000Z",
+  "last_used_at": "2026-11-23T16:40:00.000Z",
+  "deleted_at": null,
+};
+
 export const fileDocs: RouteDocs = {
   'GET /v1/files': {
     description: [
@@ -28,77 +70,20 @@ export const fileDocs: RouteDocs = {
     ],
     response: {
       "data": [
-        {
-          "id": "file_3kR9sQ2mXb7LpV4nT8wA",
-          "sha256": "string",
-          "size": 0,
-          "original_name": "bracket_0.2mm_PLA_1h27m.gcode",
-          "line_count": 0,
-          "sent_lines_total": 0,
-          "sent_bytes_total": 0,
-          "slicer": "string",
-          "slicer_version": "string",
-          "estimated_duration": 5260,
-          "filament_used_g": 0,
-          "filament_used_mm": 0,
-          "filament_weight_source": "slicer",
-          "filament_type": "string",
-          "extruders": [
-            {
-              "index": 0,
-              "type": "string",
-              "used_g": 0,
-              "used_mm": 0
-            }
-          ],
-          "nozzle_diameter": 0,
-          "layer_height": 0,
-          "layer_count": 0,
-          "thumbnail": {
-            "content_type": "image/png",
-            "width": 0,
-            "height": 0,
-            "size": 0,
-            "url": "string"
-          },
-          "thumbnail_url": "string",
-          "format": "gcode",
-          "printer_model_id": "string",
-          "printer_model": "string",
-          "plate_count": 0,
-          "plates": [
-            {
-              "index": 0,
-              "gcode": "string",
-              "gcode_md5": "string",
-              "printer_model_id": "string",
-              "nozzle_diameter": 0,
-              "estimated_duration": 0,
-              "filament_used_g": 0,
-              "filaments": [
-                {
-                  "slot": 0,
-                  "type": "string",
-                  "color": "string",
-                  "used_g": 0,
-                  "used_m": 0
-                }
-              ]
-            }
-          ],
-          "created_at": "2019-08-24T14:15:22Z",
-          "last_used_at": "2019-08-24T14:15:22Z",
-          "deleted_at": "2019-08-24T14:15:22Z",
-          "jobs_count": 3,
-          "last_job_at": "2026-11-24T08:15:00.000Z"
-        }
+        { ...example2, "extruders": [{"index":0,"type":"PLA","used_g":12.02,"used_mm":4031.26}], "plates": [
+      {
+        "index": 0,
+        "gcode": "string",
+        "gcode_md5": "string",
+        "printer_model_id": null,
+        "nozzle_diameter": 0.4,
+        "estimated_duration": 5260,
+        "filament_used_g": 12.38,
+        "filaments": [{"slot":0,"type":"PETG","color":"black","used_g":0,"used_m":0}],
+      },
+    ], "jobs_count": 3, "last_job_at": "2026-11-24T08:15:00.000Z" },
       ],
-      "pagination": {
-        "page": 1,
-        "per_page": 20,
-        "total": 1,
-        "total_pages": 1
-      }
+      "pagination": {"page":1,"per_page":20,"total":1,"total_pages":1},
     },
   },
   'GET /v1/files/:id': {
@@ -139,55 +124,7 @@ export const fileDocs: RouteDocs = {
       '',
       '`404 resource_not_found` for an unknown id.',
     ],
-    response: {
-      "id": "file_3kR9sQ2mXb7LpV4nT8wA",
-      "sha256": "9f2c4e1b7a0d5c3e8f6a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6",
-      "size": 4821337,
-      "original_name": "bracket_0.2mm_PLA_1h27m.gcode",
-      "line_count": 182044,
-      "sent_lines_total": 171230,
-      "sent_bytes_total": 3904411,
-      "slicer": "Bambu Studio",
-      "slicer_version": "01.09.00.70",
-      "estimated_duration": 5260,
-      "filament_used_g": 12.38,
-      "filament_used_mm": 4151.76,
-      "filament_weight_source": "slicer",
-      "filament_type": "PLA",
-      "extruders": [
-        {
-          "index": 0,
-          "type": "PLA",
-          "used_g": 12.02,
-          "used_mm": 4031.26
-        },
-        {
-          "index": 2,
-          "type": "PETG",
-          "used_g": 0.36,
-          "used_mm": 120.5
-        }
-      ],
-      "nozzle_diameter": 0.4,
-      "layer_height": 0.2,
-      "layer_count": 120,
-      "thumbnail": {
-        "content_type": "image/png",
-        "width": 300,
-        "height": 300,
-        "size": 48213,
-        "url": "/v1/files/file_3kR9sQ2mXb7LpV4nT8wA/thumbnail"
-      },
-      "thumbnail_url": "/v1/files/file_3kR9sQ2mXb7LpV4nT8wA/thumbnail",
-      "format": "gcode",
-      "printer_model_id": null,
-      "printer_model": null,
-      "plate_count": 0,
-      "plates": [],
-      "created_at": "2026-11-23T16:40:00.000Z",
-      "last_used_at": "2026-11-23T16:40:00.000Z",
-      "deleted_at": null
-    },
+    response: example2,
   },
   'GET /v1/files/:id/thumbnail': {
     description: [

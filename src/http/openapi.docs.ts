@@ -13,17 +13,8 @@ export const openApiDocs: RouteDocs = {
     ],
     response: {
       "openapi": "3.1.0",
-      "info": {
-        "title": "Print farm API",
-        "version": "0.1.0"
-      },
-      "paths": {
-        "/healthz": {
-          "get": {
-            "summary": "Liveness and storage state"
-          }
-        }
-      }
+      "info": {"title":"Print farm API","version":"0.1.0"},
+      "paths": {"/healthz":{"get":{"summary":"Liveness and storage state"}}},
     },
   },
 };

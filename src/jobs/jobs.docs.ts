@@ -2,6 +2,14 @@
 import type { RouteDocs } from '../http/with-docs.js';
 
 const example1 = {
+  "type": "PETG",
+  "color": "black",
+  "estimated_usage": 41.5,
+  "used": {"property1":0,"property2":0},
+  "used_basis": "wire",
+};
+
+const example2 = {
   "id": "job_7Hq2LmN8pR3tV6wY1zAb",
   "name": "bracket",
   "status": "printing",
@@ -15,24 +23,13 @@ const example1 = {
   "estimated_duration": 4320,
   "elapsed_time": 1904,
   "estimated_remaining": 2530,
-  "material": {
-    "type": "PETG",
-    "color": "black",
-    "estimated_usage": 41.5,
-    "used": {
-      "property1": 0,
-      "property2": 0
-    },
-    "used_basis": "wire"
-  },
+  "material": example1,
   "origin": "queue",
   "slicer_api": "octoprint",
   "cost": 0,
   "nozzle_diameter": 0.4,
   "group": null,
-  "tags": [
-    "customer-17"
-  ],
+  "tags": ["customer-17"],
   "batch_id": null,
   "waiting_reason": null,
   "waiting_detail": null,
@@ -41,7 +38,7 @@ const example1 = {
   "created_at": "2026-11-23T09:00:00.000Z",
   "started_at": "2026-11-23T09:01:12.000Z",
   "completed_at": null,
-  "updated_at": "2026-11-23T09:01:12.000Z"
+  "updated_at": "2026-11-23T09:01:12.000Z",
 };
 
 export const jobDocs: RouteDocs = {
@@ -75,15 +72,10 @@ export const jobDocs: RouteDocs = {
           "id": "job_7Hq2LmN8pR3tV6wY1zAb",
           "name": "bracket",
           "priority": "urgent",
-          "waiting_reason": "printers_busy"
-        }
+          "waiting_reason": "printers_busy",
+        },
       ],
-      "pagination": {
-        "page": 1,
-        "per_page": 20,
-        "total": 1,
-        "total_pages": 1
-      }
+      "pagination": {"page":1,"per_page":20,"total":1,"total_pages":1},
     },
   },
   'GET /v1/jobs/:id': {
@@ -94,7 +86,7 @@ export const jobDocs: RouteDocs = {
       'curl -H "Authorization: Bearer $KEY" http://localhost:8080/v1/jobs/job_7Hq2LmN8pR3tV6wY1zAb',
       '```',
     ],
-    response: example1,
+    response: example2,
   },
   'POST /v1/jobs': {
     description: [
@@ -141,13 +133,8 @@ export const jobDocs: RouteDocs = {
     ],
     body: {
       "file_url": "http://nas.lan/gcode/bracket.gcode",
-      "material": {
-        "type": "PETG",
-        "color": "black"
-      },
-      "tags": [
-        "customer-17"
-      ]
+      "material": {"type":"PETG","color":"black"},
+      "tags": ["customer-17"],
     },
     response: {
       "success": true,
@@ -164,16 +151,10 @@ export const jobDocs: RouteDocs = {
         "estimated_duration": 4320,
         "elapsed_time": 0,
         "estimated_remaining": 4320,
-        "material": {
-          "type": "PETG",
-          "color": "black",
-          "estimated_usage": 41.5
-        },
+        "material": {"type":"PETG","color":"black","estimated_usage":41.5},
         "nozzle_diameter": 0.4,
         "group": null,
-        "tags": [
-          "customer-17"
-        ],
+        "tags": ["customer-17"],
         "batch_id": null,
         "waiting_reason": null,
         "error": null,
@@ -181,10 +162,8 @@ export const jobDocs: RouteDocs = {
         "started_at": null,
         "completed_at": null,
         "updated_at": "2026-11-23T09:00:00.000Z",
-        "job_ids": [
-          "job_7Hq2LmN8pR3tV6wY1zAb"
-        ]
-      }
+        "job_ids": ["job_7Hq2LmN8pR3tV6wY1zAb"],
+      },
     },
   },
   'PATCH /v1/jobs/:id': {
@@ -206,10 +185,8 @@ export const jobDocs: RouteDocs = {
       '  -H \'Content-Type: application/json\' -d \'{"priority": "urgent"}\'',
       '```',
     ],
-    body: {
-      "priority": "urgent"
-    },
-    response: example1,
+    body: {"priority":"urgent"},
+    response: example2,
   },
   'DELETE /v1/jobs/:id': {
     description: [
@@ -227,6 +204,6 @@ export const jobDocs: RouteDocs = {
       'curl -X DELETE -H "Authorization: Bearer $KEY" http://localhost:8080/v1/jobs/job_7Hq2LmN8pR3tV6wY1zAb',
       '```',
     ],
-    response: example1,
+    response: example2,
   },
 };

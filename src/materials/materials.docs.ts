@@ -2,24 +2,24 @@
 import type { RouteDocs } from '../http/with-docs.js';
 
 const example1 = {
-  "id": "string",
-  "type": "string",
-  "brand": "string",
-  "color": "string",
-  "spool_weight": 0,
-  "remaining_weight": 0,
-  "empty_spool_weight": 0,
-  "cost_per_kg": 0,
-  "diameter": 0,
-  "density": 0,
-  "printer_id": "string",
+  "id": "mat_8JbQ2nV5sX1cR7tK0wLz",
+  "type": "PETG",
+  "brand": "Prusament",
+  "color": "Galaxy Black",
+  "spool_weight": 1000,
+  "remaining_weight": 812.46,
+  "empty_spool_weight": 201,
+  "cost_per_kg": 29.99,
+  "diameter": 1.75,
+  "density": 1.27,
+  "printer_id": "prt_4fQ9x2LmN8pR3tV6wY1z",
   "tool": 0,
-  "reorder_threshold": 0,
+  "reorder_threshold": 150,
   "status": "active",
-  "lot": "string",
-  "notes": "string",
-  "created_at": "2019-08-24T14:15:22Z",
-  "updated_at": "2019-08-24T14:15:22Z"
+  "lot": "2026-07-A113",
+  "notes": null,
+  "created_at": "2026-11-23T16:00:00.000Z",
+  "updated_at": "2026-11-23T16:42:10.000Z",
 };
 
 export const materialDocs: RouteDocs = {
@@ -40,20 +40,8 @@ export const materialDocs: RouteDocs = {
       '```',
     ],
     response: {
-      "data": [
-        {
-          "id": "mat_8JbQ2nV5sX1cR7tK0wLz",
-          "type": "PETG",
-          "remaining_weight": 120.5,
-          "…": "…"
-        }
-      ],
-      "pagination": {
-        "page": 1,
-        "per_page": 20,
-        "total": 1,
-        "total_pages": 1
-      }
+      "data": [{"id":"mat_8JbQ2nV5sX1cR7tK0wLz","type":"PETG","remaining_weight":120.5,"…":"…"}],
+      "pagination": {"page":1,"per_page":20,"total":1,"total_pages":1},
     },
   },
   'POST /v1/materials': {
@@ -96,7 +84,7 @@ export const materialDocs: RouteDocs = {
       "cost_per_kg": 29.99,
       "reorder_threshold": 150,
       "printer_id": "prt_4fQ9x2LmN8pR3tV6wY1z",
-      "tool": 0
+      "tool": 0,
     },
     response: example1,
   },
@@ -148,15 +136,10 @@ export const materialDocs: RouteDocs = {
           "tool": 0,
           "grams": 18.412,
           "cost": 0.552,
-          "at": "2026-11-23T16:42:10.000Z"
-        }
+          "at": "2026-11-23T16:42:10.000Z",
+        },
       ],
-      "pagination": {
-        "page": 1,
-        "per_page": 50,
-        "total": 1,
-        "total_pages": 1
-      }
+      "pagination": {"page":1,"per_page":50,"total":1,"total_pages":1},
     },
   },
   'PATCH /v1/materials/:id': {
@@ -184,9 +167,7 @@ export const materialDocs: RouteDocs = {
       '  -H \'Content-Type: application/json\' -d \'{"printer_id": "prt_9aB3cD4eF5gH6iJ7kL8m", "tool": 1}\'',
       '```',
     ],
-    body: {
-      "measured_gross_weight": 734.5
-    },
+    body: {"measured_gross_weight":734.5},
     response: example1,
   },
   'DELETE /v1/materials/:id': {

@@ -48,15 +48,11 @@ export const nodeDocs: RouteDocs = {
               "id": "prt_2Fh7LmQ9xR4tV8wZ1bCd",
               "name": "MK4 left",
               "status": "printing",
-              "job": {
-                "id": "job_7Hq2LmN8pR3tV6wY1zAb",
-                "name": "bracket",
-                "progress": 42.5
-              }
-            }
-          ]
-        }
-      ]
+              "job": {"id":"job_7Hq2LmN8pR3tV6wY1zAb","name":"bracket","progress":42.5},
+            },
+          ],
+        },
+      ],
     },
   },
 };

@@ -2,6 +2,27 @@
 import type { RouteDocs } from '../http/with-docs.js';
 
 const example1 = {
+  "id": "mat_8JbQ2nV5sX1cR7tK0wLz",
+  "tool": 0,
+  "type": "PETG",
+  "color": "Galaxy Black",
+  "remaining_weight": 812.46,
+};
+
+const example2 = {
+  "connected_since": "2026-01-05T09:13:02.418Z",
+  "baud_rate": 115200,
+  "lines_sent": 48211,
+  "lines_acked": 48207,
+  "bytes_written": 1402377,
+  "resends": 3,
+  "lines_resent": 5,
+  "timeouts": 0,
+  "errors": 1,
+  "spurious_oks": 0,
+};
+
+const example3 = {
   "id": "prt_4fQ9x2LmN8pR3tV6wY1z",
   "name": "MK4 left",
   "kind": "serial",
@@ -10,60 +31,31 @@ const example1 = {
   "ready": true,
   "model": "Prusa MK4",
   "firmware": "Prusa-Firmware-Buddy 6.0.2",
-  "temperatures": {
-    "hotend": 214.8,
-    "bed": 60.1,
-    "hotend_target": 215,
-    "bed_target": 60
-  },
+  "temperatures": {"hotend":214.8,"bed":60.1,"hotend_target":215,"bed_target":60},
   "current_job": "job_Ab12Cd34Ef56Gh78Ij90",
   "progress": 42.5,
   "group": "bay-1",
-  "tags": [
-    "pla",
-    "0.4"
-  ],
+  "tags": ["pla","0.4"],
   "connection_url": "serial:///dev/serial/by-id/usb-Prusa_Research_Original_Prusa_MK4-if00",
   "has_api_key": false,
   "error": null,
   "offline_reason": "unreachable",
-  "external_job": {
-    "file_name": "string",
-    "progress": 0,
-    "started_at": "2019-08-24T14:15:22Z"
-  },
+  "external_job": {"file_name":"string","progress":0,"started_at":"2019-08-24T14:15:22Z"},
   "start_refusal": null,
   "material_type": "PLA",
   "material_color": "black",
   "materials": [
-    {
-      "id": "string",
-      "tool": 0,
-      "type": "string",
-      "color": "string",
-      "remaining_weight": 0
-    }
+    example1,
   ],
   "nozzle_diameter": 0.4,
   "heatup_watts": 250,
   "power_watts": 120,
   "clear_bed_gcode": null,
   "clear_bed_temperature": null,
-  "serial": {
-    "connected_since": "2026-01-05T09:13:02.418Z",
-    "baud_rate": 115200,
-    "lines_sent": 48211,
-    "lines_acked": 48207,
-    "bytes_written": 1402377,
-    "resends": 3,
-    "lines_resent": 5,
-    "timeouts": 0,
-    "errors": 1,
-    "spurious_oks": 0
-  },
+  "serial": example2,
   "node_id": "string",
   "created_at": "2026-01-05T09:12:44.120Z",
-  "updated_at": "2026-01-05T09:12:44.120Z"
+  "updated_at": "2026-01-05T09:12:44.120Z",
 };
 
 export const printerDocs: RouteDocs = {
@@ -116,7 +108,7 @@ export const printerDocs: RouteDocs = {
           "vendor_id": "2c99",
           "product_id": "001a",
           "serial_number": "CZPX1234",
-          "printer_id": "prt_4fQ9x2LmN8pR3tV6wY1z"
+          "printer_id": "prt_4fQ9x2LmN8pR3tV6wY1z",
         },
         {
           "path": "/dev/ttyUSB0",
@@ -125,8 +117,8 @@ export const printerDocs: RouteDocs = {
           "vendor_id": "1a86",
           "product_id": "7523",
           "serial_number": null,
-          "printer_id": null
-        }
+          "printer_id": null,
+        },
       ],
       "network": [
         {
@@ -134,33 +126,29 @@ export const printerDocs: RouteDocs = {
           "name": "Voron @ voron",
           "host": "voron.local",
           "port": 7125,
-          "addresses": [
-            "192.168.1.40"
-          ],
+          "addresses": ["192.168.1.40"],
           "connection_url": "moonraker://192.168.1.40:7125",
           "version": "v0.9.3-12",
-          "in_use_by": null
+          "in_use_by": null,
         },
         {
           "kind": "prusalink",
           "name": "prusa-mk4",
           "host": "prusa-mk4.local",
           "port": 80,
-          "addresses": [
-            "192.168.1.52"
-          ],
+          "addresses": ["192.168.1.52"],
           "connection_url": "prusalink://192.168.1.52",
           "version": null,
-          "in_use_by": "prt_8hT2kWq4Zr7nB1xC5vM9"
-        }
+          "in_use_by": "prt_8hT2kWq4Zr7nB1xC5vM9",
+        },
       ],
       "mdns": {
         "enabled": true,
         "browse_ms": 1500,
         "browsed_at": "2026-01-05T10:20:01.512Z",
         "cached": false,
-        "error": null
-      }
+        "error": null,
+      },
     },
   },
   'GET /v1/printers': {
@@ -187,128 +175,9 @@ export const printerDocs: RouteDocs = {
     ],
     response: {
       "data": [
-        {
-          "id": "prt_4fQ9x2LmN8pR3tV6wY1z",
-          "name": "MK4 left",
-          "kind": "serial",
-          "status": "idle",
-          "connecting": true,
-          "ready": true,
-          "model": "string",
-          "firmware": "string",
-          "temperatures": {
-            "hotend": 0,
-            "bed": 0,
-            "hotend_target": 0,
-            "bed_target": 0
-          },
-          "current_job": "string",
-          "progress": 0,
-          "group": "string",
-          "tags": [
-            "string"
-          ],
-          "connection_url": "string",
-          "has_api_key": true,
-          "error": {
-            "code": "string",
-            "message": "string"
-          },
-          "offline_reason": "unreachable",
-          "external_job": {
-            "file_name": "string",
-            "progress": 0,
-            "started_at": "2019-08-24T14:15:22Z"
-          },
-          "start_refusal": {
-            "message": "string",
-            "since": "2019-08-24T14:15:22Z",
-            "attempts": 0
-          },
-          "material_type": "string",
-          "material_color": "string",
-          "materials": [
-            {
-              "id": "string",
-              "tool": 0,
-              "type": "string",
-              "color": "string",
-              "remaining_weight": 0
-            }
-          ],
-          "nozzle_diameter": 0,
-          "heatup_watts": 0,
-          "power_watts": 0,
-          "clear_bed_gcode": "string",
-          "clear_bed_temperature": 0,
-          "serial": {
-            "connected_since": "2019-08-24T14:15:22Z",
-            "baud_rate": 1,
-            "lines_sent": 0,
-            "lines_acked": 0,
-            "bytes_written": 0,
-            "resends": 0,
-            "lines_resent": 0,
-            "timeouts": 0,
-            "errors": 0,
-            "spurious_oks": 0
-          },
-          "node_id": "string",
-          "created_at": "2019-08-24T14:15:22Z",
-          "updated_at": "2019-08-24T14:15:22Z"
-        }
+        example3,
       ],
-      "pagination": {
-        "page": 1,
-        "per_page": 20,
-        "total": 1,
-        "total_pages": 1
-      },
-      "id": "prt_4fQ9x2LmN8pR3tV6wY1z",
-      "name": "MK4 left",
-      "status": "printing",
-      "connecting": false,
-      "ready": true,
-      "model": "Prusa MK4",
-      "firmware": "Prusa-Firmware-Buddy 6.0.2",
-      "temperatures": {
-        "hotend": 214.8,
-        "bed": 60.1,
-        "hotend_target": 215,
-        "bed_target": 60
-      },
-      "current_job": "job_Ab12Cd34Ef56Gh78Ij90",
-      "progress": 42.5,
-      "group": "bay-1",
-      "tags": [
-        "pla",
-        "0.4"
-      ],
-      "connection_url": "serial:///dev/serial/by-id/usb-Prusa_Research_Original_Prusa_MK4-if00",
-      "has_api_key": false,
-      "error": null,
-      "start_refusal": null,
-      "material_type": "PLA",
-      "material_color": "black",
-      "nozzle_diameter": 0.4,
-      "heatup_watts": 250,
-      "power_watts": 120,
-      "clear_bed_gcode": null,
-      "clear_bed_temperature": null,
-      "serial": {
-        "connected_since": "2026-01-05T09:13:02.418Z",
-        "baud_rate": 115200,
-        "lines_sent": 48211,
-        "lines_acked": 48207,
-        "bytes_written": 1402377,
-        "resends": 3,
-        "lines_resent": 5,
-        "timeouts": 0,
-        "errors": 1,
-        "spurious_oks": 0
-      },
-      "created_at": "2026-01-05T09:12:44.120Z",
-      "updated_at": "2026-01-05T09:12:44.120Z"
+      "pagination": {"page":1,"per_page":20,"total":1,"total_pages":1},
     },
   },
   'GET /v1/printers/:id': {
@@ -319,7 +188,7 @@ export const printerDocs: RouteDocs = {
       'curl -H "Authorization: Bearer $KEY" http://localhost:8080/v1/printers/prt_4fQ9x2LmN8pR3tV6wY1z',
       '```',
     ],
-    response: example1,
+    response: example3,
   },
   'GET /v1/printers/:id/temperatures': {
     description: [
@@ -348,16 +217,16 @@ export const printerDocs: RouteDocs = {
           "hotend": 180.4,
           "hotend_target": 215,
           "bed": 58.9,
-          "bed_target": 60
+          "bed_target": 60,
         },
         {
           "at": "2026-01-05T10:20:05.001Z",
           "hotend": 191.2,
           "hotend_target": 215,
           "bed": 59.6,
-          "bed_target": 60
-        }
-      ]
+          "bed_target": 60,
+        },
+      ],
     },
   },
   'POST /v1/printers': {
@@ -413,19 +282,16 @@ export const printerDocs: RouteDocs = {
       "connection_url": "serial:///dev/serial/by-id/usb-Prusa_Research_Original_Prusa_MK4-if00",
       "model": "Prusa MK4",
       "group": "bay-1",
-      "tags": [
-        "pla",
-        "0.4"
-      ],
+      "tags": ["pla","0.4"],
       "material_type": "PLA",
       "material_color": "black",
       "nozzle_diameter": 0.4,
       "heatup_watts": 250,
       "power_watts": 120,
       "clear_bed_gcode": "G28 ; home\nG1 X0 Y210 F3000 ; push the part off",
-      "clear_bed_temperature": 30
+      "clear_bed_temperature": 30,
     },
-    response: example1,
+    response: example3,
   },
   'PATCH /v1/printers/:id': {
     description: [
@@ -437,33 +303,15 @@ export const printerDocs: RouteDocs = {
       'a job is printing or paused that is refused with `409 printer_busy`. Other fields may change at any time. Any PATCH',
       'lifts a hold for refused starts (guide: docs/queue.md) (`start_refusal` turns `null`): the printer is offered jobs again.',
       '',
-      '| Body field | Type | Rules |',
-      '|---|---|---|',
-      '| `name` | string | 1 to 100 characters after trimming |',
-      '| `connection_url` | string | up to 2048 characters; see Connection URLs (guide: docs/printers.md); no other printer may use the same link: the same serial device under any path (a by-id link and `/dev/ttyACM0` are one device), the same TCP host and port, or the same `sim://` URL (`409 invalid_request`) |',
-      '| `api_key` | string or null | up to 500 characters; credential for the printer\'s own interface, stored encrypted, never returned |',
-      '| `model` | string or null | up to 100 characters |',
-      '| `group` | string or null | up to 100 characters |',
-      '| `tags` | array of string | at most 20, each 1 to 50 characters, no duplicates |',
-      '| `material_type` | string or null | up to 50 characters |',
-      '| `material_color` | string or null | up to 50 characters |',
-      '| `nozzle_diameter` | number or null | 0.1 to 2 (mm) |',
-      '| `heatup_watts` | number or null | 0 to 5000 |',
-      '| `power_watts` | number or null | 0 to 5000 |',
-      '| `clear_bed_gcode` | string or null | up to 10000 characters, one command per line, comments allowed; every line must be one a firmware can take (ASCII, no `*`, fits a line) and at least one command is required |',
-      '| `clear_bed_temperature` | number or null | 0 to 150 (°C) |',
+      'Body fields: those of `POST /v1/printers`, with the same rules, every one optional; `node_id` is set only at creation.',
       '',
       '```sh',
       'curl -X PATCH -H "Authorization: Bearer $KEY" -H \'Content-Type: application/json\' \\',
       '  http://localhost:8080/v1/printers/prt_4fQ9x2LmN8pR3tV6wY1z -d \'{"material_type": "PETG", "material_color": null, "group": "bay-2"}\'',
       '```',
     ],
-    body: {
-      "material_type": "PETG",
-      "material_color": null,
-      "group": "bay-2"
-    },
-    response: example1,
+    body: {"material_type":"PETG","material_color":null,"group":"bay-2"},
+    response: example3,
   },
   'DELETE /v1/printers/:id': {
     description: [
@@ -528,74 +376,8 @@ export const printerDocs: RouteDocs = {
       '  http://localhost:8080/v1/printers/prt_4fQ9x2LmN8pR3tV6wY1z/actions -d \'{"action": "pause"}\'',
       '```',
     ],
-    body: {
-      "action": "pause"
-    },
-    response: {
-      "id": "prt_4fQ9x2LmN8pR3tV6wY1z",
-      "name": "MK4 left",
-      "kind": "serial",
-      "status": "printing",
-      "connecting": false,
-      "ready": true,
-      "model": "Prusa MK4",
-      "firmware": "Prusa-Firmware-Buddy 6.0.2",
-      "temperatures": {
-        "hotend": 214.8,
-        "bed": 60.1,
-        "hotend_target": 215,
-        "bed_target": 60
-      },
-      "current_job": "job_Ab12Cd34Ef56Gh78Ij90",
-      "progress": 42.5,
-      "group": "bay-1",
-      "tags": [
-        "pla",
-        "0.4"
-      ],
-      "connection_url": "serial:///dev/serial/by-id/usb-Prusa_Research_Original_Prusa_MK4-if00",
-      "has_api_key": false,
-      "error": null,
-      "offline_reason": "unreachable",
-      "external_job": {
-        "file_name": "string",
-        "progress": 0,
-        "started_at": "2019-08-24T14:15:22Z"
-      },
-      "start_refusal": null,
-      "material_type": "PLA",
-      "material_color": "black",
-      "materials": [
-        {
-          "id": "string",
-          "tool": 0,
-          "type": "string",
-          "color": "string",
-          "remaining_weight": 0
-        }
-      ],
-      "nozzle_diameter": 0.4,
-      "heatup_watts": 250,
-      "power_watts": 120,
-      "clear_bed_gcode": null,
-      "clear_bed_temperature": null,
-      "serial": {
-        "connected_since": "2026-01-05T09:13:02.418Z",
-        "baud_rate": 115200,
-        "lines_sent": 48211,
-        "lines_acked": 48207,
-        "bytes_written": 1402377,
-        "resends": 3,
-        "lines_resent": 5,
-        "timeouts": 0,
-        "errors": 1,
-        "spurious_oks": 0
-      },
-      "node_id": "string",
-      "created_at": "2026-01-05T09:12:44.120Z",
-      "updated_at": "2026-01-05T09:12:44.120Z",
-      "...": "..."
-    },
+    body: {"action":"pause"},
+    response: { ...example3, "...": "..." },
   },
   'POST /v1/printers/:id/commands': {
     description: [
@@ -621,30 +403,17 @@ export const printerDocs: RouteDocs = {
       '  http://localhost:8080/v1/printers/prt_4fQ9x2LmN8pR3tV6wY1z/commands -d \'{"commands": ["M220 S90", "M105"]}\'',
       '```',
     ],
-    body: {
-      "commands": [
-        "M220 S90",
-        "M105"
-      ]
-    },
+    body: {"commands":["M220 S90","M105"]},
     response: {
       "printer_id": "prt_4fQ9x2LmN8pR3tV6wY1z",
       "results": [
-        {
-          "command": "M105",
-          "ok": true,
-          "response": [
-            "T:214.80 /215.00 B:60.10 /60.00 @:64 B@:0"
-          ]
-        },
+        {"command":"M105","ok":true,"response":["T:214.80 /215.00 B:60.10 /60.00 @:64 B@:0"]},
         {
           "command": "M114",
           "ok": true,
-          "response": [
-            "X:10.00 Y:10.00 Z:0.20 E:0.00 Count X:800 Y:800 Z:80"
-          ]
-        }
-      ]
+          "response": ["X:10.00 Y:10.00 Z:0.20 E:0.00 Count X:800 Y:800 Z:80"],
+        },
+      ],
     },
   },
 };

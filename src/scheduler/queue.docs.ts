@@ -24,17 +24,17 @@ export const queueDocs: RouteDocs = {
           "printer_id": "prt_4fQ9x2LmN8pR3tV6wY1z",
           "start_at": "2026-11-23T09:42:10.000Z",
           "end_at": "2026-11-23T10:54:10.000Z",
-          "uses_default_duration": false
-        }
+          "uses_default_duration": false,
+        },
       ],
       "unplaced": [
         {
           "job_id": "job_Zt9rLw2KpXa4B7cDeQm3",
           "job_name": "gear",
           "reason": "no_printer_with_material",
-          "reason_text": "No printer the job may use has its material (type, and color when the job names one) loaded. Load it on a printer."
-        }
-      ]
+          "reason_text": "No printer the job may use has its material (type, and color when the job names one) loaded. Load it on a printer.",
+        },
+      ],
     },
   },
 };

@@ -41,8 +41,6 @@ export const moonrakerHostDocs: RouteDocs = {
       'curl -X POST -H "X-Api-Key: $SLICER_KEY" -H \'Content-Type: application/json\' -d \'{"filename": "benchy.gcode"}\' http://localhost:8080/printer/print/start',
       '```',
     ],
-    body: {
-      "filename": "benchy.gcode"
-    },
+    body: {"filename":"benchy.gcode"},
   },
 };

@@ -16,9 +16,7 @@ export const octoprintHostDocs: RouteDocs = {
       "server": "1.9.3",
       "text": "OctoPrint 1.9.3 (printfarm 0.1.0: uploads go to the farm's queue)",
       "original": "printfarm 0.1.0",
-      "capabilities": {
-        "upload-by-put": true
-      }
+      "capabilities": {"upload-by-put":true},
     },
   },
   'GET /api/settings': {
@@ -88,9 +86,6 @@ export const octoprintHostDocs: RouteDocs = {
       '  http://localhost:8080/api/files/local/file_tUq68tEf2gMBlsSiRgZk/benchy.gcode',
       '```',
     ],
-    body: {
-      "command": "select",
-      "print": true
-    },
+    body: {"command":"select","print":true},
   },
 };

@@ -21,7 +21,7 @@ export const prusalinkHostDocs: RouteDocs = {
           "name": "Farm queue (any printer)",
           "available": true,
           "read_only": false,
-          "free_space": 78849896448
+          "free_space": 78849896448,
         },
         {
           "type": "LOCAL",
@@ -29,9 +29,9 @@ export const prusalinkHostDocs: RouteDocs = {
           "name": "Group bay-1",
           "available": true,
           "read_only": false,
-          "free_space": 78849896448
-        }
-      ]
+          "free_space": 78849896448,
+        },
+      ],
     },
   },
   'PUT /api/v1/files/*path': {

@@ -23,28 +23,20 @@ export const slicerKeyDocs: RouteDocs = {
         "id": "key_fB5BxLG25nGOnStfaAVW",
         "name": "Slicer",
         "prefix": "svc_live_TJrc6I",
-        "scopes": [
-          "slicer:upload"
-        ],
+        "scopes": ["slicer:upload"],
         "key": "svc_live_TJrc6IZojLAHDOGZxUVzbPXGuPr3eVcrsLbEBQvg",
         "setup": [
           {
             "slicer": "PrusaSlicer 2.6+ / OrcaSlicer",
             "host_type": "PrusaLink",
             "fields": [
-              {
-                "label": "Host Type",
-                "value": "PrusaLink"
-              },
-              {
-                "label": "Hostname, IP or URL",
-                "value": "http://localhost:8080"
-              }
+              {"label":"Host Type","value":"PrusaLink"},
+              {"label":"Hostname, IP or URL","value":"http://localhost:8080"},
             ],
-            "note": "…"
-          }
-        ]
-      }
+            "note": "…",
+          },
+        ],
+      },
     },
   },
 };

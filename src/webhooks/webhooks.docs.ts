@@ -2,36 +2,34 @@
 import type { RouteDocs } from '../http/with-docs.js';
 
 const example1 = {
-  "id": "string",
-  "url": "string",
-  "events": [
-    "string"
-  ],
+  "id": "wh_6Qm1yHc0Zt9rLw2KpXa4",
+  "url": "http://erp.lan:9000/printfarm",
+  "events": ["job.*","material.low"],
   "enabled": true,
   "has_secret": true,
-  "secret_rotation_ends_at": "2019-08-24T14:15:22Z",
-  "failing_since": "2019-08-24T14:15:22Z",
-  "disabled_reason": "string",
-  "created_at": "2019-08-24T14:15:22Z",
-  "updated_at": "2019-08-24T14:15:22Z"
+  "secret_rotation_ends_at": null,
+  "failing_since": null,
+  "disabled_reason": null,
+  "created_at": "2026-11-23T16:00:00.000Z",
+  "updated_at": "2026-11-23T16:00:00.000Z",
 };
 
 const example2 = {
-  "id": "string",
-  "webhook_id": "string",
-  "event_id": "string",
-  "event_type": "string",
-  "sequence": 0,
-  "status": "pending",
-  "attempts": 0,
-  "next_attempt_at": "2019-08-24T14:15:22Z",
-  "status_code": 0,
-  "duration_ms": 0,
-  "error": "string",
-  "response_excerpt": "string",
-  "created_at": "2019-08-24T14:15:22Z",
-  "updated_at": "2019-08-24T14:15:22Z",
-  "delivered_at": "2019-08-24T14:15:22Z"
+  "id": "dlv_4Kp9Xs2Nd7Qa1Wf6Jz3M",
+  "webhook_id": "wh_6Qm1yHc0Zt9rLw2KpXa4",
+  "event_id": "evt_2Jd8sLqP0aXc5VbN7mTz",
+  "event_type": "job.completed",
+  "sequence": 42,
+  "status": "failed",
+  "attempts": 11,
+  "next_attempt_at": null,
+  "status_code": 503,
+  "duration_ms": 12,
+  "error": "receiver answered 503",
+  "response_excerpt": "Service Unavailable",
+  "created_at": "2026-11-22T16:00:00.000Z",
+  "updated_at": "2026-11-23T15:52:10.000Z",
+  "delivered_at": null,
 };
 
 export const webhookDocs: RouteDocs = {
@@ -54,15 +52,10 @@ export const webhookDocs: RouteDocs = {
           "id": "wh_6Qm1yHc0Zt9rLw2KpXa4",
           "url": "http://erp.lan:9000/printfarm",
           "enabled": true,
-          "…": "…"
-        }
+          "…": "…",
+        },
       ],
-      "pagination": {
-        "page": 1,
-        "per_page": 20,
-        "total": 1,
-        "total_pages": 1
-      }
+      "pagination": {"page":1,"per_page":20,"total":1,"total_pages":1},
     },
   },
   'POST /v1/webhooks': {
@@ -86,29 +79,8 @@ export const webhookDocs: RouteDocs = {
       '  -d \'{"url": "http://erp.lan:9000/printfarm", "events": ["job.*", "material.low"]}\'',
       '```',
     ],
-    body: {
-      "url": "http://erp.lan:9000/printfarm",
-      "events": [
-        "job.*",
-        "material.low"
-      ]
-    },
-    response: {
-      "id": "wh_6Qm1yHc0Zt9rLw2KpXa4",
-      "url": "http://erp.lan:9000/printfarm",
-      "events": [
-        "job.*",
-        "material.low"
-      ],
-      "enabled": true,
-      "has_secret": true,
-      "secret_rotation_ends_at": null,
-      "failing_since": null,
-      "disabled_reason": null,
-      "created_at": "2026-11-23T16:00:00.000Z",
-      "updated_at": "2026-11-23T16:00:00.000Z",
-      "secret": "whsec_Vt3kQ0b8N1sYd6Lr2WmPz9cXe4Hg7JfA"
-    },
+    body: {"url":"http://erp.lan:9000/printfarm","events":["job.*","material.low"]},
+    response: { ...example1, "secret": "whsec_Vt3kQ0b8N1sYd6Lr2WmPz9cXe4Hg7JfA" },
   },
   'GET /v1/webhooks/:id': {
     description: [
@@ -138,12 +110,7 @@ export const webhookDocs: RouteDocs = {
       '  -H \'Content-Type: application/json\' -d \'{"events": ["*"], "enabled": true}\'',
       '```',
     ],
-    body: {
-      "events": [
-        "*"
-      ],
-      "enabled": true
-    },
+    body: {"events":["*"],"enabled":true},
     response: example1,
   },
   'DELETE /v1/webhooks/:id': {
@@ -173,7 +140,7 @@ export const webhookDocs: RouteDocs = {
       "error": null,
       "response_excerpt": null,
       "event_id": "evt_8Hn2Wq5Tz0Lc3Vm7Rb1K",
-      "delivery_id": "dlv_4Kp9Xs2Nd7Qa1Wf6Jz3M"
+      "delivery_id": "dlv_4Kp9Xs2Nd7Qa1Wf6Jz3M",
     },
   },
   'GET /v1/webhooks/:id/deliveries': {
@@ -192,30 +159,9 @@ export const webhookDocs: RouteDocs = {
     ],
     response: {
       "data": [
-        {
-          "id": "dlv_4Kp9Xs2Nd7Qa1Wf6Jz3M",
-          "webhook_id": "wh_6Qm1yHc0Zt9rLw2KpXa4",
-          "event_id": "evt_2Jd8sLqP0aXc5VbN7mTz",
-          "event_type": "job.completed",
-          "sequence": 42,
-          "status": "failed",
-          "attempts": 11,
-          "next_attempt_at": null,
-          "status_code": 503,
-          "duration_ms": 12,
-          "error": "receiver answered 503",
-          "response_excerpt": "Service Unavailable",
-          "created_at": "2026-11-22T16:00:00.000Z",
-          "updated_at": "2026-11-23T15:52:10.000Z",
-          "delivered_at": null
-        }
+        example2,
       ],
-      "pagination": {
-        "page": 1,
-        "per_page": 20,
-        "total": 1,
-        "total_pages": 1
-      }
+      "pagination": {"page":1,"per_page":20,"total":1,"total_pages":1},
     },
   },
   'GET /v1/webhooks/:id/deliveries/:delivery_id': {
