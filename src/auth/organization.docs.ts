@@ -72,6 +72,6 @@ export const organizationDocs: RouteDocs = {
       '```',
     ],
     body: {"name":"Basement farm","currency":"EUR","timezone":"Europe/Berlin"},
-    response: { ...example1, "warnings": ["string"] },
+    response: example1,
   },
 };

@@ -70,18 +70,7 @@ export const fileDocs: RouteDocs = {
     ],
     response: {
       "data": [
-        { ...example2, "extruders": [{"index":0,"type":"PLA","used_g":12.02,"used_mm":4031.26}], "plates": [
-      {
-        "index": 0,
-        "gcode": "string",
-        "gcode_md5": "string",
-        "printer_model_id": null,
-        "nozzle_diameter": 0.4,
-        "estimated_duration": 5260,
-        "filament_used_g": 12.38,
-        "filaments": [{"slot":0,"type":"PETG","color":"black","used_g":0,"used_m":0}],
-      },
-    ], "jobs_count": 3, "last_job_at": "2026-11-24T08:15:00.000Z" },
+        { ...example2, "extruders": [{"index":0,"type":"PLA","used_g":12.02,"used_mm":4031.26}], "plates": [], "jobs_count": 3, "last_job_at": "2026-11-24T08:15:00.000Z" },
       ],
       "pagination": {"page":1,"per_page":20,"total":1,"total_pages":1},
     },

@@ -40,7 +40,7 @@ const example3 = {
   "has_api_key": false,
   "error": null,
   "offline_reason": "unreachable",
-  "external_job": {"file_name":"string","progress":0,"started_at":"2019-08-24T14:15:22Z"},
+  "external_job": null,
   "start_refusal": null,
   "material_type": "PLA",
   "material_color": "black",
@@ -53,7 +53,7 @@ const example3 = {
   "clear_bed_gcode": null,
   "clear_bed_temperature": null,
   "serial": example2,
-  "node_id": "string",
+  "node_id": "nod_Xk3q9LmN2pR7tV4wY8zA",
   "created_at": "2026-01-05T09:12:44.120Z",
   "updated_at": "2026-01-05T09:12:44.120Z",
 };
