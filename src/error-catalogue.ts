@@ -63,3 +63,11 @@ export const ERROR_CATALOGUE = {
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
 export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+/** The codes an answer of this status may carry, each with its meaning, as one Markdown line (the reference's error answers). */
+export function errorsWithStatus(status: number): string {
+  return Object.entries(ERROR_CATALOGUE as Record<string, ErrorCodeDoc>)
+    .filter(([, doc]) => doc.statuses.includes(status))
+    .map(([code, doc]) => `\`${code}\`: ${doc.meaning}`)
+    .join(' ');
+}

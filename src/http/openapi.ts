@@ -5,33 +5,25 @@ import { SESSION_COOKIE } from './middleware/session-cookie.js';
 import { withTextDefaults } from './text-field.js';
 import type { AnyRouteDef } from './route.js';
 import type { JsonSchema } from './validation.js';
-import { ERROR_CODES } from '../error-catalogue.js';
+import { ERROR_CODES, errorsWithStatus } from '../error-catalogue.js';
 import { API_INTRO } from './api-intro.js';
 import { TAG_TEXTS } from './api-tags.js';
 import { errorCatalogueMarkdown, eventCatalogueMarkdown, scopeCatalogueMarkdown } from './api-catalogues.js';
 
 type Obj = Record<string, unknown>;
 
-const ERROR_RESPONSES: Record<string, { status: number; description: string }> = {
-  BadRequest: { status: 400, description: 'invalid_request: malformed JSON, schema violation or bad query parameter (the message names the field and the rule)' },
-  Unauthorized: {
-    status: 401,
-    description: 'invalid_api_key: missing, unknown, revoked, expired or wrong-environment key; invalid_session: the session cookie is unknown or its session ended (sign in again)',
-  },
-  Forbidden: {
-    status: 403,
-    description: 'insufficient_permissions (the message names the missing scope), quota_exceeded, or csrf_rejected (a session-cookie request that changes something from another origin)',
-  },
-  NotFound: { status: 404, description: 'resource_not_found' },
-  Conflict: { status: 409, description: 'Idempotency-Key reused with another request, or still in progress (invalid_request)' },
-  PayloadTooLarge: { status: 413, description: 'invalid_request: body over 1 MB' },
-  UnsupportedMediaType: { status: 415, description: 'invalid_request: the body is not application/json' },
-  TooManyRequests: { status: 429, description: 'rate_limit_exceeded; Retry-After says when to retry' },
-  InsufficientStorage: {
-    status: 507,
-    description: 'storage_full: the disk holding the data directory is full (or, for an upload, below the reserve kept for the database); the message says what to free',
-  },
-  InternalError: { status: 500, description: 'internal_error; details carry the request id' },
+/** The shared error answers; what each says comes from the error catalogue, so a new code shows up by itself. */
+const ERROR_RESPONSES: Record<string, { status: number; note?: string }> = {
+  BadRequest: { status: 400 },
+  Unauthorized: { status: 401 },
+  Forbidden: { status: 403 },
+  NotFound: { status: 404 },
+  Conflict: { status: 409 },
+  PayloadTooLarge: { status: 413, note: 'The JSON body is over 1 MB.' },
+  UnsupportedMediaType: { status: 415, note: 'The body is not application/json.' },
+  TooManyRequests: { status: 429 },
+  InsufficientStorage: { status: 507 },
+  InternalError: { status: 500, note: 'The details carry the request id.' },
 };
 
 const errorSchema: JsonSchema = {
@@ -257,7 +249,7 @@ export function buildOpenApiDocument(routes: readonly AnyRouteDef[]): Obj {
         Object.entries(ERROR_RESPONSES).map(([name, r]) => [
           name,
           {
-            description: r.description,
+            description: [r.note, errorsWithStatus(r.status)].filter(Boolean).join(' '),
             headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
           },

@@ -97,6 +97,24 @@ describe('the OpenAPI document as the API reference', () => {
     assert.deepEqual(problems, [], problems.join('\n'));
   });
 
+  it('says for every error answer of every route which codes it carries, from the catalogue', () => {
+    const problems: string[] = [];
+    const codes = Object.keys(ERROR_CATALOGUE);
+    for (const r of routes) {
+      for (const [status, resp] of Object.entries(opOf(r.method, r.path)?.responses ?? {}) as [string, Obj][]) {
+        if (Number(status) < 400) continue;
+        const answer = resp.$ref ? doc.components.responses[String(resp.$ref).split('/').pop()!] : resp;
+        const named = codes.filter((c) => new RegExp(`\\b${c}\\b`).test(String(answer?.description)));
+        if (named.length === 0) problems.push(`${r.method} ${r.path}: the ${status} answer names no error code`);
+        for (const c of named) {
+          if (!(ERROR_CATALOGUE as Record<string, { statuses: readonly number[] }>)[c]!.statuses.includes(Number(status)))
+            problems.push(`${r.method} ${r.path}: the ${status} answer names ${c}, which the catalogue never sends with ${status}`);
+        }
+      }
+    }
+    assert.deepEqual(problems, [], problems.join('\n'));
+  });
+
   it('documents every event type and every scope', () => {
     const text = doc.info.description as string;
     const missing = [
