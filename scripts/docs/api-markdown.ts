@@ -28,6 +28,9 @@ function operationMarkdown(method: string, path: string, op: Obj): string {
   return out.join('\n').trimEnd();
 }
 
+/** The document names guides as plain text (/docs cannot follow a file link); beside them in docs/, they become links. */
+const linkGuides = (markdown: string): string => markdown.replace(/\(guide: docs\/([a-z-]+\.md)\)/g, '([guide]($1))');
+
 export function apiMarkdown(doc: Obj): string {
   const ops: { tag: string; method: string; path: string; op: Obj }[] = [];
   for (const [path, item] of Object.entries(doc.paths as Obj)) {
@@ -51,5 +54,5 @@ export function apiMarkdown(doc: Obj): string {
     if (tag.description) out.push(tag.description, '');
     for (const o of ops.filter((x) => x.tag === tag.name)) out.push(operationMarkdown(o.method, o.path, o.op), '');
   }
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${linkGuides(out.join('\n')).replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
