@@ -11,6 +11,7 @@ import { defaultWorkers, MAX_WORKERS } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { spawnSimulators } from './bench/simulators.js';
+import { printResultsTable, type ResultRow } from './bench/results-table.js';
 
 const argv = process.argv.slice(2);
 const JSON_OUT = argv.includes('--json');
@@ -148,18 +149,14 @@ try {
     upload_s: round(uploadS, 1),
     upload_rss_growth_mb: round((peakRss - baseRss) / 1024 / 1024, 1),
   };
-  const rows: Array<[string, string, string]> = [
+  const rows: ResultRow[] = [
     ['list p50 / p99', `${result.list_p50_ms} / ${result.list_p99_ms} ms (${list.length} requests)`, 'p99 <= 10 ms'],
     ['get p50 / p99', `${result.get_p50_ms} / ${result.get_p99_ms} ms (${get.length} requests)`, 'p99 <= 10 ms'],
     ['while streaming', `${streaming} of ${PRINTERS} printers printing, sessions in ${WORKERS === 0 ? 'the main thread' : `${WORKERS} worker thread(s)`}`, `${PRINTERS}`],
     ['job creates', `${result.job_creates_per_s} /s (multipart, ${CREATES} sequential)`, '-'],
     ['upload rss growth', `+${result.upload_rss_growth_mb} MB for ${UPLOAD_MB} MB in ${result.upload_s} s`, '<= 50 MB'],
   ];
-  const w = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c]!.length), ['measure', 'result', 'target'][c]!.length));
-  const line = (r: string[]): string => r.map((cell, c) => cell.padEnd(w[c]!)).join('  ');
-  console.log(line(['measure', 'result', 'target']));
-  console.log(w.map((n) => '-'.repeat(n)).join('  '));
-  for (const r of rows) console.log(line(r));
+  printResultsTable(rows);
   if (JSON_OUT) console.log(JSON.stringify(result));
 } finally {
   await server.close();

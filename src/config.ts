@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { LogLevel } from './logger.js';
+import { MqttUrlError, parseMqttUrl, type MqttTarget } from './homeassistant/mqtt-target.js';
 
 export type RunEnvironment = 'live' | 'test' | 'dev';
 
@@ -35,6 +36,10 @@ export interface ServerConfig {
    * on PostgreSQL, the data directory on SQLite.
    */
   filesDir?: string;
+  /** --mqtt / PRINTFARM_MQTT: the broker the farm publishes to for Home Assistant (docs/home-assistant.md); absent: none. */
+  mqtt?: MqttTarget;
+  /** --mqtt-ca / PRINTFARM_MQTT_CA: PEM file of the CA that signed an mqtts broker's certificate (absolute). */
+  mqttCa?: string;
 }
 
 /** The most worker threads --workers accepts: more than the cores only adds switching. */
@@ -68,7 +73,7 @@ const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'sile
 /** The environment variable that stands for a flag: --data-dir → PRINTFARM_DATA_DIR. */
 export const envVarFor = (flag: string): string => `PRINTFARM_${flag.replace(/-/g, '_').toUpperCase()}`;
 
-type Flag = 'host' | 'port' | 'data-dir' | 'env' | 'workers' | 'database' | 'files-dir' | 'node-name' | 'node-address';
+type Flag = 'host' | 'port' | 'data-dir' | 'env' | 'workers' | 'database' | 'files-dir' | 'node-name' | 'node-address' | 'mqtt' | 'mqtt-ca';
 
 /** The variable of --database says what it holds (a URL), unlike the other flags' PRINTFARM_<FLAG>. */
 export const DATABASE_URL_VARIABLE = 'PRINTFARM_DATABASE_URL';
@@ -141,6 +146,7 @@ export function resolveServerConfig(flags: ConfigFlags, environment: NodeJS.Proc
     throw invalid(nodeAddress, 'expected the base URL other nodes reach this one at, like http://192.168.1.20:8080');
   }
 
+  const mqtt = mqttSettings(flags, environment);
   const storage = resolveStorageConfig(flags, environment);
   const filesDir = typed('files-dir', flags, environment);
   if (filesDir !== undefined && filesDir.text.trim() === '') throw invalid(filesDir, 'must not be empty');
@@ -166,5 +172,25 @@ export function resolveServerConfig(flags: ConfigFlags, environment: NodeJS.Proc
     workers: workersText === undefined ? CONFIG_DEFAULTS.workers : Number(workersText.text),
     ...(nodeName ? { nodeName: nodeName.text.trim() } : {}),
     ...(nodeAddress ? { nodeAddress: nodeAddress.text.replace(/\/$/, '') } : {}),
+    ...mqtt,
   };
+}
+
+/** --mqtt (the broker URL, its password included) and --mqtt-ca; the CA without a broker is a mistake worth saying. */
+function mqttSettings(flags: ConfigFlags, environment: NodeJS.ProcessEnv): Pick<ServerConfig, 'mqtt' | 'mqttCa'> {
+  const url = typed('mqtt', flags, environment);
+  const ca = typed('mqtt-ca', flags, environment);
+  if (ca !== undefined && ca.text.trim() === '') throw invalid(ca, 'must not be empty');
+  if (url === undefined) {
+    if (ca !== undefined) throw invalid(ca, 'goes with --mqtt mqtts://…');
+    return {};
+  }
+  let mqtt: MqttTarget;
+  try {
+    mqtt = parseMqttUrl(url.text);
+  } catch (err) {
+    if (err instanceof MqttUrlError) throw new ConfigError(`invalid ${url.origin}: ${err.message}`);
+    throw err;
+  }
+  return { mqtt, ...(ca ? { mqttCa: path.resolve(ca.text) } : {}) };
 }

@@ -1,26 +1,9 @@
 // The one application error type: every failure a client sees is an AppError turned into shape B by http/error-middleware.
 import { classifyCodePoint } from './text-safety.js';
 
-export type ErrorCode =
-  | 'invalid_request'
-  | 'invalid_printer'
-  | 'invalid_api_key'
-  | 'invalid_credentials'
-  | 'invalid_session'
-  | 'csrf_rejected'
-  | 'insufficient_permissions'
-  | 'quota_exceeded'
-  | 'resource_not_found'
-  | 'printer_busy'
-  | 'printer_offline'
-  | 'invalid_state'
-  | 'file_invalid'
-  | 'file_url_forbidden'
-  | 'file_deleted'
-  | 'rate_limit_exceeded'
-  | 'storage_full'
-  | 'node_unavailable'
-  | 'internal_error';
+// The codes, their statuses and meanings live in one catalogue (error-catalogue.ts): a new code goes there.
+export type { ErrorCode } from './error-catalogue.js';
+import type { ErrorCode } from './error-catalogue.js';
 
 export class AppError extends Error {
   readonly status: number;

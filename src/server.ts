@@ -1,6 +1,6 @@
 // Wires one running server by hand (data dir, database, first admin, app, node:http) and stops it gracefully; used by `serve` and tests.
 import { openClusterBus } from './cluster/open-cluster-bus.js';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { continueWhenRead } from './http/expect-continue.js';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +15,7 @@ import type { AppDeps } from './app/app-deps.js';
 import type { EventsOptions } from './events/events-runtime.js';
 import type { DeliveryWorkerOptions } from './webhooks/delivery-worker.js';
 import type { NotificationsOptions } from './notifications/notifications-runtime.js';
+import type { HomeAssistantSettings } from './homeassistant/homeassistant-runtime.js';
 import { createLogger, type Logger } from './logger.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './storage/data-dir-lock.js';
 import { loadNodeSecretBox, SECRET_KEY_ENV } from './printers/secret-box.js';
@@ -44,7 +45,7 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 3_000;
  * defaults to 0 (sessions on the main thread); `serve` passes --workers.
  */
 export type ServerSettings = Pick<ServerConfig, 'host' | 'port' | 'dataDir' | 'env'> &
-  Partial<Pick<ServerConfig, 'trustProxy' | 'mdns' | 'workers' | 'databaseUrl' | 'filesDir' | 'nodeName' | 'nodeAddress'>>;
+  Partial<Pick<ServerConfig, 'trustProxy' | 'mdns' | 'workers' | 'databaseUrl' | 'filesDir' | 'nodeName' | 'nodeAddress' | 'mqtt' | 'mqttCa'>>;
 
 export interface StartServerOptions {
   logger?: Logger;
@@ -56,6 +57,8 @@ export interface StartServerOptions {
   webhooks?: DeliveryWorkerOptions;
   /** Notification grouping and send tuning; the defaults otherwise. */
   notifications?: NotificationsOptions;
+  /** Home Assistant publishing tuning (tests shorten the reconnect back-off); the defaults otherwise. */
+  homeassistant?: Pick<HomeAssistantSettings, 'backoff' | 'tickMs'>;
   /** The mDNS socket for discovery and the announcement (tests: the loopback interface, a private port, no probing). */
   mdnsSocket?: MdnsBrowserOptions & { probe?: boolean };
 }
@@ -142,6 +145,16 @@ async function openSharedDb(url: string, clock: Clock, logger: Logger): Promise<
   }
 }
 
+/** The --mqtt-ca file read at start: a missing or unreadable file stops the start with its name. */
+function mqttCa(file: string | undefined): { ca?: Buffer } {
+  if (file === undefined) return {};
+  try {
+    return { ca: readFileSync(file) };
+  } catch (err) {
+    throw new StartupError(`cannot read the --mqtt-ca file ${file}: ${(err as Error).message}`);
+  }
+}
+
 const reachableHost = (host: string): string => (host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host);
 const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
 
@@ -150,6 +163,8 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   const clock = options.clock ?? systemClock;
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
 
+  // Before anything is opened: a CA file that cannot be read stops the start with nothing to undo.
+  const mqttTls = mqttCa(config.mqttCa);
   openDataDir(config.dataDir);
   // Before the database is opened: a second server must not even migrate the file the first one is using.
   const lock = lockDir(config.dataDir);
@@ -187,6 +202,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       ...(options.events ? { events: options.events } : {}),
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),
       ...(options.notifications ? { notifications: options.notifications } : {}),
+      ...(config.mqtt ? { homeassistant: { target: config.mqtt, ...mqttTls, ...options.homeassistant } } : {}),
     });
   } catch (err) {
     await cluster.close();
@@ -253,6 +269,8 @@ export async function startServer(config: ServerSettings, options: StartServerOp
   await deps.nodes.start();
   // Jobs cut off by the last stop fail (host_restart) before any printer can report; queued ones stay queued.
   await farm.start();
+  // Connects in the background: a broker that is down delays neither the start nor anything after it.
+  await deps.homeassistant.start();
   // Checks at once (a night missed while stopped is caught up), then every minute.
   // On PostgreSQL every node checks, and the one that claims the night in the database takes it (once per farm).
   const nightly = createNightlyBackup({ handle, dataDir: config.dataDir, clock, logger, nodeId: node.id, ...(config.filesDir ? { filesDir: config.filesDir } : {}) });
@@ -309,6 +327,7 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       await nightly.stop();
       storageWatch.stop();
       await announcer?.stop();
+      await deps.homeassistant.stop();
       await farm.stop();
       await printers.close();
       await farm.settled();

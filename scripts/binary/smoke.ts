@@ -23,6 +23,9 @@ export interface SmokeResult {
   keyFound: boolean;
   authWithKeyStatus: number;
   authWithoutKeyStatus: number;
+  /** GET /docs (the API reference page, embedded like the dashboard) and the renderer script it loads. */
+  docsStatus: number;
+  docsScriptStatus: number;
   /** A sim:// printer added and a job printed on it with the sessions in a worker thread (--workers 1): its final status. */
   jobStatus: string;
   exitCode: number | null;
@@ -169,6 +172,9 @@ export async function smokeBinary(binary: string, arch: Arch, options: SmokeOpti
     }
     const withKey = key ? await get(`${base}/v1/auth/test`, { Authorization: `Bearer ${key}` }) : { status: 0 };
     const withoutKey = await get(`${base}/v1/auth/test`);
+    const docs = await get(`${base}/docs`);
+    const script = /<script src="(\/assets\/[^"]+\.js)"/.exec(docs.body)?.[1];
+    const docsScript = script ? await get(`${base}${script}`) : { status: 0 };
     const jobStatus = key ? await printOneJob(base, key, startTimeoutMs) : 'no key';
 
     child.kill('SIGTERM');
@@ -182,6 +188,8 @@ export async function smokeBinary(binary: string, arch: Arch, options: SmokeOpti
       keyFound: key !== '',
       authWithKeyStatus: withKey.status,
       authWithoutKeyStatus: withoutKey.status,
+      docsStatus: docs.status,
+      docsScriptStatus: docsScript.status,
       jobStatus,
       exitCode,
       output: output.join(''),

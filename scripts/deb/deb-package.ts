@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Arch } from '../binary/targets.js';
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
-/** The manual-install unit (README) is the one source; the package only moves the binary to /usr/bin. */
+/** The manual-install unit (docs/binary-and-debian.md) is the one source; the package only moves the binary to /usr/bin. */
 const UNIT_SOURCE = path.join(HERE, '..', 'printfarm.service');
 
 /** Debian's architecture names for ours. */
@@ -29,7 +29,7 @@ export function packagedUnit(): string {
   const unit = readFileSync(UNIT_SOURCE, 'utf8');
   if (!unit.includes('ExecStart=/usr/local/bin/printfarm ')) throw new Error(`${UNIT_SOURCE}: no ExecStart on /usr/local/bin/printfarm`);
   return unit
-    .replace(/^# systemd unit .*$/m, '# systemd unit for the printfarm appliance, installed by its Debian package (see README "Installing the Debian package").')
+    .replace(/^# systemd unit .*$/m, '# systemd unit for the printfarm appliance, installed by its Debian package (see docs/binary-and-debian.md, "Installing the Debian package").')
     .replace('ExecStart=/usr/local/bin/printfarm ', 'ExecStart=/usr/bin/printfarm ');
 }
 
@@ -40,7 +40,7 @@ export function controlFile(version: string, arch: Arch, installedKiB: number): 
     `Architecture: ${DEB_ARCH[arch]}`,
     'Maintainer: printfarm maintainers <printfarm@localhost>',
     `Installed-Size: ${installedKiB}`,
-    // adduser for the service user; libc6 for the glibc the single executable needs (README: 2.34 or newer).
+    // adduser for the service user; libc6 for the glibc the single executable needs (docs/binary-and-debian.md: 2.34 or newer).
     'Depends: adduser, libc6 (>= 2.34)',
     'Section: misc',
     'Priority: optional',

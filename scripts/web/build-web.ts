@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { buildDocsPage } from './build-docs-page.js';
 import { WEB_ASSETS_DIR, WEB_DIST } from '../../src/web/web-dist.js';
 
 const gzip = promisify(zlib.gzip);
@@ -162,6 +163,11 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<WebBuildR
   const page = template.replace(ASSETS_MARKER, tags.join(`\n${indent}`)).replace(/[ \t]*<!--[\s\S]*?-->\n?/g, '');
   files.unshift(await writeWithCompressed(outDir, 'index.html', Buffer.from(page), true));
   files.push(await writeWithCompressed(outDir, 'favicon.ico', readFileSync(path.join(root, 'web', 'favicon.ico')), false));
+
+  // The API reference page (/docs) ships in the same folder, so the binary embeds it like the dashboard.
+  for (const f of await buildDocsPage(root, outDir, (rel, bytes) => writeWithCompressed(outDir, rel, bytes, false))) {
+    files.push(f);
+  }
 
   sweepStale(assetsDir, new Set(files.map((f) => path.basename(f.file))));
 

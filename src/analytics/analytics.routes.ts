@@ -11,6 +11,8 @@ import { fleetMetrics } from './fleet-metrics.service.js';
 import { jobReport, materialReport, printerReport, type ReportContext } from './reports.service.js';
 import type { Db } from '../storage/db.js';
 import type { PrintersService } from '../printers/printers.service.js';
+import { withDocs } from '../http/with-docs.js';
+import { analyticsDocs } from './analytics.docs.js';
 
 /** What these routes' handlers use from the program's deps. */
 export type AnalyticsRouteDeps = HttpDeps & { db: Db; printers: Pick<PrintersService, 'get'> };
@@ -40,7 +42,7 @@ async function reportContext(
   return { ctx, org };
 }
 
-export const analyticsRoutes = [
+export const analyticsRoutes = withDocs(analyticsDocs, [
   defineRoute<unknown, FleetQuery>({
     method: 'GET',
     path: '/v1/analytics/fleet',
@@ -127,4 +129,4 @@ export const analyticsRoutes = [
       ctx.body = Readable.from(encodeExport(query.dataset, format, rows));
     },
   }),
-];
+]);

@@ -75,5 +75,5 @@ export const FleetRecord = Type.Object({
   currency: Type.String({ description: 'Extension: the currency of estimated_cost (the organization currency).' }),
 });
 
-/** A loose object schema for OpenAPI of the extension reports (their fields are documented in the README, section Analytics). */
+/** A loose object schema for OpenAPI of the extension reports (their fields are documented in the route descriptions, analytics.docs.ts). */
 export const reportRecord = (description: string): TSchema => Type.Object({ period: PeriodRecord }, { description, additionalProperties: true });

@@ -27,8 +27,11 @@ import type { AccessControl } from '../http/middleware/access-control.js';
 import type { ForwardingOptions } from '../forwarding/forwarding.middleware.js';
 import type { ClusterBus } from '../cluster/cluster-bus.js';
 import type { NodeRuntime } from '../nodes/node-runtime.js';
+import type { HomeAssistantControl } from '../homeassistant/homeassistant-control.js';
 
 export interface AppDeps extends HttpDeps {
+  /** The farm in Home Assistant over MQTT (--mqtt, or the broker in the settings): started after the farm, stopped before it. */
+  homeassistant: HomeAssistantControl;
   /** This appliance among the nodes sharing the database (src/nodes/node-identity.ts). */
   node: NodeIdentity;
   /** Timeouts of requests forwarded to the node owning a printer (tests shorten them). */

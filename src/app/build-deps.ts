@@ -38,6 +38,9 @@ import { NodeRuntime, type NodeTuning } from '../nodes/node-runtime.js';
 import { handleNodeLost } from '../nodes/node-lost.service.js';
 import { findNode, setPinnedWaitingReason } from '../nodes/nodes.repository.js';
 import { VERSION } from '../version.js';
+import { homeAssistantFor, type HomeAssistantSettings } from '../homeassistant/homeassistant-runtime.js';
+import { HomeAssistantControl } from '../homeassistant/homeassistant-control.js';
+import { storedBrokerTarget } from '../homeassistant/broker-settings.js';
 
 export interface DepsSettings {
   handle: DbHandle;
@@ -80,6 +83,10 @@ export interface DepsSettings {
   startRetryMs?: number;
   /** Heartbeat and liveness tuning (tests shorten them). */
   nodes?: NodeTuning;
+  /** --mqtt: publish the farm to Home Assistant through this broker; absent: the broker set in the settings, if any. */
+  homeassistant?: HomeAssistantSettings;
+  /** Reconnect back-off and tick of the Home Assistant bridge, whichever broker it uses (tests shorten them). */
+  homeassistantTuning?: Pick<HomeAssistantSettings, 'backoff' | 'tickMs'>;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -124,7 +131,15 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   remote.onChange(() => farm.scheduler.wake());
   const nodes = nodeRuntime(s, node, cluster, printers, farm, events);
   const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
+  const homeassistant = new HomeAssistantControl({
+    flag: s.homeassistant ?? null,
+    stored: () => storedBrokerTarget(handle.db, s.secrets),
+    ...(s.homeassistantTuning ? { tuning: s.homeassistantTuning } : {}),
+    make: (settings) => homeAssistantFor({ bus, db: handle.db, clock, logger, nodeId: node.id, printers, sessions, jobs: farm.jobs }, settings),
+    logger,
+  });
   const deps: AppDeps = {
+    homeassistant,
     node,
     cluster,
     ...(s.forwarding ? { forwarding: s.forwarding } : {}),

@@ -155,6 +155,7 @@ export function createFarm(base: FarmBase): Farm {
     clock: base.clock,
     logger: base.logger,
     filePath: (fileId) => jobFiles.pathOf(fileId),
+    slicedOf: (fileId) => jobFiles.slicedOf(fileId),
     keepsPrinting: async (printerId) => ((await base.printers.get(printerId).catch(() => null))?.kind ?? 'serial') !== 'serial',
     ownsPrinter: async (printerId) => (await base.printers.get(printerId).catch(() => null))?.node_id === base.nodeId,
     publishProgress: (job) => base.events.live('job.progress', job),

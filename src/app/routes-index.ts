@@ -20,6 +20,7 @@ import { metricsRoutes } from '../metrics/metrics.routes.js';
 import { nodeRoutes } from '../nodes/nodes.routes.js';
 import { slicerRoutes } from '../slicer/slicer.routes.js';
 import { notificationRoutes } from '../notifications/notifications.routes.js';
+import { homeAssistantRoutes } from '../homeassistant/homeassistant.routes.js';
 
 /** A route of any feature, typed against the one deps object the program builds (the compiler checks each feature's needs). */
 export type AppRoute = RouteDef<any, any, AppDeps>;
@@ -44,6 +45,7 @@ export function allRoutes(): AppRoute[] {
     ...analyticsRoutes,
     ...metricsRoutes,
     ...slicerRoutes,
+    ...homeAssistantRoutes,
     ...openApiRoutes(allRoutes),
   ];
 }

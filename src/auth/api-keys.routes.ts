@@ -11,13 +11,15 @@ import { getOrganization } from './organization.service.js';
 import { errorDocs } from '../http/route-docs.js';
 import { ADMIN_SCOPE } from './scopes.js';
 import type { AuthRouteDeps } from './auth-route-deps.js';
+import { withDocs } from '../http/with-docs.js';
+import { apiKeyDocs } from './api-keys.docs.js';
 
 const defineRoute = routeDefiner<AuthRouteDeps>();
 
 const TAG = 'API keys';
 const admin = { scope: ADMIN_SCOPE };
 
-export const apiKeyRoutes = [
+export const apiKeyRoutes = withDocs(apiKeyDocs, [
   defineRoute<CreateKeyBody>({
     method: 'POST',
     path: '/v1/api-keys',
@@ -142,4 +144,4 @@ export const apiKeyRoutes = [
       ctx.body = { authenticated: true, key_id: caller.keyId, organization: org.name, environment: caller.env, scopes: caller.scopes };
     },
   }),
-];
+]);

@@ -5,10 +5,12 @@ import { acceptInvite } from './invitations.service.js';
 import { errorDocs } from '../http/route-docs.js';
 import { toUserRecord } from './users.service.js';
 import type { AuthRouteDeps } from './auth-route-deps.js';
+import { withDocs } from '../http/with-docs.js';
+import { invitationDocs } from './invitations.docs.js';
 
 const defineRoute = routeDefiner<AuthRouteDeps>();
 
-export const invitationRoutes = [
+export const invitationRoutes = withDocs(invitationDocs, [
   defineRoute<AcceptInviteBody>({
     method: 'POST',
     path: '/v1/users/accept-invite',
@@ -40,4 +42,4 @@ export const invitationRoutes = [
       ctx.body = toUserRecord(await acceptInvite(deps, body));
     },
   }),
-];
+]);

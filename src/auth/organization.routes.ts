@@ -12,12 +12,14 @@ import {
 import { OrganizationPatchBody, OrganizationRecord, PatchedOrganization, READ_ONLY_FIELDS } from './organization.schemas.js';
 import { ADMIN_SCOPE } from './scopes.js';
 import type { AuthRouteDeps } from './auth-route-deps.js';
+import { withDocs } from '../http/with-docs.js';
+import { organizationDocs } from './organization.docs.js';
 
 const defineRoute = routeDefiner<AuthRouteDeps>();
 
 const TAG = 'Organization';
 
-export const organizationRoutes = [
+export const organizationRoutes = withDocs(organizationDocs, [
   defineRoute({
     method: 'GET',
     path: ORGANIZATION_PATH,
@@ -54,4 +56,4 @@ export const organizationRoutes = [
       ctx.body = { ...toOrganizationRecord(row), ...(warnings.length > 0 ? { warnings } : {}) };
     },
   }),
-];
+]);

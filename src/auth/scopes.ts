@@ -1,19 +1,8 @@
 // Pure scope rules: the known scopes, wildcard matching (`R:*`, `admin:*`) and the no-escalation check for minting keys.
+import { SCOPE_CATALOGUE, type ConcreteScope } from './scope-catalogue.js';
 
-/** Concrete scopes an endpoint can require; materials:*, metrics:* and slicer:* are this product's extension scopes. */
-export const CONCRETE_SCOPES = [
-  'printers:read',
-  'printers:write',
-  'jobs:read',
-  'jobs:write',
-  'materials:read',
-  'materials:write',
-  'analytics:read',
-  'webhooks:write',
-  'metrics:read',
-  // Upload G-code from a slicer through the emulated OctoPrint, PrusaLink and Moonraker host APIs (src/slicer), nothing else.
-  'slicer:upload',
-] as const;
+/** Concrete scopes an endpoint can require (materials:*, metrics:* and slicer:* are this product's extension scopes); their meanings are in scope-catalogue.ts. */
+export const CONCRETE_SCOPES = Object.keys(SCOPE_CATALOGUE) as ConcreteScope[];
 
 export const ADMIN_SCOPE = 'admin:*';
 

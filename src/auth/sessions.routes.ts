@@ -7,13 +7,15 @@ import { errorDocs } from '../http/route-docs.js';
 import { SessionResponse, SignInBody } from './sessions.schemas.js';
 import { currentSession, signIn, signOut, toSessionRecord } from './sessions.service.js';
 import type { AuthRouteDeps } from './auth-route-deps.js';
+import { withDocs } from '../http/with-docs.js';
+import { sessionDocs } from './sessions.docs.js';
 
 const defineRoute = routeDefiner<AuthRouteDeps>();
 
 const TAG = 'Sessions';
 const notASession = { description: 'resource_not_found: the request used an API key in the Authorization header, not the session cookie' };
 
-export const sessionRoutes = [
+export const sessionRoutes = withDocs(sessionDocs, [
   defineRoute<SignInBody>({
     method: 'POST',
     path: '/v1/sessions',
@@ -74,4 +76,4 @@ export const sessionRoutes = [
       ctx.status = 204;
     },
   }),
-];
+]);

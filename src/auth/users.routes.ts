@@ -10,6 +10,8 @@ import { errorDocs } from '../http/route-docs.js';
 import { ADMIN_SCOPE } from './scopes.js';
 import { getUser, inviteUser, listUsers, ROLES, toUserRecord, USER_FIELDS } from './users.service.js';
 import type { AuthRouteDeps } from './auth-route-deps.js';
+import { withDocs } from '../http/with-docs.js';
+import { userDocs } from './users.docs.js';
 
 const defineRoute = routeDefiner<AuthRouteDeps>();
 
@@ -48,7 +50,7 @@ const InviteBody = Type.Object(
 );
 type InviteBody = Static<typeof InviteBody>;
 
-export const userRoutes = [
+export const userRoutes = withDocs(userDocs, [
   defineRoute<unknown, ListQuery>({
     method: 'GET',
     path: '/v1/users',
@@ -103,4 +105,4 @@ export const userRoutes = [
       ctx.body = { ...toUserRecord(row), invite_token: inviteToken };
     },
   }),
-];
+]);

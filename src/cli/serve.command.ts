@@ -21,6 +21,8 @@ const OPTIONS = {
   demo: { type: 'string' },
   'demo-network': { type: 'boolean' },
   'no-mdns': { type: 'boolean' },
+  mqtt: { type: 'string' },
+  'mqtt-ca': { type: 'string' },
 } as const;
 
 /**
@@ -58,6 +60,11 @@ Flags (each also as an environment variable; a flag wins over the variable):
                    materials and one queued print each, to see the farm work
   --demo-network   with --demo: also a Moonraker, an OctoPrint and a PrusaLink printer, each a stand-in of that
                    API served by this process on 127.0.0.1 (ports PORT+1, PORT+2, PORT+3; ephemeral with --port 0)
+  --mqtt URL       publish the farm to Home     ${envVarFor('mqtt').padEnd(20)} default: none
+                   Assistant through this MQTT broker: mqtt://user:password@host[:port] (1883), or mqtts://…
+                   (TLS, 8883); see docs/home-assistant.md
+  --mqtt-ca FILE   PEM of the CA that signed    ${envVarFor('mqtt-ca').padEnd(20)} default: the system's CAs
+                   the mqtts broker's certificate
   --no-mdns        no multicast DNS: do not look for network printers (GET /v1/printers/discover lists serial
                    ports only) and do not announce this server on the LAN; same as ${envVarFor('mdns')}=0
 

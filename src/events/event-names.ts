@@ -1,26 +1,27 @@
 // Pure rules for public event names: the known types, group wildcards, pattern matching and the scope that may read each.
 import { covers } from '../auth/scopes.js';
 
-/** Every event type that is stored in the log and can be sent to webhooks. */
-export const EVENT_TYPES = [
-  'job.created',
-  'job.started',
-  'job.paused',
-  'job.resumed',
-  'job.completed',
-  'job.failed',
-  'job.cancelled',
-  'printer.online',
-  'printer.offline',
-  'printer.error',
-  'printer.bed_waiting',
-  'material.low',
-  'material.empty',
-  'file.pruned',
-  'node.lost',
-  'queue.empty',
-  'storage.low',
-] as const;
+/** Every event type that is stored in the log and can be sent to webhooks, with when it happens (the API reference prints this). */
+export const EVENT_CATALOGUE = {
+  'job.created': 'A job was added to the queue (one event per copy).',
+  'job.started': 'A job started printing on a printer.',
+  'job.paused': 'A printing job was paused.',
+  'job.resumed': 'A paused job was resumed.',
+  'job.completed': 'A job finished printing.',
+  'job.failed': 'A job failed (the printer reported an error, the link was lost, the file could not be read).',
+  'job.cancelled': 'A job was cancelled, queued or printing.',
+  'printer.online': 'A printer connected and was identified.',
+  'printer.offline': 'A printer link was lost or closed.',
+  'printer.error': 'A printer reported a fault or an emergency stop was sent.',
+  'printer.bed_waiting': 'A print ended and the bed waits to be cleared (the printer\'s `ready` went from true to false); `data.object` is the printer.',
+  'material.low': 'A spool fell under its reorder threshold.',
+  'material.empty': 'A spool reached zero.',
+  'file.pruned': 'Pruning removed a stored file; `data.object` is `{ id, original_name, size, reason }`, reason `retention` or `store_size`.',
+  'node.lost': 'A box of a farm of several stopped answering and another marked it lost (once per farm); `data.object` is the node as GET /v1/nodes shows it.',
+  'queue.empty': 'A job started and none is left queued (once, in that start\'s transaction); `data.object` is `{ object: "queue", queued: 0, printing, last_started: { id, name, printer_id } }`.',
+  'storage.low': 'A box\'s disk went from ok to below the reserve kept for the database, or full (once per episode, checked every minute); `data.object` is `{ object: "storage", node_id, state, free_mb, reserve_mb }`.',
+} as const;
+export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as (keyof typeof EVENT_CATALOGUE)[];
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Sent only by POST /v1/webhooks/:id/test, to that one webhook; no pattern subscribes to it. */
@@ -42,6 +43,15 @@ const LIVE_TYPES: readonly string[] = [TELEMETRY_EVENT_TYPE, JOB_PROGRESS_EVENT_
 
 export type RecordableType = EventType | typeof TEST_EVENT_TYPE;
 export type StreamType = RecordableType | LiveType;
+
+/** The types only the live stream (or the test endpoint) sends, with what they carry, for the API reference. */
+export const STREAM_ONLY_EVENT_MEANINGS: Record<string, string> = {
+  [TEST_EVENT_TYPE]: 'Sent only by POST /v1/webhooks/:id/test, to that one webhook; no wildcard subscribes to it.',
+  [TELEMETRY_EVENT_TYPE]: 'Live only: a connected printer\'s temperatures and progress, throttled; never stored nor sent to webhooks.',
+  [JOB_PROGRESS_EVENT_TYPE]: 'Live only: a printing job\'s progress (at most every 10 % or 60 s), the job as the API shows it.',
+  [PRINTER_UPDATED_EVENT_TYPE]: 'Live only: a printer was added or changed (PATCH, bed cleared or not), the printer as the API shows it.',
+  [MATERIAL_UPDATED_EVENT_TYPE]: 'Live only: a spool was added, changed or drawn down by a print, the spool as the API shows it.',
+};
 
 export const EVENT_GROUPS = ['job.*', 'printer.*', 'material.*', 'file.*', 'node.*', 'queue.*', 'storage.*'] as const;
 /** What a webhook's `events` array may hold. */

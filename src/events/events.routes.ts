@@ -9,6 +9,8 @@ import { anyPatternMatches, mayReadEvent, STREAM_EVENT_PATTERNS } from './event-
 import { serveSse } from './sse-connection.js';
 import type { Db } from '../storage/db.js';
 import type { EventsRuntime } from './events-runtime.js';
+import { withDocs } from '../http/with-docs.js';
+import { eventDocs } from './events.docs.js';
 
 /** What these routes' handlers use from the program's deps. */
 export type EventRouteDeps = HttpDeps & { db: Db; events: EventsRuntime };
@@ -30,7 +32,7 @@ function parseTypes(text: string | undefined): string[] {
   return types;
 }
 
-export const eventRoutes = [
+export const eventRoutes = withDocs(eventDocs, [
   defineRoute<unknown, StreamQuery>({
     method: 'GET',
     path: '/v1/events',
@@ -86,4 +88,4 @@ export const eventRoutes = [
       );
     },
   }),
-];
+]);

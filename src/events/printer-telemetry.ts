@@ -15,5 +15,6 @@ export function telemetryFromSnapshot(s: PrinterSnapshot): TelemetrySample {
     job_id: s.job ? s.job.id : null,
     external_job: externalJobOf(s),
     offline_reason: offlineReasonOf(s),
+    ...(s.bambu ? { bambu: s.bambu } : {}),
   };
 }

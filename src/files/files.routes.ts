@@ -8,6 +8,8 @@ import { routeDefiner } from '../http/route.js';
 import type { JsonSchema } from '../http/validation.js';
 import { FileListItemSchema, FileRecordSchema, FILES_LIST_SPEC } from './files.schemas.js';
 import type { FilesService } from './files.service.js';
+import { withDocs } from '../http/with-docs.js';
+import { fileDocs } from './files.docs.js';
 
 /** What these routes' handlers use from the program's deps. */
 export type FileRouteDeps = HttpDeps & { files: FilesService };
@@ -18,7 +20,7 @@ const read = { scope: 'jobs:read' };
 /** A file's content never changes (it is addressed by its hash), so its thumbnail may be cached for a year. */
 const THUMBNAIL_CACHE = 'private, max-age=31536000, immutable';
 
-export const fileRoutes = [
+export const fileRoutes = withDocs(fileDocs, [
   defineRoute<unknown, ListQuery>({
     method: 'GET',
     path: '/v1/files',
@@ -74,4 +76,4 @@ export const fileRoutes = [
       ctx.body = thumb.data;
     },
   }),
-];
+]);

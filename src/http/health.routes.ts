@@ -3,8 +3,10 @@
 import { sql } from 'kysely';
 import { VERSION } from '../version.js';
 import { defineRoute } from './route.js';
+import { withDocs } from './with-docs.js';
+import { healthDocs } from './health.docs.js';
 
-export const healthRoutes = [
+export const healthRoutes = withDocs(healthDocs, [
   defineRoute({
     method: 'GET',
     path: '/healthz',
@@ -34,4 +36,4 @@ export const healthRoutes = [
       ctx.body = { status: 'ok', version: VERSION, uptime_s: Math.round(process.uptime()), storage: await deps.storage.state() };
     },
   }),
-];
+]);

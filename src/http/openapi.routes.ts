@@ -1,11 +1,13 @@
 // GET /v1/openapi.json: the OpenAPI 3.1 document, open without a key so tools (Swagger UI, generators) can fetch it.
 import { buildOpenApiDocument } from './openapi.js';
 import { defineRoute, type AnyRouteDef, type RouteDef } from './route.js';
+import { withDocs } from './with-docs.js';
+import { openApiDocs } from './openapi.docs.js';
 
 /** Takes the route list lazily (it includes this route) and builds the document once, on first request. */
 export function openApiRoutes(getRoutes: () => readonly AnyRouteDef[]): RouteDef[] {
   let doc: Record<string, unknown> | undefined;
-  return [
+  return withDocs(openApiDocs, [
     defineRoute({
       method: 'GET',
       path: '/v1/openapi.json',
@@ -20,5 +22,5 @@ export function openApiRoutes(getRoutes: () => readonly AnyRouteDef[]): RouteDef
         ctx.body = doc;
       },
     }),
-  ];
+  ]);
 }

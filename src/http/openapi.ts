@@ -5,29 +5,25 @@ import { SESSION_COOKIE } from './middleware/session-cookie.js';
 import { withTextDefaults } from './text-field.js';
 import type { AnyRouteDef } from './route.js';
 import type { JsonSchema } from './validation.js';
+import { ERROR_CODES, errorsWithStatus } from '../error-catalogue.js';
+import { API_INTRO } from './api-intro.js';
+import { TAG_TEXTS } from './api-tags.js';
+import { errorCatalogueMarkdown, eventCatalogueMarkdown, scopeCatalogueMarkdown } from './api-catalogues.js';
 
 type Obj = Record<string, unknown>;
 
-const ERROR_RESPONSES: Record<string, { status: number; description: string }> = {
-  BadRequest: { status: 400, description: 'invalid_request: malformed JSON, schema violation or bad query parameter (the message names the field and the rule)' },
-  Unauthorized: {
-    status: 401,
-    description: 'invalid_api_key: missing, unknown, revoked, expired or wrong-environment key; invalid_session: the session cookie is unknown or its session ended (sign in again)',
-  },
-  Forbidden: {
-    status: 403,
-    description: 'insufficient_permissions (the message names the missing scope), quota_exceeded, or csrf_rejected (a session-cookie request that changes something from another origin)',
-  },
-  NotFound: { status: 404, description: 'resource_not_found' },
-  Conflict: { status: 409, description: 'Idempotency-Key reused with another request, or still in progress (invalid_request)' },
-  PayloadTooLarge: { status: 413, description: 'invalid_request: body over 1 MB' },
-  UnsupportedMediaType: { status: 415, description: 'invalid_request: the body is not application/json' },
-  TooManyRequests: { status: 429, description: 'rate_limit_exceeded; Retry-After says when to retry' },
-  InsufficientStorage: {
-    status: 507,
-    description: 'storage_full: the disk holding the data directory is full (or, for an upload, below the reserve kept for the database); the message says what to free',
-  },
-  InternalError: { status: 500, description: 'internal_error; details carry the request id' },
+/** The shared error answers; what each says comes from the error catalogue, so a new code shows up by itself. */
+const ERROR_RESPONSES: Record<string, { status: number; note?: string }> = {
+  BadRequest: { status: 400 },
+  Unauthorized: { status: 401 },
+  Forbidden: { status: 403 },
+  NotFound: { status: 404 },
+  Conflict: { status: 409 },
+  PayloadTooLarge: { status: 413, note: 'The JSON body is over 1 MB.' },
+  UnsupportedMediaType: { status: 415, note: 'The body is not application/json.' },
+  TooManyRequests: { status: 429 },
+  InsufficientStorage: { status: 507 },
+  InternalError: { status: 500, note: 'The details carry the request id.' },
 };
 
 const errorSchema: JsonSchema = {
@@ -41,25 +37,7 @@ const errorSchema: JsonSchema = {
       properties: {
         code: {
           type: 'string',
-          enum: [
-            'invalid_request',
-            'invalid_printer',
-            'invalid_api_key',
-            'invalid_credentials',
-            'invalid_session',
-            'csrf_rejected',
-            'insufficient_permissions',
-            'quota_exceeded',
-            'resource_not_found',
-            'printer_busy',
-            'printer_offline',
-            'invalid_state',
-            'file_invalid',
-            'rate_limit_exceeded',
-            'storage_full',
-            'node_unavailable',
-            'internal_error',
-          ],
+          enum: ERROR_CODES,
         },
         message: { type: 'string' },
         details: { type: 'string', description: 'More context; empty when there is nothing to add.' },
@@ -69,11 +47,15 @@ const errorSchema: JsonSchema = {
 };
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
+  Health: 'Liveness of the appliance and the state of its disk, open without a key (for load balancers and monitors).',
+  Events: 'The live event stream (Server-Sent Events): every stored event the caller may read, plus live-only telemetry.',
+  Metrics: 'Prometheus metrics of the farm, for scraping (see the metrics guide, docs/metrics.md).',
   Printers: 'Printers connected over USB serial, TCP bridges or simulated; status and control actions.',
   Jobs: 'The print queue: create, monitor, pause, cancel.',
   Materials: 'Filament spools and their consumption.',
   Analytics: 'Fleet, printer, job and material metrics.',
   Webhooks: 'Event subscriptions with signed deliveries.',
+  'Home Assistant': 'The farm published to an MQTT broker with Home Assistant discovery (docs/home-assistant.md).',
   'Slicer uploads':
     'The OctoPrint, PrusaLink and Moonraker upload APIs slicers speak, answered by the farm: an upload goes into the queue. ' +
     'Errors here are one sentence of text/plain (what a slicer shows), not the JSON error shape.',
@@ -226,12 +208,20 @@ export function buildOpenApiDocument(routes: readonly AnyRouteDef[]): Obj {
     info: {
       title: 'Print farm API',
       version: VERSION,
-      description:
+      description: [
         'REST API of the print farm appliance. JSON in and out; every error is `{ success: false, error: { code, message, details } }` ' +
-        'with an X-Request-Id header.',
+          'with an X-Request-Id header.',
+        API_INTRO.join('\n'),
+        errorCatalogueMarkdown(),
+        eventCatalogueMarkdown(),
+        scopeCatalogueMarkdown(),
+      ].join('\n\n'),
     },
     servers: [{ url: '/', description: 'This server' }],
-    tags: [...tags].sort().map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
+    tags: [...tags].sort().map((name) => {
+      const text = [TAG_DESCRIPTIONS[name], TAG_TEXTS[name]?.join('\n')].filter(Boolean).join('\n\n');
+      return { name, ...(text ? { description: text } : {}) };
+    }),
     paths,
     components: {
       securitySchemes: {
@@ -260,7 +250,7 @@ export function buildOpenApiDocument(routes: readonly AnyRouteDef[]): Obj {
         Object.entries(ERROR_RESPONSES).map(([name, r]) => [
           name,
           {
-            description: r.description,
+            description: [r.note, errorsWithStatus(r.status)].filter(Boolean).join(' '),
             headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
           },

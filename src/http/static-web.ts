@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type Koa from 'koa';
 import { isSingleBinary, readAsset } from '../assets.js';
-import { WEB_ASSETS_DIR, WEB_BUILD_HINT, WEB_DIST } from '../web/web-dist.js';
+import { WEB_ASSETS_DIR, WEB_BUILD_HINT, WEB_DIST, WEB_DOCS_PAGE } from '../web/web-dist.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -22,6 +22,9 @@ const TYPES: Record<string, string> = {
  */
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
+
+/** The API reference page: the same, plus the Web Worker its renderer starts from a blob: URL for the search index. */
+export const DOCS_CONTENT_SECURITY_POLICY = `${CONTENT_SECURITY_POLICY}; worker-src 'self' blob:`;
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -47,6 +50,7 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding {
 function distFile(urlPath: string): string | null {
   if (urlPath === '/' || urlPath === '/index.html') return 'index.html';
   if (urlPath === '/favicon.ico') return 'favicon.ico';
+  if (urlPath === '/docs' || urlPath === '/docs/') return WEB_DOCS_PAGE;
   const rel = urlPath.slice(1);
   const parts = rel.split('/');
   // Only the hashed files, never a dot file, a path outside the folder, or a stored .br/.gz asked for by name.
@@ -76,7 +80,7 @@ export function staticWeb(dist: string = WEB_DIST): Koa.Middleware {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/v1') || ctx.path === '/healthz') return next();
     const rel = distFile(ctx.path);
     if (!rel) return next();
-    const isPage = rel === 'index.html';
+    const isPage = rel === 'index.html' || rel === WEB_DOCS_PAGE;
     const hashed = rel.startsWith(`${WEB_ASSETS_DIR}/`);
 
     let plain = read(rel, hashed);
@@ -93,7 +97,7 @@ export function staticWeb(dist: string = WEB_DIST): Koa.Middleware {
 
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'same-origin');
-    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    ctx.set('Content-Security-Policy', rel === WEB_DOCS_PAGE ? DOCS_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY);
     ctx.set('Cache-Control', hashed ? IMMUTABLE : 'no-cache');
     ctx.set('Vary', 'Accept-Encoding');
     ctx.type = TYPES[path.extname(rel)] ?? 'application/octet-stream';

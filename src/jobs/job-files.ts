@@ -6,6 +6,7 @@ import { FileContentError } from '../files/content-store.js';
 import type { FileRecord } from '../files/files.schemas.js';
 import { fileDeletedError, type FilesService } from '../files/files.service.js';
 import { parseMultipartJobUpload } from '../files/multipart-upload.js';
+import type { SlicedStart } from '../printers/printer-link.js';
 import type { FormFields } from './job-form.js';
 import { JobFileError } from './job-runner.js';
 import type { JobFileInfo } from './jobs.service.js';
@@ -23,6 +24,8 @@ export interface JobFiles {
    * when the content is missing or damaged.
    */
   pathOf(fileId: string): Promise<string>;
+  /** A sliced 3MF's first plate (the one a job prints) with its filament per slot; null for G-code files. */
+  slicedOf(fileId: string): Promise<SlicedStart | null>;
 }
 
 export const toJobFileInfo = (f: FileRecord): JobFileInfo => ({
@@ -55,6 +58,11 @@ export function jobFilesFrom(files: FilesService): JobFiles {
       } catch (err) {
         throw err instanceof FileContentError ? new JobFileError(err.code, err.message) : err;
       }
+    },
+    async slicedOf(fileId) {
+      const file = await files.getFile(fileId);
+      const plate = file.format === '3mf' ? file.plates[0] : undefined;
+      return plate ? { plate: plate.index, gcode: plate.gcode, filaments: plate.filaments.map((f) => ({ ...f })) } : null;
     },
   };
 }

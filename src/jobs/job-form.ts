@@ -25,6 +25,14 @@ export function formToCreateFields(fields: FormFields): NewJobFields {
       continue;
     }
     const value = single(name, raw);
+    if (name === 'print_options') {
+      try {
+        out.print_options = JSON.parse(value ?? '');
+      } catch {
+        throw badRequest('print_options: must be JSON text of an object, e.g. {"timelapse":true}');
+      }
+      continue;
+    }
     if (name === 'copies') {
       if (!/^\d{1,4}$/.test(value ?? '')) throw badRequest(`copies: must be a whole number from 1 to 100, got "${(value ?? '').slice(0, 20)}"`);
       out.copies = Number(value);

@@ -2,6 +2,7 @@
 import { estimateRemaining } from './job-eta.js';
 import { thumbnailPath } from '../files/file-record.js';
 import type { JobReadRow, JobRow } from './jobs.repository.js';
+import type { PrintOptions } from '../printers/printer-link.js';
 import type { PendingAction } from '../printers/printer-state.js';
 
 /** What a live session knows of a running job, fresher than the row. */
@@ -46,6 +47,7 @@ export interface JobRecord {
   /** Filament + machine time + energy in the organization currency, set when the job ended; null before. */
   cost: number | null;
   nozzle_diameter: number | null;
+  print_options: PrintOptions | null;
   group: string | null;
   tags: string[];
   batch_id: string | null;
@@ -93,6 +95,7 @@ export function toJobRecord(row: JobReadRow, live?: LiveJobCounters | null): Job
     slicer_api: row.slicer_api ?? null,
     cost: row.cost,
     nozzle_diameter: row.nozzle_diameter,
+    print_options: row.print_options ? (JSON.parse(row.print_options) as PrintOptions) : null,
     group: row.group_name,
     tags: JSON.parse(row.tags) as string[],
     batch_id: row.batch_id,

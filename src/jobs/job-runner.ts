@@ -5,13 +5,14 @@ import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
+import type { SlicedStart } from '../printers/printer-link.js';
 import type { JobHandle } from '../printers/session-job-control.js';
 import type { JobFailureCode, JobOutcome, JobSnapshot } from '../printers/printer-state.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { DurableWriter } from '../storage/durable-writer.js';
 import type { JobRecord } from './job-record.js';
 import type { JobTrigger } from './job-state.js';
-import { activeJobs, jobStatuses, updateJobProgress } from './jobs.repository.js';
+import { activeJobs, jobPrintOptions, jobStatuses, updateJobProgress } from './jobs.repository.js';
 import { FINAL_STATUSES } from './job-state.js';
 import type { JobsService } from './jobs.service.js';
 import { PendingWrites } from './pending-writes.js';
@@ -33,6 +34,8 @@ export interface JobRunnerDeps {
    * from it (the content is missing or damaged).
    */
   filePath(fileId: string): Promise<string>;
+  /** A sliced 3MF's plate and filaments (what a Bambu start sends); null for G-code. Absent: none is read. */
+  slicedOf?(fileId: string): Promise<SlicedStart | null>;
   /** Whether the printer prints its own copy of a file (a network printer): its job outlives our restart. */
   keepsPrinting(printerId: string): Promise<boolean>;
   /** Whether this node drives the printer: jobs on other nodes' printers are theirs to settle. Absent: every printer. */
@@ -178,7 +181,8 @@ export class JobRunner {
         const status = link?.currentStatus;
         if (link?.adoptJob && status !== undefined && status !== 'offline' && status !== 'connecting') {
           const startedAt = row.started_at ? Date.parse(row.started_at) : this.d.clock.now();
-          handle = await link.adoptJob({ jobId: row.id, filePath, remoteName: remoteNameFor(row.id, filePath), startedAt });
+          const sliced = (await this.d.slicedOf?.(row.file_id)) ?? null;
+          handle = await link.adoptJob({ jobId: row.id, filePath, remoteName: remoteNameFor(row.id, filePath), startedAt, ...(sliced ? { sliced } : {}) });
           if (!handle) why = 'after the server restarted, the printer was no longer printing this job';
           break;
         }
@@ -221,7 +225,15 @@ export class JobRunner {
     let handle: JobHandle;
     try {
       const filePath = await this.d.filePath(fileId);
-      handle = await session.startJob({ jobId, filePath, remoteName: remoteNameFor(jobId, filePath) });
+      const sliced = (await this.d.slicedOf?.(fileId)) ?? null;
+      const printOptions = await jobPrintOptions(this.d.jobs.db, jobId);
+      handle = await session.startJob({
+        jobId,
+        filePath,
+        remoteName: remoteNameFor(jobId, filePath),
+        ...(sliced ? { sliced } : {}),
+        ...(printOptions ? { printOptions } : {}),
+      });
     } catch (err) {
       if (err instanceof JobFileError) {
         // Queued again it would fail the same way on every printer: it ends here, saying why.

@@ -2,6 +2,7 @@
 import { isUniqueViolation } from '../storage/engines/unique-violation.js';
 import type { Kysely, Selectable, SqlBool, Updateable } from 'kysely';
 import type { Database, JobTable } from '../storage/schema.js';
+import type { PrintOptions } from '../printers/printer-link.js';
 import type { JobStatus } from './job-state.js';
 
 export type JobRow = Selectable<JobTable>;
@@ -128,4 +129,10 @@ export async function updateJobProgress(db: Q, id: string, progress: number, ela
 export async function jobStatuses(db: Q, ids: readonly string[]): Promise<Array<{ id: string; status: JobStatus; printer_id: string | null }>> {
   if (ids.length === 0) return [];
   return db.selectFrom('jobs').select(['id', 'status', 'printer_id']).where('id', 'in', [...ids]).execute();
+}
+
+/** The print options a job was created with (sent with its start), or null. */
+export async function jobPrintOptions(db: Q, id: string): Promise<PrintOptions | null> {
+  const row = await db.selectFrom('jobs').select('print_options').where('id', '=', id).executeTakeFirst();
+  return row?.print_options ? (JSON.parse(row.print_options) as PrintOptions) : null;
 }

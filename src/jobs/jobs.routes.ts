@@ -18,6 +18,8 @@ import {
 } from './jobs.schemas.js';
 import type { JobsService } from './jobs.service.js';
 import type { JobFiles } from './job-files.js';
+import { withDocs } from '../http/with-docs.js';
+import { jobDocs } from './jobs.docs.js';
 
 /** What these routes' handlers use from the program's deps. */
 export type JobRouteDeps = HttpDeps & { jobs: JobsService; jobFiles: JobFiles };
@@ -29,7 +31,7 @@ const write = { scope: 'jobs:write' };
 
 const isMultipart = (ctx: Koa.Context): boolean => ctx.is('multipart/form-data') === 'multipart/form-data';
 
-export const jobRoutes = [
+export const jobRoutes = withDocs(jobDocs, [
   defineRoute<unknown, ListQuery>({
     method: 'GET',
     path: '/v1/jobs',
@@ -132,4 +134,4 @@ export const jobRoutes = [
       ctx.body = job;
     },
   }),
-];
+]);

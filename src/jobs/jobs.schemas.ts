@@ -34,6 +34,19 @@ const material = Type.Union([
   ),
 ]);
 
+export const PrintOptionsSchema = Type.Object(
+  {
+    bed_levelling: Type.Optional(Type.Boolean({ description: 'Level the bed before printing (Bambu default: true).' })),
+    timelapse: Type.Optional(Type.Boolean({ description: "Record the printer's own timelapse (Bambu default: false)." })),
+    flow_calibration: Type.Optional(Type.Boolean({ description: 'Calibrate the flow before printing (Bambu default: false).' })),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Extension: options sent with the start to printers that take them (Bambu Lab: project_file); other kinds ignore them. In a multipart create, the field print_options holds this object as JSON text.',
+  },
+);
+
 /** Fields shared by the JSON and the multipart create. */
 const createFields = {
   name: Type.Optional(text(JOB_NAME_MAX, 'Defaults to the file name')),
@@ -43,6 +56,7 @@ const createFields = {
   material: Type.Optional(material),
   copies: Type.Optional(Type.Integer({ minimum: 1, maximum: COPIES_MAX, description: 'Creates this many jobs (one batch); default 1' })),
   tags: Type.Optional(tags),
+  print_options: Type.Optional(PrintOptionsSchema),
 };
 
 /** The JSON create names its file one of two ways; exactly one is required (jsonFileSource in job-form.ts says so). */
@@ -95,6 +109,7 @@ export const jobCreateMultipartDoc: JsonSchema = {
     material_color: { type: 'string' },
     copies: { type: 'integer', minimum: 1, maximum: COPIES_MAX },
     tags: { type: 'string', description: 'Comma-separated, or the field repeated' },
+    print_options: { type: 'string', description: 'Extension: JSON text of print_options, e.g. {"timelapse":true}' },
   },
 };
 
@@ -150,9 +165,9 @@ export const jobRecordSchema: JsonSchema = {
         }),
         used_basis: nullable({
           type: 'string',
-          enum: ['wire', 'file_position', 'progress_percent', 'printer_report'],
+          enum: ['wire', 'file_position', 'progress_percent', 'printer_report', 'slice_per_tray'],
           description:
-            'Extension: how used was measured: wire (the lines a serial printer acknowledged), file_position (a network printer\'s position in our copy of the file), progress_percent (only a percentage was reported: approximate), printer_report (the printer\'s own counter, external prints); null before the job ran',
+            'Extension: how used was measured: wire (the lines a serial printer acknowledged), file_position (a network printer\'s position in our copy of the file), progress_percent (only a percentage was reported: approximate), printer_report (the printer\'s own counter, external prints), slice_per_tray (a sliced 3MF on a Bambu printer: the slice\'s metres per filament slot at the share of the print done, charged to the AMS tray, as tool, each slot printed from); null before the job ran',
         }),
       },
     },
@@ -169,6 +184,7 @@ export const jobRecordSchema: JsonSchema = {
     }),
     cost: nullable({ type: 'number', description: 'Extension: filament + machine time + energy, organization currency; set when the job ends' }),
     nozzle_diameter: nullable({ type: 'number', description: 'Extension: mm, from the slicer metadata' }),
+    print_options: nullable({ ...PrintOptionsSchema, description: 'Extension: the print options the job was created with; null when none' } as JsonSchema),
     group: nullable({ type: 'string' }),
     tags: { type: 'array', items: { type: 'string' } },
     batch_id: nullable({ type: 'string' }),

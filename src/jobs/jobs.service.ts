@@ -8,6 +8,7 @@ import { AppError, notFound } from '../errors.js';
 import { runListQuery, withCustomCondition, type ListQuery } from '../storage/list-page.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
+import type { PrintOptions } from '../printers/printer-link.js';
 import type { JobSnapshot } from '../printers/printer-state.js';
 import type { SessionRegistry } from '../printers/session-registry.js';
 import type { Database, JobTable } from '../storage/schema.js';
@@ -86,6 +87,7 @@ export interface NewJobFields {
   material?: { type: string; color?: string | null } | null;
   copies?: number;
   tags?: string[];
+  print_options?: PrintOptions;
 }
 
 export interface JobPatch {
@@ -147,7 +149,7 @@ export class JobsService {
     const now = isoTime(this.d.clock.now());
     const priority = fields.priority ?? 'normal';
     const batchId = copies > 1 ? newId('bat') : null;
-    const baseName = fields.name ?? fields.base_name ?? file.original_name?.replace(/\.(gcode|gco|g)$/i, '') ?? 'print';
+    const baseName = fields.name ?? fields.base_name ?? file.original_name?.replace(/\.(gcode\.3mf|gcode|gco|g)$/i, '') ?? 'print';
     const rows: JobRow[] = Array.from({ length: copies }, (_, i) => ({
       id: newId('job'),
       name: copies > 1 && !fields.name ? `${baseName} (${i + 1}/${copies})` : baseName,
@@ -169,6 +171,7 @@ export class JobsService {
       material_color: fields.material?.color ?? null,
       material_estimated_usage: file.filament_grams,
       nozzle_diameter: file.nozzle_diameter,
+      print_options: fields.print_options && Object.keys(fields.print_options).length > 0 ? JSON.stringify(fields.print_options) : null,
       tags: JSON.stringify(fields.tags ?? []),
       batch_id: batchId,
       progress: 0,
@@ -222,6 +225,7 @@ export class JobsService {
       material_color: null,
       material_estimated_usage: null,
       nozzle_diameter: null,
+      print_options: null,
       tags: '[]',
       batch_id: null,
       progress: p.status === 'completed' ? 100 : 0,

@@ -16,6 +16,8 @@ import {
 } from './materials.schemas.js';
 import type { MaterialsDeps } from './materials.service.js';
 import { archiveMaterial, createMaterial, getMaterial, listMaterials, patchMaterial, spoolUsage, toMaterialRecord } from './materials.service.js';
+import { withDocs } from '../http/with-docs.js';
+import { materialDocs } from './materials.docs.js';
 
 /** What these routes' handlers use from the program's deps. */
 export type MaterialRouteDeps = HttpDeps & MaterialsDeps;
@@ -25,7 +27,7 @@ const TAG = 'Materials';
 const read = { scope: 'materials:read' };
 const write = { scope: 'materials:write' };
 
-export const materialRoutes = [
+export const materialRoutes = withDocs(materialDocs, [
   defineRoute<unknown, ListQuery>({
     method: 'GET',
     path: '/v1/materials',
@@ -101,4 +103,4 @@ export const materialRoutes = [
       ctx.status = 204;
     },
   }),
-];
+]);

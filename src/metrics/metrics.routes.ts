@@ -3,6 +3,8 @@ import type { HttpDeps } from '../http/http-deps.js';
 import { errorDocs } from '../http/route-docs.js';
 import { routeDefiner } from '../http/route.js';
 import type { FarmMetrics } from './metrics.service.js';
+import { withDocs } from '../http/with-docs.js';
+import { metricsDocs } from './metrics.docs.js';
 
 export interface MetricsRouteDeps extends HttpDeps {
   metrics: FarmMetrics;
@@ -10,7 +12,7 @@ export interface MetricsRouteDeps extends HttpDeps {
 
 const defineRoute = routeDefiner<MetricsRouteDeps>();
 
-export const metricsRoutes = [
+export const metricsRoutes = withDocs(metricsDocs, [
   defineRoute({
     method: 'GET',
     path: '/metrics',
@@ -27,4 +29,4 @@ export const metricsRoutes = [
       ctx.body = text;
     },
   }),
-];
+]);

@@ -8,12 +8,14 @@ import type { Db } from '../storage/db.js';
 import type { NodeIdentity } from './node-identity.js';
 import { NodeListSchema } from './nodes.schemas.js';
 import { listNodeRecords } from './nodes.service.js';
+import { withDocs } from '../http/with-docs.js';
+import { nodeDocs } from './nodes.docs.js';
 
 /** What these routes' handlers use from the program's deps. */
 export type NodeRouteDeps = HttpDeps & { db: Db; node: NodeIdentity; printers: PrintersService };
 const defineRoute = routeDefiner<NodeRouteDeps>();
 
-export const nodeRoutes = [
+export const nodeRoutes = withDocs(nodeDocs, [
   defineRoute({
     method: 'GET',
     path: '/v1/nodes',
@@ -25,4 +27,4 @@ export const nodeRoutes = [
       ctx.body = { data: await listNodeRecords({ db: deps.db, selfId: deps.node.id, printers: deps.printers }) };
     },
   }),
-];
+]);

@@ -53,8 +53,17 @@ export const printableFormats = (kind: PrinterKind): readonly FileFormat[] =>
  * The name a network printer stores a job's upload under: the requested name (our job id and the file's hash) with the
  * extension of what the file really is, since printers pick the reader by extension.
  */
-export function uploadName(req: { jobId: string; remoteName?: string }, binary: boolean): string {
-  return `${(req.remoteName ?? req.jobId).replace(/\.b?gcode$/i, '')}.${binary ? 'bgcode' : 'gcode'}`;
+export function uploadName(req: { jobId: string; remoteName?: string }, ext: 'gcode' | 'bgcode' | 'gcode.3mf'): string {
+  return `${(req.remoteName ?? req.jobId).replace(/\.(b?gcode|gcode\.3mf)$/i, '')}.${ext}`;
+}
+
+/** The URL with `fingerprint=` set to this SHA-256 (the pin a first contact found), every other part kept. */
+export function withFingerprint(raw: string, fingerprint: string): string {
+  const text = raw.trim();
+  const [head, query = ''] = text.split('?', 2) as [string, string?];
+  const params = query.split('&').filter((p) => p !== '' && !/^fingerprint=/i.test(p));
+  params.push(`fingerprint=${fingerprint.replace(/:/g, '').toLowerCase()}`);
+  return `${head}?${params.join('&')}`;
 }
 
 /** The network kind a URL names, or null for the other schemes (serial, tcp, sim). */

@@ -36,6 +36,8 @@ export interface LinkDeps {
    * gets its proxy. Network printer drivers stay here: they wait on HTTP and poll, with nothing to stream per line.
    */
   workers?: LinkWorkerPool;
+  /** A Bambu link pinned its printer's certificate on first contact: the service writes it into the stored URL. */
+  onCertificatePinned?: (printerId: string, fingerprint: string) => void;
 }
 
 export function openPrinterLink(printer: { id: string; url: string; apiKey: string | null }, deps: LinkDeps): PrinterLink {
@@ -50,7 +52,12 @@ export function openPrinterLink(printer: { id: string; url: string; apiKey: stri
     case 'prusalink':
       return createPrusaLinkPrinter({ ...common, apiKey: printer.apiKey, logger: deps.logger });
     case 'bambu':
-      return createBambuPrinter({ ...common, apiKey: printer.apiKey, logger: deps.logger });
+      return createBambuPrinter({
+        ...common,
+        apiKey: printer.apiKey,
+        logger: deps.logger,
+        onPinned: (fingerprint) => deps.onCertificatePinned?.(printer.id, fingerprint),
+      });
     case null:
       if (deps.workers && hostableInWorker(printer.url)) return deps.workers.open(printer, deps.coolOnPause ?? (() => Promise.resolve(false)));
       return new PrinterSession({ ...deps.sessionOptions, printerId: printer.id, url: printer.url, bus: deps.bus, coolOnPause: deps.coolOnPause, preparedFiles: deps.preparedFiles });

@@ -17,6 +17,27 @@ export interface JobStartRequest {
    * this job (adoptJob). Serial sessions ignore it.
    */
   remoteName?: string;
+  /** The file is a sliced 3MF (Bambu printers): the plate to print and its filament per slot, from the file record. */
+  sliced?: SlicedStart;
+  /** The job's print options, for printers that take them with a start (Bambu); others ignore them. */
+  printOptions?: PrintOptions;
+}
+
+/** What a start may ask of a printer beyond the file; unset: the printer's own default. */
+export interface PrintOptions {
+  bed_levelling?: boolean;
+  timelapse?: boolean;
+  flow_calibration?: boolean;
+}
+
+/** A sliced 3MF's plate as a start needs it. */
+export interface SlicedStart {
+  /** 1-based plate number. */
+  plate: number;
+  /** The plate's G-code inside the archive (Metadata/plate_1.gcode). */
+  gcode: string;
+  /** Each filament slot the plate uses, with what the slice says it uses of it. */
+  filaments: Array<{ slot: number; type: string | null; color: string | null; used_g: number | null; used_m: number | null }>;
 }
 
 export interface PrinterLink {

@@ -2,6 +2,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import type { PrinterTable } from '../storage/schema.js';
+import { BambuViewSchema } from './bambu/bambu-view.js';
 import { printerKindOf } from './network-url.js';
 import type { OfflineReason, PrinterSnapshot, PrinterStatus } from './printer-state.js';
 import { SerialStatsSchema, type SerialStats } from './serial-stats.js';
@@ -95,6 +96,7 @@ export const PrinterRecordSchema = Type.Object({
       },
     ),
   ),
+  bambu: nullable(BambuViewSchema),
   material_type: nullableString('Loaded material type (stop-gap: the scheduler uses it only while no spool is loaded).'),
   material_color: nullableString('Loaded material colour (stop-gap, as material_type).'),
   materials: Type.Array(
@@ -164,6 +166,7 @@ export function toPrinterRecord(row: PrinterRow, snap: PrinterSnapshot | null, s
     offline_reason: offlineReasonOf(snap),
     external_job: externalJobOf(snap),
     start_refusal: startRefusalOf(row),
+    bambu: snap?.bambu ?? null,
     material_type: row.material_type,
     material_color: row.material_color,
     materials: row.loaded_spools ? (JSON.parse(row.loaded_spools) as PrinterRecord['materials']) : [],

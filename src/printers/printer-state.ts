@@ -1,4 +1,5 @@
 // The printer session's public vocabulary: statuses, the snapshot the API layer reads, and the typed errors of its actions.
+import type { BambuView } from './bambu/bambu-view.js';
 import { AppError } from '../errors.js';
 import type { Temperatures } from '../protocol/protocol-types.js';
 
@@ -67,7 +68,12 @@ export interface JobSnapshot {
   used_basis: UsedBasis;
 }
 
-export type UsedBasis = 'wire' | 'file_position' | 'progress_percent' | 'printer_report';
+/**
+ * How a job's extruded_mm was measured: on the wire (serial), at a position in our copy (file_position), at a reported
+ * percentage of it (progress_percent), the printer's own counter (printer_report), or a sliced 3MF's filament per
+ * slot at the reported percentage, by AMS tray (slice_per_tray).
+ */
+export type UsedBasis = 'wire' | 'file_position' | 'progress_percent' | 'printer_report' | 'slice_per_tray';
 
 /** Why a printer is offline (API `offline_reason`); the message is in `error`. */
 export type OfflineReason =
@@ -110,6 +116,8 @@ export interface PrinterSnapshot {
   offline_reason?: OfflineReason | null;
   /** A print we did not start, while it runs (status `printing`/`paused`, `job` null). */
   external_job?: ExternalJob | null;
+  /** A Bambu Lab printer's own readings (AMS trays, HMS, layer); absent for the other kinds. */
+  bambu?: BambuView | null;
 }
 
 /** The reply to a console command. */

@@ -31,6 +31,8 @@ import { PRINTER_LIST_SPEC } from './printers.service.js';
 import { temperatureHistory } from './printer-temperatures.js';
 import type { PrintersService } from './printers.service.js';
 import type { TemperatureHistory } from './temperature-history.js';
+import { withDocs } from '../http/with-docs.js';
+import { printerDocs } from './printers.docs.js';
 
 /** What these routes' handlers use from the program's deps. */
 export type PrinterRouteDeps = HttpDeps & { printers: PrintersService; temperatures: TemperatureHistory };
@@ -111,7 +113,7 @@ const commandsResponse: JsonSchema = {
   },
 };
 
-export const printerRoutes = [
+export const printerRoutes = withDocs(printerDocs, [
   defineRoute<unknown, DiscoverQueryInput>({
     method: 'GET',
     path: '/v1/printers/discover',
@@ -242,4 +244,4 @@ export const printerRoutes = [
       ctx.body = { printer_id: id, results: await runPrinterCommands(deps.printers, id, body.commands) };
     },
   }),
-];
+]);

@@ -20,7 +20,7 @@ import { cleanClearBedGcode, cleanOptionalText, cleanTags, cleanText } from './p
 import { apiStatus, PRINTER_FIELDS, PRINTER_STATUSES, toPrinterRecord, type ApiPrinterStatus, type PrinterRecord, type PrinterRow } from './printer-record.js';
 import type { PreparedGcodeCache } from './prepared-gcode-cache.js';
 import type { ExtrusionIndexCache } from './extrusion-index-cache.js';
-import { printerKindOf } from './network-url.js';
+import { printerKindOf, withFingerprint } from './network-url.js';
 import { openPrinterLink, type LinkDeps, type SessionTuning } from './open-printer-link.js';
 import type { PrinterLink } from './printer-link.js';
 import { printerBusy, type JobSnapshot } from './printer-state.js';
@@ -174,6 +174,7 @@ export class PrintersService {
     const session = openPrinterLink({ id: row.id, url: row.connection_url, apiKey }, {
       ...this.deps,
       coolOnPause: async () => (await findOrganization(this.deps.db))?.cool_on_pause === 1,
+      onCertificatePinned: (id, fingerprint) => this.track(this.keepPin(id, row.connection_url, fingerprint)),
     });
     this.deps.sessions.add(session);
     this.openedWith.set(row.id, linkKey(row));
@@ -181,6 +182,20 @@ export class PrintersService {
       this.deps.logger.info('printer not connected yet; retrying in the background', { printer_id: row.id, reason: err.message });
     });
     return session;
+  }
+
+  /**
+   * Writes a certificate pinned on first contact into the printer's stored URL, unless the owner changed the URL
+   * meanwhile. The running link already holds that pin: it is not reopened.
+   */
+  private async keepPin(id: string, openedUrl: string, fingerprint: string): Promise<void> {
+    const row = await findPrinterById(this.deps.db, id);
+    if (!row || row.connection_url !== openedUrl) return;
+    const connection_url = withFingerprint(openedUrl, fingerprint);
+    await updatePrinter(this.deps.db, id, { connection_url });
+    if (this.openedWith.has(id)) this.openedWith.set(id, linkKey({ ...row, connection_url }));
+    this.deps.logger.info('printer certificate pinned on first contact, kept in its URL', { printer_id: id, fingerprint });
+    this.deps.bus.emit('printer.updated', { printer_id: id, reason: 'changed: connection_url (certificate pinned on first contact)' });
   }
 
   session(printerId: string): PrinterLink | undefined {

@@ -6,6 +6,8 @@ import { routeDefiner } from '../http/route.js';
 import type { JsonSchema } from '../http/validation.js';
 import { WAITING_REASON_TEXT } from './waiting-reasons.js';
 import type { SchedulerLoop } from './scheduler-loop.js';
+import { withDocs } from '../http/with-docs.js';
+import { queueDocs } from './queue.docs.js';
 
 /** What these routes' handlers use from the program's deps. */
 export type QueueRouteDeps = HttpDeps & { scheduler: SchedulerLoop };
@@ -39,7 +41,7 @@ const forecastSchema: JsonSchema = {
   },
 };
 
-export const queueRoutes = [
+export const queueRoutes = withDocs(queueDocs, [
   defineRoute({
     method: 'GET',
     path: '/v1/queue/forecast',
@@ -64,4 +66,4 @@ export const queueRoutes = [
       };
     },
   }),
-];
+]);

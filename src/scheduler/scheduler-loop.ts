@@ -98,8 +98,13 @@ export function toSchedulerJob(row: QueuedJobRow): SchedulerJob {
 }
 
 /** The materials decide() matches: the loaded spools, else the printer's declared material (remaining unknown). */
-function loadedMaterials(p: PrinterSchedulingInfo): readonly LoadedMaterial[] {
+function loadedMaterials(p: PrinterSchedulingInfo, bambu?: PrinterSnapshot['bambu']): readonly LoadedMaterial[] {
   if (p.spools && p.spools.length > 0) return p.spools;
+  // A Bambu printer with no spool records: what its AMS trays report (type and colour; grams unknown, an empty tray
+  // or one at 0 % is left out), tray index as tool, as the start maps them.
+  if (bambu && bambu.ams.length > 0) {
+    return bambu.ams.flatMap((t) => (t.type && t.remain_percent !== 0 ? [{ tool: t.index, type: t.type, color: t.color, remaining_g: null }] : []));
+  }
   return p.material_type ? [{ tool: 0, type: p.material_type, color: p.material_color, remaining_g: null }] : [];
 }
 
@@ -358,10 +363,11 @@ export class SchedulerLoop {
       nozzle_diameter: p.nozzle_diameter,
       heatup_watts: p.heatup_watts,
       heating: this.isHeating(p.id, snap),
-      loaded_materials: loadedMaterials(p),
+      loaded_materials: loadedMaterials(p, snap?.bambu),
       current_job_remaining_s: null,
       formats: p.formats,
-      model: p.model ?? null,
+      // The model the owner set, else the one a Bambu printer reports of itself ("Bambu Lab P1S").
+      model: p.model ?? snap?.bambu?.model ?? null,
     };
   }
 

@@ -9,13 +9,15 @@ import { encodeSegments, requestOrigin } from './raw-path.js';
 import { moonrakerUploadDoc, SLICER_SCOPE, SLICER_TAG } from './slicer.schemas.js';
 import { fieldText, slicerFileName } from './slicer-form.js';
 import type { SlicerRouteDeps } from './octoprint-host.routes.js';
+import { withDocs } from '../http/with-docs.js';
+import { moonrakerHostDocs } from './moonraker-host.docs.js';
 
 const defineRoute = routeDefiner<SlicerRouteDeps>();
 
 /** The root every Moonraker client sends by default: the farm's queue, any printer. */
 const GCODES = 'gcodes';
 
-export const moonrakerHostRoutes = [
+export const moonrakerHostRoutes = withDocs(moonrakerHostDocs, [
   defineRoute({
     method: 'GET',
     path: '/server/info',
@@ -115,4 +117,4 @@ export const moonrakerHostRoutes = [
       ctx.body = { result: 'ok' };
     },
   }),
-];
+]);

@@ -11,6 +11,8 @@ import { encodeSegments, requestOrigin, segmentsAfter } from './raw-path.js';
 import { FileCommandBody, octoprintUploadDoc, SLICER_SCOPE, SLICER_TAG } from './slicer.schemas.js';
 import type { SlicerUploadResult, SlicerUploads } from './slicer-uploads.service.js';
 import { fieldText, slicerFileName } from './slicer-form.js';
+import { withDocs } from '../http/with-docs.js';
+import { octoprintHostDocs } from './octoprint-host.docs.js';
 
 export type SlicerRouteDeps = HttpDeps & { slicerUploads: SlicerUploads };
 const defineRoute = routeDefiner<SlicerRouteDeps>();
@@ -47,7 +49,7 @@ function uploadAnswer(ctx: Koa.Context, result: SlicerUploadResult, folder: stri
   };
 }
 
-export const octoprintHostRoutes = [
+export const octoprintHostRoutes = withDocs(octoprintHostDocs, [
   defineRoute({
     method: 'GET',
     path: '/api/version',
@@ -203,4 +205,4 @@ export const octoprintHostRoutes = [
       uploadAnswer(ctx, result, result.target.folders);
     },
   }),
-];
+]);

@@ -7,13 +7,15 @@ import { tooLarge } from '../files/url-download.js';
 import { encodeSegments, segmentsAfter } from './raw-path.js';
 import { SLICER_SCOPE, SLICER_TAG } from './slicer.schemas.js';
 import type { SlicerRouteDeps } from './octoprint-host.routes.js';
+import { withDocs } from '../http/with-docs.js';
+import { prusalinkHostDocs } from './prusalink-host.docs.js';
 
 const defineRoute = routeDefiner<SlicerRouteDeps>();
 
 /** RFC 8941 booleans as PrusaSlicer sends them: `?1` is true. */
 const sfTrue = (value: string | undefined): boolean => value?.trim() === '?1';
 
-export const prusalinkHostRoutes = [
+export const prusalinkHostRoutes = withDocs(prusalinkHostDocs, [
   defineRoute({
     method: 'GET',
     path: '/api/v1/storage',
@@ -71,4 +73,4 @@ export const prusalinkHostRoutes = [
       ctx.body = { file_id: result.file.id, job_ids: result.jobIds };
     },
   }),
-];
+]);

@@ -8,10 +8,12 @@ import type { HttpDeps } from '../http/http-deps.js';
 import { requestOrigin } from './raw-path.js';
 import { slicerSetup } from './slicer-setup.js';
 import { SlicerKeyBody, slicerKeyResponseSchema } from './slicer.schemas.js';
+import { withDocs } from '../http/with-docs.js';
+import { slicerKeyDocs } from './slicer-keys.docs.js';
 
 const defineRoute = routeDefiner<HttpDeps & KeyServiceDeps>();
 
-export const slicerKeyRoutes = [
+export const slicerKeyRoutes = withDocs(slicerKeyDocs, [
   defineRoute<SlicerKeyBody>({
     method: 'POST',
     path: '/v1/slicer/keys',
@@ -42,4 +44,4 @@ export const slicerKeyRoutes = [
       };
     },
   }),
-];
+]);

@@ -28,7 +28,7 @@ export interface TargetProblem {
 export const MAX_FILE_NAME_CHARS = 255;
 export const MAX_COPIES = 100;
 
-/** What the folder words mean, for errors and the README. */
+/** What the folder words mean, for errors and the API reference. */
 export const FOLDER_GRAMMAR = 'group/<group>, printer/<printer name or id>, x<copies> (x1 to x100) and low, normal, high or urgent';
 
 const GCODE_EXTENSIONS = /\.(gcode|gco|g)$/i;

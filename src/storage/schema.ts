@@ -28,6 +28,12 @@ export interface OrganizationTable {
   session_idle_minutes: Generated<number>;
   /** MB kept free for the database (uploads are refused below it); null: min(200 MB, 10 % of the file system). */
   storage_reserve_mb: Generated<number | null>;
+  /** The Home Assistant broker as mqtt[s]://user@host:port (migration 026); null: none. */
+  mqtt_url: Generated<string | null>;
+  /** Its password, sealed by the node key (printers/secret-box.ts); null: none. */
+  mqtt_password: Generated<string | null>;
+  /** PEM of the CA of an mqtts broker; null: the system's CAs. */
+  mqtt_ca: Generated<string | null>;
   /** "HH:MM" in the organization's time zone when the nightly backup runs; null: no nightly backups. */
   backup_time: Generated<string | null>;
   /** How many nightly backups DATA_DIR/backups/ keeps (1..365). */
@@ -130,7 +136,7 @@ export interface JobTable {
   /** The emulated host API a slicer uploaded the job through (src/slicer); null for every other job. */
   slicer_api: Generated<'octoprint' | 'prusalink' | 'moonraker' | null>;
   /** How material_used was measured (printer-state.ts UsedBasis); null before the job ran. */
-  material_used_basis: Generated<'wire' | 'file_position' | 'progress_percent' | 'printer_report' | null>;
+  material_used_basis: Generated<'wire' | 'file_position' | 'progress_percent' | 'printer_report' | 'slice_per_tray' | null>;
   /** 0 low .. 3 urgent: sorting by priority follows urgency, not the alphabet. */
   priority_rank: number;
   /** The printer the job is pinned to (pinned = 1) or runs/ran on. */
@@ -153,6 +159,8 @@ export interface JobTable {
   waiting_reason: string | null;
   /** Words beside waiting_reason (migration 019): which printer refused the start, and why; null for most reasons. */
   waiting_detail: Generated<string | null>;
+  /** JSON PrintOptions (migration 025): what the start tells printers that take options (Bambu); null: none set. */
+  print_options: Generated<string | null>;
   error_code: string | null;
   error_message: string | null;
   created_by_key_id: string | null;

@@ -8,3 +8,6 @@ export const WEB_ASSETS_DIR = 'assets';
 
 /** The one line the server shows at / when the source tree has no build yet. */
 export const WEB_BUILD_HINT = 'The dashboard is not built yet: run `npm run build:web` (npm start does it for you), then reload.';
+
+/** The API reference page (served at /docs), written beside index.html by the web build. */
+export const WEB_DOCS_PAGE = 'docs.html';

@@ -10,7 +10,7 @@ export function signatureHeader(secrets: readonly string[], timestampS: number, 
 }
 
 /**
- * The receiver's check (used by tests and documented in README.md, "A receiver in Node"): some v1 matches and t is within
+ * The receiver's check (used by tests and documented in docs/webhooks.md, "A receiver in Node"): some v1 matches and t is within
  * `toleranceS` of now, so a captured delivery cannot be replayed later.
  */
 export function verifySignature(header: string, secret: string, rawBody: string, nowS: number, toleranceS = 300): boolean {

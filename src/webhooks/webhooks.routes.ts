@@ -29,6 +29,8 @@ import {
   toWebhookRecord,
 } from './webhooks.service.js';
 import type { WebhookDeps } from './webhooks.service.js';
+import { withDocs } from '../http/with-docs.js';
+import { webhookDocs } from './webhooks.docs.js';
 
 /** What these routes' handlers use from the program's deps. */
 export type WebhookRouteDeps = HttpDeps & WebhookDeps;
@@ -37,7 +39,7 @@ const defineRoute = routeDefiner<WebhookRouteDeps>();
 const TAG = 'Webhooks';
 const auth = { scope: 'webhooks:write' };
 
-export const webhookRoutes = [
+export const webhookRoutes = withDocs(webhookDocs, [
   defineRoute<unknown, ListQuery>({
     method: 'GET',
     path: '/v1/webhooks',
@@ -152,4 +154,4 @@ export const webhookRoutes = [
       ctx.body = await retryDelivery(deps, params.id as string, params.delivery_id as string);
     },
   }),
-];
+]);

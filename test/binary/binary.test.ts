@@ -49,6 +49,8 @@ async function assertServes(arch: Arch): Promise<void> {
   assert.equal(r.keyFound, true, `data/initial-admin-key.txt was not written; ${context}`);
   assert.equal(r.authWithKeyStatus, 200, `/v1/auth/test with the initial key; ${context}`);
   assert.equal(r.authWithoutKeyStatus, 401, `/v1/auth/test without a key; ${context}`);
+  assert.equal(r.docsStatus, 200, `/docs, the API reference page; ${context}`);
+  assert.equal(r.docsScriptStatus, 200, `the renderer script /docs loads; ${context}`);
   assert.equal(r.jobStatus, 'completed', `a job on a sim:// printer with --workers 1; ${context}`);
   assert.equal(r.exitCode, 0, `exit status after SIGTERM; ${context}`);
 
@@ -61,7 +63,7 @@ async function assertServes(arch: Arch): Promise<void> {
 }
 
 // The first build compiles better-sqlite3 (a few minutes on 2 cores); later ones reuse .build/ and take seconds.
-test('x64 binary runs alone in an empty dir without Node and serves /healthz and /v1/auth/test', { timeout: 20 * 60_000 }, async () => {
+test('x64 binary runs alone in an empty dir without Node and serves /healthz, /v1/auth/test and /docs', { timeout: 20 * 60_000 }, async () => {
   await assertServes('x64');
 });
 

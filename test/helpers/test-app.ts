@@ -30,6 +30,7 @@ import { loadNodeId, type NodeIdentity } from '../../src/nodes/node-identity.js'
 import type { ClusterBus } from '../../src/cluster/cluster-bus.js';
 import type { NodeTuning } from '../../src/nodes/node-runtime.js';
 import { newId } from '../../src/ids.js';
+import type { HomeAssistantSettings } from '../../src/homeassistant/homeassistant-runtime.js';
 
 export interface TestApp {
   deps: AppDeps;
@@ -82,6 +83,10 @@ export async function startTestApp(
     remotePrinters?: RemotePrinterStatesOptions;
     /** How long after a refused job start the printer is offered it again (5 s in the server). */
     startRetryMs?: number;
+    /** Publish the farm to Home Assistant through this MQTT broker (as --mqtt does). */
+    homeassistant?: HomeAssistantSettings;
+    /** Back-off and tick of the Home Assistant bridge for a broker set in the settings. */
+    homeassistantTuning?: Pick<HomeAssistantSettings, 'backoff' | 'tickMs'>;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -120,6 +125,8 @@ export async function startTestApp(
     ...(options.forwarding ? { forwarding: options.forwarding } : {}),
     ...(options.remotePrinters ? { remotePrinters: options.remotePrinters } : {}),
     ...(options.startRetryMs !== undefined ? { startRetryMs: options.startRetryMs } : {}),
+    ...(options.homeassistant ? { homeassistant: options.homeassistant } : {}),
+    ...(options.homeassistantTuning ? { homeassistantTuning: options.homeassistantTuning } : {}),
   });
   const { printers } = deps;
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
@@ -135,6 +142,7 @@ export async function startTestApp(
   deps.notifications.start();
   await deps.nodes.start();
   await farm.start();
+  await deps.homeassistant.start();
   // As at a real start: stored printers (a file database) reconnect by themselves.
   await printers.openAllSessions();
   return {
@@ -147,6 +155,7 @@ export async function startTestApp(
       await deps.webhooks.stop(0);
       await deps.notifications.stop(0);
       await deps.events.stop();
+      await deps.homeassistant.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await farm.stop();

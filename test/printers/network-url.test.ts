@@ -1,7 +1,7 @@
 // Network printer URLs, one parser for every driver: kinds, default ports, the +https form, pins, and refusals.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { networkKindOf, parseNetworkUrl, printerKindOf, uploadName } from '../../src/printers/network-url.js';
+import { networkKindOf, parseNetworkUrl, printerKindOf, uploadName, withFingerprint } from '../../src/printers/network-url.js';
 
 const PIN = 'AB:'.repeat(31) + 'AB';
 
@@ -45,8 +45,10 @@ test('which links are network printers, and the upload name follows the content'
   assert.equal(networkKindOf('tcp://10.0.0.1:23'), null);
   assert.equal(networkKindOf('octoprint+https://x'), 'octoprint');
   assert.equal(printerKindOf('sim://a'), 'serial');
-  assert.equal(uploadName({ jobId: 'job_1', remoteName: 'job_1-abc.gcode' }, true), 'job_1-abc.bgcode');
-  assert.equal(uploadName({ jobId: 'job_1' }, false), 'job_1.gcode');
+  assert.equal(uploadName({ jobId: 'job_1', remoteName: 'job_1-abc.gcode' }, 'bgcode'), 'job_1-abc.bgcode');
+  assert.equal(uploadName({ jobId: 'job_1', remoteName: 'job_1-abc.gcode' }, 'gcode.3mf'), 'job_1-abc.gcode.3mf');
+  assert.equal(uploadName({ jobId: 'job_1', remoteName: 'job_1-abc.gcode.3mf' }, 'gcode'), 'job_1-abc.gcode');
+  assert.equal(uploadName({ jobId: 'job_1' }, 'gcode'), 'job_1.gcode');
 });
 
 test('bambu://HOST?serial=SERIAL: MQTT on 8883, FTPS on 990 unless ftp_port, always TLS, a pin without +https', () => {
@@ -60,4 +62,12 @@ test('bambu://HOST?serial=SERIAL: MQTT on 8883, FTPS on 990 unless ftp_port, alw
   assert.throws(() => parseNetworkUrl('bambu://p1s?serial=S1234&ftp_port=0'), /ftp_port is a port/);
   assert.throws(() => parseNetworkUrl('bambu://p1s?serial=S1234&storage=usb'), /unknown parameter "storage"/);
   for (const kind of ['moonraker', 'octoprint', 'prusalink']) assert.equal(parseNetworkUrl(`${kind}://h`).serial, null);
+});
+
+test('withFingerprint sets the pin and keeps every other part of the URL', () => {
+  const fp = 'AB:'.repeat(31) + 'CD';
+  const hex = 'ab'.repeat(31) + 'cd';
+  assert.equal(withFingerprint('bambu://10.0.0.5?serial=01P00A1', fp), `bambu://10.0.0.5?serial=01P00A1&fingerprint=${hex}`);
+  assert.equal(withFingerprint('bambu://10.0.0.5:8883?fingerprint=00&serial=S&ftp_port=990', hex), `bambu://10.0.0.5:8883?serial=S&ftp_port=990&fingerprint=${hex}`);
+  assert.equal(parseNetworkUrl(withFingerprint('bambu://h?serial=01P00A000000001', fp)).fingerprint, hex);
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Koa from 'koa';
 import { readAsset } from '../../src/assets.js';
-import { CONTENT_SECURITY_POLICY, pickEncoding, staticWeb } from '../../src/http/static-web.js';
+import { CONTENT_SECURITY_POLICY, DOCS_CONTENT_SECURITY_POLICY, pickEncoding, staticWeb } from '../../src/http/static-web.js';
 import { buildWeb, FIRST_LOAD_TARGET_BYTES, type WebBuildReport } from '../../scripts/web/build-web.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -127,6 +127,29 @@ describe('dashboard build and static files', () => {
       assert.equal(res.status, 404, p);
       await res.arrayBuffer();
     }
+  });
+
+  it('serves the API reference page at /docs, uncached, loading only its own scripts from this server', async () => {
+    const res = await t.request('/docs');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.equal(res.headers.get('cache-control'), 'no-cache');
+    // The dashboard's policy, plus a worker from a blob: URL (the renderer's search index) and nothing from elsewhere.
+    assert.equal(res.headers.get('content-security-policy'), DOCS_CONTENT_SECURITY_POLICY);
+    assert.ok(DOCS_CONTENT_SECURITY_POLICY.startsWith(CONTENT_SECURITY_POLICY));
+    assert.match(DOCS_CONTENT_SECURITY_POLICY, /worker-src 'self' blob:$/);
+    const page = await res.text();
+    assert.match(page, /<redoc spec-url="\/v1\/openapi.json"/);
+    const scripts = [...page.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!);
+    assert.equal(scripts.length, 2, 'the renderer and its keyboard helper');
+    for (const src of scripts) {
+      assert.match(src, /^\/assets\/[a-z0-9-]+-[A-Za-z0-9]{8}\.js$/, 'a hashed file of this server');
+      const script = await t.request(src);
+      assert.equal(script.status, 200, src);
+      // The renderer's own outside address (its logo) is blanked at build time: the page must work offline.
+      assert.doesNotMatch(await script.text(), /cdn\.redoc\.ly/, src);
+    }
+    assert.deepEqual(report.files.filter((f) => f.file === 'docs.html').length, 1, 'the build reports the page');
   });
 
   it('answers /favicon.ico with an ICO image', async () => {

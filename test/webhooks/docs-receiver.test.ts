@@ -1,4 +1,4 @@
-// The receiver shown in README.md ("A receiver in Node"), run as written against real deliveries: it accepts a good signature and refuses a bad one.
+// The receiver shown in the webhooks guide (docs/webhooks.md, "A receiver in Node"), run as written against real deliveries: it accepts a good signature and refuses a bad one.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -12,9 +12,9 @@ import { eventually, type Obj } from './webhook-harness.js';
 import { freeTcpPort } from '../helpers/free-tcp-port.js';
 
 function receiverSource(): string {
-  const doc = readFileSync(path.resolve('README.md'), 'utf8');
+  const doc = readFileSync(path.resolve('docs', 'webhooks.md'), 'utf8');
   const block = /<!-- receiver:start -->\n```js\n([\s\S]*?)```\n<!-- receiver:end -->/.exec(doc);
-  assert.ok(block, 'README.md holds the receiver between its markers');
+  assert.ok(block, 'docs/webhooks.md holds the receiver between its markers');
   return block[1] as string;
 }
 

@@ -8,6 +8,7 @@ import { AppError, badRequest } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { isFullReport, mergeReport, readReport, type BambuReading, type BambuState } from '../../protocol/bambu/bambu-report.js';
 import { gcodeLine, getVersion, printAction, projectFile, pushAll, type BambuRequest } from '../../protocol/bambu/bambu-requests.js';
+import { planAms, trayLabel, type TrayChoice } from '../../protocol/bambu/ams-mapping.js';
 import { bambuError, bambuMeaning, failureWords } from '../../protocol/bambu/bambu-status.js';
 import { adoptedStart } from '../network/adoption.js';
 import { externalSeen, type ExternalPrint } from '../network/external-print.js';
@@ -15,12 +16,13 @@ import { withOurJob } from '../network/held-state.js';
 import { NetworkPrinterCore, type NetworkPrinterCoreOptions } from '../network/network-printer-core.js';
 import { StateWaiters } from '../network/state-waiters.js';
 import { parseNetworkUrl, uploadName } from '../network-url.js';
-import type { JobStartRequest } from '../printer-link.js';
+import type { JobStartRequest, SlicedStart } from '../printer-link.js';
 import { printerOffline, wrongState, type CommandReply, type PrinterSnapshot, type PrinterStatus } from '../printer-state.js';
 import type { JobHandle } from '../session-job-control.js';
 import { uploadToPrinter } from './bambu-ftps.js';
-import { BambuJob } from './bambu-job.js';
+import { BambuJob, type SlotUse } from './bambu-job.js';
 import { BambuMqtt, type BambuLinkError } from './bambu-mqtt.js';
+import { bambuView } from './bambu-view.js';
 import { CertificatePin } from './bambu-tls.js';
 
 export interface BambuPrinterOptions extends NetworkPrinterCoreOptions {
@@ -37,6 +39,8 @@ export interface BambuPrinterOptions extends NetworkPrinterCoreOptions {
   retryMs?: number;
   /** How long pause/resume/stop/start wait for the printer to show their effect (default 30000 ms). */
   actionTimeoutMs?: number;
+  /** The certificate was pinned on first contact (the service keeps it in the stored URL from then on). */
+  onPinned?: (fingerprint: string) => void;
   /** Unused by this kind (it is pushed to): accepted so the service can pass every network option. */
   pollMs?: number;
 }
@@ -65,6 +69,7 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
   private haveFull = false;
   private reading: BambuReading | null = null;
   private version: string | null = null;
+  private model: string | null = null;
   private readonly waiters = new StateWaiters<null>();
   private readonly answers = new Map<string, (ok: boolean, reason: string) => void>();
 
@@ -83,16 +88,22 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
     this.retryMs = opts.retryMs ?? 1000;
     this.actionTimeoutMs = opts.actionTimeoutMs ?? 30_000;
     this.pin = new CertificatePin(u.fingerprint, (fp) => {
-      // Trust on first contact: shown to the owner, who pins it for good by adding it to the URL.
-      const text = `Bambu printer ${this.serial}: certificate pinned on first contact, SHA-256 ${fp} (add ?fingerprint=${fp} to the URL to keep it pinned)`;
+      // Trust on first contact: shown to the owner, and kept in the printer's URL (?fingerprint=) from then on, so a
+      // certificate that changes later (another device at that address) is refused rather than trusted again.
+      const text = `Bambu printer ${this.serial}: certificate pinned on first contact, SHA-256 ${fp} (kept in the printer's URL as ?fingerprint=)`;
       this.emitConsole('received', 'info', text);
       this.log?.info('bambu: certificate pinned on first contact', { printer: this.printerId, fingerprint: fp });
+      opts.onPinned?.(fp);
     });
   }
 
   /** The certificate's SHA-256 this link trusts (from the URL, or pinned on first contact). */
   get fingerprint(): string | null {
     return this.pin.fingerprint;
+  }
+
+  override snapshot(): PrinterSnapshot {
+    return { ...super.snapshot(), bambu: bambuView({ serial: this.serial, model: this.model, fingerprint: this.pin.fingerprint, presented: this.pin.presented }, this.reading) };
   }
 
   protected firmwareView(): PrinterSnapshot['firmware'] {
@@ -242,6 +253,8 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
     if (info?.command === 'get_version' && Array.isArray(info.module)) {
       const ota = (info.module as Array<Record<string, unknown>>).find((m) => m.name === 'ota');
       if (typeof ota?.sw_ver === 'string') this.version = ota.sw_ver;
+      const named = (info.module as Array<Record<string, unknown>>).find((m) => typeof m.product_name === 'string' && m.product_name !== '');
+      if (named) this.model = String(named.product_name);
       return;
     }
     const print = msg.print as Record<string, unknown> | undefined;
@@ -353,14 +366,28 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
   async startJob(req: JobStartRequest): Promise<JobHandle> {
     this.requireStartable();
     const { size } = await stat(req.filePath);
-    const remoteName = uploadName(req, false);
+    const remoteName = uploadName(req, req.sliced ? 'gcode.3mf' : 'gcode');
+    // Before any upload: a plate whose filaments no tray holds cannot print here, and the printer must not be tied up.
+    const ams = req.sliced ? this.amsFor(req.sliced) : { useAms: false, mapping: [] as number[], choices: [] };
     const job = new BambuJob(req.jobId, req.filePath, remoteName, size, instantOf(this.clock), () => this.clock.monotonic());
+    if (req.sliced) job.slots = slotUses(req.sliced, ams);
     const start = async (): Promise<void> => {
-      const index = this.indexes.forFile(req.filePath, 'marlin').catch(() => null);
+      const index = req.sliced ? Promise.resolve(null) : this.indexes.forFile(req.filePath, 'marlin').catch(() => null);
       await uploadToPrinter({ host: this.host, port: this.ftpPort, accessCode: this.accessCode, pin: this.pin, timeoutMs: this.timeoutMs }, req.filePath, remoteName);
       job.index = await index;
       await this.ask(
-        projectFile(this.nextSeq(), { fileName: remoteName, plate: 1, taskName: remoteName, useAms: false, amsMapping: [], bedLevelling: true, timelapse: false }),
+        projectFile(this.nextSeq(), {
+          fileName: remoteName,
+          plate: req.sliced?.plate ?? 1,
+          ...(req.sliced ? { plateGcode: req.sliced.gcode } : {}),
+          taskName: remoteName,
+          useAms: ams.useAms,
+          amsMapping: ams.mapping,
+          // The job's options, else what Bambu Studio's send dialog starts with.
+          bedLevelling: req.printOptions?.bed_levelling ?? true,
+          timelapse: req.printOptions?.timelapse ?? false,
+          flowCalibration: req.printOptions?.flow_calibration ?? false,
+        }),
         'the print (project_file)',
       );
       job.acceptedMono = this.clock.monotonic();
@@ -370,20 +397,36 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
     return this.launch(job, start, refused);
   }
 
+  /** The AMS plan of a sliced plate on the trays last reported; a colour that differs is said on the console. */
+  private amsFor(sliced: SlicedStart): { useAms: boolean; mapping: number[]; choices: TrayChoice[] } {
+    const plan = planAms(sliced.filaments, this.reading?.trays ?? []);
+    if ('refused' in plan) throw new AppError(409, 'invalid_state', `printer ${this.printerId} cannot print this plate: ${plan.refused}`);
+    for (const c of plan.choices) {
+      const slot = sliced.filaments.find((f) => f.slot === c.slot);
+      const text = `filament slot ${c.slot} (${slot?.type ?? '?'} ${slot?.color ?? ''}) prints from AMS tray ${trayLabel(c.tray)}`;
+      this.emitConsole('sent', 'info', c.colorDiffers ? `${text}: the colour differs (nearest of that type)` : text);
+    }
+    return plan;
+  }
+
   async adoptJob(req: JobStartRequest & { startedAt: number }): Promise<JobHandle | null> {
     if (!req.remoteName) return null;
     const first = this.adoption(req.jobId);
     if (first.step !== 'look') return first.step === 'same' ? first.handle : null;
     if (this.status === 'offline' || this.status === 'connecting') await this.connect();
     const r = this.reading;
-    const remoteName = uploadName(req, false);
+    const remoteName = uploadName(req, req.sliced ? 'gcode.3mf' : 'gcode');
     if (!r || !(r.file === remoteName || r.taskName === remoteName) || !bambuMeaning(r.gcodeState).jobActive) return null;
     const { size } = await stat(req.filePath);
     const job = new BambuJob(req.jobId, req.filePath, remoteName, size, adoptedStart(instantOf(this.clock), req.startedAt, null), () => this.clock.monotonic());
     job.seen = true;
     job.acceptedMono = this.clock.monotonic();
     job.progress = r.progress ?? 0;
-    job.index = await this.indexes.forFile(req.filePath, 'marlin').catch(() => null);
+    // The mapping the start sent is not reported back: the trays are planned again on what the printer shows now.
+    if (req.sliced) {
+      const plan = planAms(req.sliced.filaments, r.trays);
+      job.slots = slotUses(req.sliced, 'refused' in plan ? { useAms: false, choices: [] } : plan);
+    } else job.index = await this.indexes.forFile(req.filePath, 'marlin').catch(() => null);
     const handle = this.adopted(job, (ext) => ext.file === remoteName);
     if (handle) this.apply(r);
     return handle;
@@ -449,6 +492,14 @@ export class BambuPrinter extends NetworkPrinterCore<BambuJob, BambuExternal> {
     await this.ask(gcodeLine(this.nextSeq(), lines), 'the G-code line');
     return { ok: true, lines: [] };
   }
+}
+
+/** Each slot's metres on the tool it prints from: its tray with the AMS, tool 0 (the external spool) without. */
+function slotUses(sliced: SlicedStart, plan: { useAms: boolean; choices: TrayChoice[] }): SlotUse[] {
+  return sliced.filaments.map((f) => ({
+    tool: plan.useAms ? (plan.choices.find((c) => c.slot === f.slot)?.tray ?? 0) : 0,
+    mm: (f.used_m ?? 0) * 1000,
+  }));
 }
 
 export function createBambuPrinter(opts: BambuPrinterOptions): BambuPrinter {

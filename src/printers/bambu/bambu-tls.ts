@@ -12,6 +12,9 @@ export class CertificatePin {
     private readonly firstSeen: (fingerprint: string) => void,
   ) {}
 
+  /** The certificate the printer presented last time it was not the pinned one; null once a contact matched again. */
+  presented: string | null = null;
+
   get fingerprint(): string | null {
     return this.value;
   }
@@ -25,6 +28,7 @@ export class CertificatePin {
       this.firstSeen(seen);
       return;
     }
+    this.presented = seen === this.value ? null : seen || null;
     if (seen !== this.value) throw new PinMismatchError(`the printer's certificate (SHA-256 ${seen || 'none'}) is not the pinned one (${this.value}): it changed`);
   }
 }

@@ -135,7 +135,7 @@ export class PrusaLinkPrinter extends NetworkPrinterCore<PrusaLinkJob, PrusaExte
     this.requireIdle('start a job');
     const { size } = await stat(req.filePath);
     const binary = await startsWithBgcode(req.filePath);
-    const remoteName = uploadName(req, binary);
+    const remoteName = uploadName(req, binary ? 'bgcode' : 'gcode');
     const job = new PrusaLinkJob(req.jobId, req.filePath, remoteName, size, instantOf(this.clock), this.lastStatus?.job?.id ?? null, () => this.clock.monotonic());
     this.acceptsJob = false;
     // The file's scan runs while it uploads; both are done before the job can end.
@@ -215,7 +215,7 @@ export class PrusaLinkPrinter extends NetworkPrinterCore<PrusaLinkJob, PrusaExte
     const first = this.adoption(req.jobId);
     if (first.step !== 'look') return first.step === 'same' ? first.handle : null;
     const binary = await startsWithBgcode(req.filePath);
-    const remoteName = uploadName(req, binary);
+    const remoteName = uploadName(req, binary ? 'bgcode' : 'gcode');
     if (this.status === 'offline' || this.status === 'connecting') await this.connect();
     const status = await this.statusPastHold();
     const answer = readJob(await this.http.getJson('/api/v1/job'));

@@ -100,7 +100,13 @@ export class RemoteLink implements PrinterLink {
     const followed: FollowedJob = { resolve, last: null, final: null };
     this.jobs.set(req.jobId, followed);
     try {
-      await this.run('startJob', { jobId: req.jobId, filePath: req.filePath, ...(req.remoteName ? { remoteName: req.remoteName } : {}) });
+      await this.run('startJob', {
+        jobId: req.jobId,
+        filePath: req.filePath,
+        ...(req.remoteName ? { remoteName: req.remoteName } : {}),
+        ...(req.sliced ? { sliced: req.sliced } : {}),
+        ...(req.printOptions ? { printOptions: req.printOptions } : {}),
+      });
     } catch (err) {
       this.jobs.delete(req.jobId);
       throw err;

@@ -58,6 +58,8 @@ export interface BambuReading {
   /** Part-cooling fan as a percentage (the printer counts 0..15). */
   partFanPercent: number | null;
   trays: AmsTray[];
+  /** The tray feeding the toolhead (ams.tray_now): a global index, 254 the external spool, null none (255) or unknown. */
+  activeTray: number | null;
   hms: HmsEntry[];
   /** print_error: 0 none. */
   printError: number;
@@ -93,6 +95,7 @@ export function readReport(state: BambuState): BambuReading {
     temperatures: t,
     partFanPercent: fan === null ? null : Math.round((Math.min(15, Math.max(0, fan)) / 15) * 100),
     trays: readTrays(state.ams),
+    activeTray: readActiveTray(state.ams),
     hms: Array.isArray(state.hms) ? state.hms.flatMap((h) => (isObject(h) ? [hmsEntry(num(h.attr) ?? 0, num(h.code) ?? 0)] : [])) : [],
     printError: num(state.print_error) ?? 0,
     file: str(state.gcode_file),
@@ -119,6 +122,11 @@ function readTrays(ams: unknown): AmsTray[] {
     }
   }
   return trays.sort((a, b) => a.index - b.index);
+}
+
+function readActiveTray(ams: unknown): number | null {
+  const now = isObject(ams) ? num(ams.tray_now) : null;
+  return now === null || now === 255 || now < 0 ? null : now;
 }
 
 const MODULES: Record<number, string> = { 0x03: 'motion controller', 0x05: 'mainboard', 0x07: 'AMS', 0x08: 'toolhead', 0x0c: 'camera' };

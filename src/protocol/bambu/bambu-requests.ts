@@ -19,12 +19,15 @@ export interface ProjectStart {
   fileName: string;
   /** The plate to print (1-based); a 3MF holds Metadata/plate_<n>.gcode. */
   plate: number;
+  /** The plate's G-code path inside the 3MF when the file record names it (else Metadata/plate_<plate>.gcode). */
+  plateGcode?: string;
   taskName: string;
   useAms: boolean;
   /** For each filament of the slice, the global tray index (unit * 4 + tray), 254 the external spool. */
   amsMapping: number[];
   bedLevelling: boolean;
   timelapse: boolean;
+  flowCalibration?: boolean;
   md5?: string;
 }
 
@@ -34,7 +37,7 @@ export function projectFile(seq: number, s: ProjectStart): BambuRequest {
     print: {
       sequence_id: String(seq),
       command: 'project_file',
-      param: `Metadata/plate_${s.plate}.gcode`,
+      param: s.plateGcode ?? `Metadata/plate_${s.plate}.gcode`,
       url: `file:///sdcard/${s.fileName}`,
       file: s.fileName,
       md5: s.md5 ?? '',
@@ -48,7 +51,7 @@ export function projectFile(seq: number, s: ProjectStart): BambuRequest {
       // The notes spell it both ways across firmware: both are sent.
       bed_levelling: s.bedLevelling,
       bed_leveling: s.bedLevelling,
-      flow_cali: false,
+      flow_cali: s.flowCalibration ?? false,
       vibration_cali: false,
       layer_inspect: false,
       use_ams: s.useAms,

@@ -15,9 +15,13 @@ export function mosquittoPasswordLine(user: string, password: string): string {
   return `${user}:$6$${salt.toString('base64')}$${hash.toString('base64')}\n`;
 }
 
-export async function mosquittoBroker(dir: string, port: number, cert: StandInCertificate, accessCode: string): Promise<ChildServer> {
+/**
+ * The broker on 127.0.0.1:`port`, only `user` (bblp, as on a printer) with `password` admitted. `cert` null: a plain
+ * listener (the Home Assistant tests run both, as a home broker may).
+ */
+export async function mosquittoBroker(dir: string, port: number, cert: StandInCertificate | null, password: string, user = 'bblp'): Promise<ChildServer> {
   const passwords = join(dir, 'mosquitto.passwd');
-  await writeFile(passwords, mosquittoPasswordLine('bblp', accessCode), { mode: 0o600 });
+  await writeFile(passwords, mosquittoPasswordLine(user, password), { mode: 0o600 });
   const conf = join(dir, 'mosquitto.conf');
   await writeFile(
     conf,
@@ -32,8 +36,7 @@ export async function mosquittoBroker(dir: string, port: number, cert: StandInCe
       'allow_anonymous false',
       `password_file ${passwords}`,
       `listener ${port} 127.0.0.1`,
-      `certfile ${cert.certPath}`,
-      `keyfile ${cert.keyPath}`,
+      ...(cert ? [`certfile ${cert.certPath}`, `keyfile ${cert.keyPath}`] : []),
       '',
     ].join('\n'),
   );

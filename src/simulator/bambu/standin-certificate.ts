@@ -15,11 +15,15 @@ export interface StandInCertificate {
   fingerprint: string;
 }
 
-/** A new key and certificate named `<name>.key/.crt` in `dir`, with the serial as its common name. */
-export async function makeCertificate(dir: string, name: string, serial: string): Promise<StandInCertificate> {
+/**
+ * A new key and certificate named `<name>.key/.crt` in `dir`, with the serial as its common name. `altName` (e.g.
+ * `IP:127.0.0.1`) makes it one a verifying client accepts for that address when it trusts it as its CA.
+ */
+export async function makeCertificate(dir: string, name: string, serial: string, altName?: string): Promise<StandInCertificate> {
   const keyPath = join(dir, `${name}.key`);
   const certPath = join(dir, `${name}.crt`);
-  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '3650', '-subj', `/CN=${serial}`], { timeout: 60_000 });
+  const san = altName ? ['-addext', `subjectAltName=${altName}`] : [];
+  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '3650', '-subj', `/CN=${serial}`, ...san], { timeout: 60_000 });
   const fingerprint = new X509Certificate(await readFile(certPath)).fingerprint256.replace(/:/g, '').toLowerCase();
   return { keyPath, certPath, fingerprint };
 }

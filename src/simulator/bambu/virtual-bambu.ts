@@ -2,10 +2,12 @@
 // device/<serial>/request (pushall, pause, resume, stop, project_file, gcode_line) and publishes push_status reports
 // on device/<serial>/report: the whole object every time (X1) or only what changed (P1/A1, `partial`), AMS trays and
 // HMS errors. Files come from its SD card dir (what vsftpd received) and print on the existing virtual printer.
-// The stand-in prints plain G-code uploads (a sliced .gcode.3mf's plate is the file inspector's work, not ours here).
+// A sliced .gcode.3mf prints the plate project_file names (read with the files feature's ZIP reader); a plain G-code
+// upload prints as it is. With use_ams the first mapped tray is reported as the one in use while the print runs.
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
+import { startsAsZip, ZipArchive } from '../../files/zip-reader.js';
 import { DEFAULT_SIMULATOR_OPTIONS, type SimulatorOptions } from '../simulator-options.js';
 import { VirtualPrinter } from '../virtual-printer.js';
 import { VirtualPrintHost, type HostState } from '../prusalink/virtual-print-host.js';
@@ -17,6 +19,8 @@ export interface VirtualBambuOptions {
   sdcard: string;
   /** P1/A1: only changed fields in each report (a full one after pushall); X1 (false): every field every time. */
   partial: boolean;
+  /** What get_version names the product (default "Bambu Lab P1S": the model its reports and slices stand for). */
+  productName?: string;
   /** A report every this many ms (default 500). */
   reportMs?: number;
   simulator?: Partial<SimulatorOptions>;
@@ -58,6 +62,8 @@ export class VirtualBambu {
   private fileName = '';
   private taskName = '';
   private totalLayers = 0;
+  /** The tray project_file mapped first (255: none), reported as in use while printing. */
+  private trayNow = 255;
 
   constructor(private readonly o: VirtualBambuOptions) {
     this.printer = new VirtualPrinter({ ...DEFAULT_SIMULATOR_OPTIONS, profile: 'marlin', baud: 0, record: false, ...o.simulator });
@@ -100,8 +106,9 @@ export class VirtualBambu {
     this.printer.close();
   }
 
-  /** A print started on the printer's screen: a file on its card we did not upload. */
-  startExternalPrint(name: string, content: Buffer): void {
+  /** A print started on the printer's screen: a file on its card we did not upload, fed from `tray` (255: none). */
+  startExternalPrint(name: string, content: Buffer, tray = 255): void {
+    this.trayNow = tray;
     this.begin(name, name.replace(/\.gcode(\.3mf)?$/, ''), content);
   }
 
@@ -131,7 +138,7 @@ export class VirtualBambu {
       hms: this.hms.map((h) => ({ ...h })),
       ams: {
         ams: [{ id: '0', humidity: '4', temp: '24.0', tray: this.trays.map((tr, i) => ({ id: String(i), tray_type: tr.type, tray_color: `${tr.color}FF`, remain: tr.remain })) }],
-        tray_now: '255',
+        tray_now: String(job && (this.host.state === 'PRINTING' || this.host.state === 'PAUSED') ? this.trayNow : 255),
       },
     };
   }
@@ -169,7 +176,7 @@ export class VirtualBambu {
       return;
     }
     if (msg.info?.command === 'get_version') {
-      this.client?.publish(`${this.topic}/report`, JSON.stringify({ info: { command: 'get_version', sequence_id: msg.info.sequence_id, module: [{ name: 'ota', sw_ver: '01.08.00.00', sn: this.o.serial, product_name: 'Bambu Lab Stand-in' }] } }));
+      this.client?.publish(`${this.topic}/report`, JSON.stringify({ info: { command: 'get_version', sequence_id: msg.info.sequence_id, module: [{ name: 'ota', sw_ver: '01.08.00.00', sn: this.o.serial, product_name: this.o.productName ?? 'Bambu Lab P1S' }] } }));
       return;
     }
     const p = msg.print;
@@ -210,7 +217,13 @@ export class VirtualBambu {
     } catch {
       return this.answer('print', p, 'fail', `no file ${name} on the SD card`);
     }
-    if (content.subarray(0, 2).toString('latin1') === 'PK') return this.answer('print', p, 'fail', 'the stand-in prints plain G-code uploads, not 3MF');
+    if (startsAsZip(content)) {
+      const plate = await plateOf(join(this.o.sdcard, name), String(p.param ?? ''));
+      if (typeof plate === 'string') return this.answer('print', p, 'fail', plate);
+      content = plate;
+    }
+    const mapping = Array.isArray(p.ams_mapping) ? (p.ams_mapping as unknown[]).filter((t): t is number => typeof t === 'number' && t >= 0) : [];
+    this.trayNow = p.use_ams === true && mapping.length > 0 ? mapping[0]! : 255;
     this.begin(name, String(p.subtask_name ?? name), content);
     this.answer('print', p, 'success');
   }
@@ -221,6 +234,25 @@ export class VirtualBambu {
     this.totalLayers = (content.toString('latin1').match(/^;\s*(LAYER_CHANGE|LAYER:)/gm) ?? []).length;
     this.host.start(name, content);
     this.report(false);
+  }
+}
+
+/** The G-code of the plate `param` names inside a 3MF, or why it cannot be printed. */
+async function plateOf(path: string, param: string): Promise<Buffer | string> {
+  let zip: ZipArchive;
+  try {
+    zip = await ZipArchive.open(path);
+  } catch (err) {
+    return `not a readable 3MF: ${(err as Error).message}`;
+  }
+  try {
+    const entry = zip.entries.get(param);
+    if (!entry) return `the 3MF has no ${param || 'plate'}`;
+    return await zip.read(entry, 512 * 1024 * 1024);
+  } catch (err) {
+    return `the plate cannot be read: ${(err as Error).message}`;
+  } finally {
+    await zip.close();
   }
 }
 

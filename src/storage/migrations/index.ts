@@ -24,8 +24,9 @@ import { migration021FarmBackups } from './021-farm-backups.js';
 import { migration022RollupBulkInsert } from './022-rollup-bulk-insert.js';
 import { migration023Sliced3mf } from './023-sliced-3mf.js';
 import { migration024NodeHolders } from './024-node-holders.js';
-import { migration025Reserved } from './025-reserved.js';
-import { migration026Notifications } from './026-notifications.js';
+import { migration025PrintOptions } from './025-print-options.js';
+import { migration026HomeAssistantBroker } from './026-homeassistant-broker.js';
+import { migration027Notifications } from './027-notifications.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -52,6 +53,7 @@ export const migrations: readonly Migration[] = [
   migration022RollupBulkInsert,
   migration023Sliced3mf,
   migration024NodeHolders,
-  migration025Reserved,
-  migration026Notifications,
+  migration025PrintOptions,
+  migration026HomeAssistantBroker,
+  migration027Notifications,
 ];

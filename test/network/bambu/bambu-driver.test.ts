@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { p1sPlate, sliced3mf } from '../../helpers/threemf-builder.js';
 import { gcodeText, rig, skipReason, until, type Rig } from './bambu-harness.js';
 
 const names = (r: Rig): string[] => r.events.map((e) => e.name);
@@ -22,6 +23,20 @@ describe('Bambu driver on the stand-in (X1: full reports)', { skip: skipReason }
     assert.equal(p.fingerprint, r.standIn.fingerprint);
     assert.match(s.firmware?.name ?? '', new RegExp(`Bambu Lab ${r.standIn.serial}.*firmware 01\\.08.*${r.standIn.fingerprint}`));
     assert.equal(typeof s.temperatures.hotend, 'number');
+    // The Bambu block: identity, and the stand-in's four AMS trays as the printer labels them.
+    assert.equal(s.bambu?.serial, r.standIn.serial);
+    assert.equal(s.bambu?.model, 'Bambu Lab P1S');
+    assert.equal(s.bambu?.certificate_fingerprint, r.standIn.fingerprint);
+    assert.deepEqual(
+      s.bambu?.ams.map((t) => [t.label, t.type, t.color, t.remain_percent, t.active]),
+      [
+        ['A1', 'PLA', '#FF0000', 90, false],
+        ['A2', 'PLA', '#000000', 50, false],
+        ['A3', 'PETG', '#FFFFFF', null, false],
+        ['A4', 'PLA', '#00AA00', 10, false],
+      ],
+    );
+    assert.deepEqual(s.bambu?.hms, []);
     await p.disconnect();
   });
 
@@ -39,6 +54,51 @@ describe('Bambu driver on the stand-in (X1: full reports)', { skip: skipReason }
     assert.ok(names(r).includes('job.started') && names(r).includes('job.completed'));
     await until('idle', () => p.snapshot().status === 'idle');
     assert.equal(p.snapshot().ready, false, 'the bed needs clearing');
+    await p.disconnect();
+  });
+
+  it('prints a sliced 3MF: its plate, AMS trays matched by type and colour, filament charged per tray', async () => {
+    const p = r.driver();
+    await p.connect();
+    p.markReady();
+    const filaments = [
+      { slot: 1, type: 'PLA', color: '#000000', used_g: 12, used_m: 4 },
+      { slot: 3, type: 'PETG', color: '#FF6600', used_g: 3, used_m: 1 },
+    ];
+    const path = await r.file('bracket.gcode.3mf', sliced3mf([p1sPlate({ index: 2, filaments, gcode: gcodeText(400) })]));
+    const console: string[] = [];
+    p.onConsole((e) => console.push(e.text));
+    const h = await p.startJob({ jobId: 'j3mf', filePath: path, remoteName: 'j3mf-abc.gcode', sliced: { plate: 2, gcode: 'Metadata/plate_2.gcode', filaments } });
+    assert.ok(existsSync(join(r.standIn.sdcard, 'j3mf-abc.gcode.3mf')), 'uploaded under its 3MF name');
+    const start = r.standIn.printer.requests.map((m) => m.print).find((x) => x?.command === 'project_file' && x.file === 'j3mf-abc.gcode.3mf')!;
+    assert.equal(start.param, 'Metadata/plate_2.gcode');
+    assert.equal(start.use_ams, true);
+    assert.deepEqual(start.ams_mapping, [1, -1, 2], 'slot 1 black PLA on A2, slot 3 PETG on A3 (the only PETG)');
+    assert.ok(console.includes('filament slot 1 (PLA #000000) prints from AMS tray A2'));
+    assert.ok(console.includes('filament slot 3 (PETG #FF6600) prints from AMS tray A3: the colour differs (nearest of that type)'));
+    await until('the tray in use', () => p.snapshot().bambu?.ams.find((t) => t.active)?.label === 'A2');
+    await until('some progress', () => (p.snapshot().job?.progress ?? 0) > 0);
+    const mid = p.snapshot().job!;
+    assert.equal(mid.used_basis, 'slice_per_tray');
+    assert.equal(mid.extruded_mm.length, 3);
+    assert.ok(Math.abs(mid.extruded_mm[1]! - 4000 * (mid.progress / 100)) < 1e-6 && Math.abs(mid.extruded_mm[2]! - 1000 * (mid.progress / 100)) < 1e-6);
+    assert.deepEqual(await h.finished, { status: 'completed' });
+    assert.deepEqual(h.snapshot().extruded_mm, [0, 4000, 1000], 'the whole plate, charged per tray');
+    await p.disconnect();
+  });
+
+  it('a plate whose filament no tray holds is refused before any upload, naming the trays', async () => {
+    const p = r.driver();
+    await p.connect();
+    p.markReady();
+    const filaments = [{ slot: 1, type: 'ABS', color: '#000000', used_g: 5, used_m: 2 }];
+    const path = await r.file('abs.gcode.3mf', sliced3mf([p1sPlate({ filaments })]));
+    await assert.rejects(
+      p.startJob({ jobId: 'jabs', filePath: path, remoteName: 'jabs.gcode', sliced: { plate: 1, gcode: 'Metadata/plate_1.gcode', filaments } }),
+      /cannot print this plate: no AMS tray holds ABS for filament slot 1 \(trays: A1 PLA #FF0000, A2 PLA #000000, A3 PETG #FFFFFF, A4 PLA #00AA00\)/,
+    );
+    assert.ok(!existsSync(join(r.standIn.sdcard, 'jabs.gcode.3mf')), 'nothing uploaded');
+    assert.equal(p.snapshot().status, 'idle');
     await p.disconnect();
   });
 
@@ -115,6 +175,10 @@ describe('Bambu driver on the stand-in (X1: full reports)', { skip: skipReason }
     await until('error', () => p.snapshot().status === 'error');
     assert.equal(p.snapshot().offline_reason, 'firmware_error');
     assert.match(p.snapshot().error?.message ?? '', /fatal camera error HMS_0C00_8000_0001_0004/);
+    assert.deepEqual(
+      p.snapshot().bambu?.hms.map((h) => [h.code, h.severity, h.module, h.url]),
+      [['HMS_0C00_8000_0001_0004', 'fatal', 'camera', 'https://wiki.bambulab.com/en/hms/home']],
+    );
     r.standIn.printer.hms = [];
     await until('idle', () => p.snapshot().status === 'idle');
     await p.disconnect();
@@ -150,6 +214,10 @@ describe('Bambu driver on the stand-in (X1: full reports)', { skip: skipReason }
     await r.standIn.changeCertificate();
     await until('tls_error', () => p.snapshot().offline_reason === 'tls_error');
     assert.equal(p.fingerprint, pinned, 'the pin is kept, never replaced silently');
+    // The owner is shown what the printer presents now, to re-pin once they trust it.
+    assert.equal(p.snapshot().bambu?.presented_fingerprint, r.standIn.fingerprint);
+    assert.notEqual(r.standIn.fingerprint, pinned);
+    assert.equal(p.snapshot().bambu?.certificate_fingerprint, pinned);
     await p.disconnect();
   });
 });

@@ -21,7 +21,7 @@ export interface Rig {
   standIn: BambuStandIn;
   events: Array<{ name: string; payload: Record<string, unknown> }>;
   driver(extra?: Partial<BambuPrinterOptions>): BambuPrinter;
-  file(name: string, content: string): Promise<string>;
+  file(name: string, content: string | Buffer): Promise<string>;
   close(): Promise<void>;
 }
 

@@ -49,6 +49,12 @@ describe('bambu reports', () => {
       { index: 0, type: 'PLA', color: 'FF0000', remainPercent: 80 },
       { index: 1, type: 'PETG', color: '00FF00', remainPercent: null },
     ]);
+    assert.equal(r.activeTray, 0);
+  });
+
+  it('reads the tray in use: none (255), the external spool (254), a tray, nothing reported', () => {
+    const table: Array<[unknown, number | null]> = [['255', null], ['254', 254], ['5', 5], [undefined, null], ['x', null]];
+    for (const [now, want] of table) assert.equal(readReport({ ams: { ams: [], tray_now: now } }).activeTray, want, String(now));
   });
 
   it('spells HMS codes as the printer does, with module and severity', () => {

@@ -69,6 +69,7 @@ export function Layout({ page, route }: { page: PageDef | null; route: Route }) 
           ${nav.map(
             (p) => html`<li key=${p.path}><a href=${p.path ? href(p.path) : '#/'} aria-current=${p.path === current ? 'page' : undefined}>${p.title}</a></li>`,
           )}
+          <li><a href="/docs">API reference</a></li>
         </ul>
         <span class="nav-extra" title=${whoTitle}>Signed in: ${who}</span>
       </nav>

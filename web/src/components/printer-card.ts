@@ -1,4 +1,5 @@
-// One printer as a card (farm grid and wall mode): status, temperatures, current job with thumbnail and progress, spools, next job.
+// One printer as a card (farm grid and wall mode): status, temperatures, current job with thumbnail and progress, spools
+// (a Bambu printer's AMS trays), a Bambu printer's layer and HMS errors, next job.
 import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { api } from '../lib/api.js';
@@ -10,6 +11,7 @@ import type { ForecastEntry } from '../pages/queue-types.js';
 import { Button, ErrorNote, ProgressBar, StatusBadge, Swatch } from './ui.js';
 import { ExternalJob, KindBadge, problemWords } from './printer-kind.js';
 import { StartRefused } from './start-refusal.js';
+import { AmsTrays, bambuLine, HmsList } from './bambu-state.js';
 import { now } from '../lib/clock.js';
 
 const clock = (ms: number): string => new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -83,6 +85,7 @@ export function PrinterCard({ printer: p, job, next, wall = false, nodeName, can
   const progress = p.progress ?? job?.progress ?? null;
   const active = p.current_job !== null && (p.status === 'printing' || p.status === 'paused');
   const problem = problemWords(p);
+  const b = p.bambu ?? null;
   return html`<article class=${`card printer-card status-${status}${wall ? ' wall-card' : ''}`} aria-labelledby=${titleId} data-printer-id=${p.id}>
     <div class="pc-body">
     <header class="pc-head">
@@ -121,7 +124,9 @@ export function PrinterCard({ printer: p, job, next, wall = false, nodeName, can
         ? html`<p class="warn-line"><span aria-hidden="true">⚠ </span>Bed not cleared</p>`
         : html`<${BedClear} printer=${p} onChanged=${onChanged} />`
       : null}
-    <${Spools} printer=${p} />
+    ${b && (active || p.external_job) && bambuLine(b) ? html`<p class="pc-bambu" data-bambu="line">${bambuLine(b)}</p>` : null}
+    ${b ? html`<${HmsList} hms=${b.hms} links=${!wall} limit=${2} />` : null}
+    ${b && b.ams.length > 0 ? html`<${AmsTrays} trays=${b.ams} spools=${p.materials} compact printerName=${p.name} />` : html`<${Spools} printer=${p} />`}
     <${NextJob} next=${next} wall=${wall} />
     </div>
   </article>`;

@@ -57,14 +57,14 @@ export const KINDS: Record<PrinterKind, KindInfo> = {
   bambu: {
     label: 'Bambu Lab (LAN mode)',
     placeholder: 'bambu://192.168.1.30?serial=01P00A000000001',
-    urlHint: 'bambu://HOST?serial=SERIAL: MQTT over TLS on 8883, files over FTPS on 990. The certificate is pinned on first contact unless ?fingerprint= names it.',
+    urlHint: 'bambu://HOST[:PORT]?serial=SERIAL: MQTT over TLS on 8883 unless given, files over FTPS on 990 (&ftp_port= to change it). Its certificate is pinned on first contact unless &fingerprint= names it.',
     keyLabel: 'LAN access code',
-    keyHint: 'The access code on the printer’s screen (LAN-only mode; Developer Mode on firmware from 2025).',
+    keyHint: 'The 8-character access code on the printer’s screen (Settings → WLAN or Network, LAN-only mode; Developer Mode on firmware from 2025). It is sealed on this server and never shown again.',
     ports: { http: 8883, https: 8883 },
   },
 };
 
-export const KIND_ORDER: readonly PrinterKind[] = ['serial', 'moonraker', 'octoprint', 'prusalink'];
+export const KIND_ORDER: readonly PrinterKind[] = ['serial', 'moonraker', 'octoprint', 'prusalink', 'bambu'];
 
 /** The network form's fields; strings as typed (port may be empty: the kind's default). */
 export interface NetworkFields {
@@ -74,7 +74,14 @@ export interface NetworkFields {
   /** OctoPrint only: the path prefix, e.g. /octoprint. */
   path: string;
   fingerprint: string;
+  /** Bambu only: the printer's serial number (its MQTT topics are named by it). */
+  serial?: string;
+  /** Bambu only: the FTPS port when it is not 990. */
+  ftpPort?: string;
 }
+
+/** Bambu's URL is always TLS and takes these query parameters; the other kinds take only a pin. */
+const BAMBU_PARAMS = ['serial', 'fingerprint', 'ftp_port'];
 
 export const EMPTY_NETWORK: NetworkFields = { https: false, host: '', port: '', path: '', fingerprint: '' };
 
@@ -94,6 +101,14 @@ export function buildNetworkUrl(kind: NetworkKind, f: NetworkFields): string {
   const port = f.port.trim() ? `:${f.port.trim()}` : '';
   const rawPath = kind === 'octoprint' ? f.path.trim().replace(/\/+$/, '') : '';
   const path = rawPath && !rawPath.startsWith('/') ? `/${rawPath}` : rawPath;
+  if (kind === 'bambu') {
+    // Always TLS (no +https form); the serial first, as printers are listed by it. Empty parameters are left out.
+    const query = [['serial', f.serial], ['fingerprint', f.fingerprint], ['ftp_port', f.ftpPort]]
+      .map(([k, v]) => [k, (v ?? '').trim()])
+      .filter(([, v]) => v !== '')
+      .map(([k, v]) => `${k}=${v}`);
+    return `bambu://${hostPart}${port}${query.length ? `?${query.join('&')}` : ''}`;
+  }
   const fp = f.https && f.fingerprint.trim() ? `?fingerprint=${f.fingerprint.trim()}` : '';
   return `${kind}${f.https ? '+https' : ''}://${hostPart}${port}${path}${fp}`;
 }
@@ -116,17 +131,29 @@ export function parseNetworkUrl(url: string): { kind: NetworkKind; fields: Netwo
   }
   if (!u.hostname || u.username || u.password || u.hash) return null;
   const params = [...u.searchParams.keys()];
-  if (params.some((k) => k !== 'fingerprint')) return null;
+  const known = kind === 'bambu' ? BAMBU_PARAMS : ['fingerprint'];
+  if (params.some((k) => !known.includes(k))) return null;
+  if (kind === 'bambu' && https) return null;
   const path = u.pathname.replace(/\/+$/, '');
   if (path !== '' && kind !== 'octoprint') return null;
-  return {
-    kind,
-    fields: { https, host: u.hostname.replace(/^\[|\]$/g, ''), port: u.port, path, fingerprint: u.searchParams.get('fingerprint') ?? '' },
-  };
+  const fields: NetworkFields = { https, host: u.hostname.replace(/^\[|\]$/g, ''), port: u.port, path, fingerprint: u.searchParams.get('fingerprint') ?? '' };
+  if (kind === 'bambu') Object.assign(fields, { serial: u.searchParams.get('serial') ?? '', ftpPort: u.searchParams.get('ftp_port') ?? '' });
+  return { kind, fields };
 }
+
+/**
+ * A Bambu printer's reasons say what to do: its LAN mode, its access code and its pinned certificate are things the owner
+ * sets on the printer's screen or here, and none of them is named like the other kinds' API key.
+ */
+const BAMBU_WORDS: Partial<Record<OfflineReason, string>> = {
+  unreachable: 'Unreachable — nothing answers at the address. Check that the printer is on, on this network, in LAN-only mode (with Developer Mode on firmware from 2025), and that its address has not changed.',
+  auth_failed: 'The LAN access code was refused. Read it again on the printer’s screen (it changes when LAN mode is switched off and on) and enter it in the printer’s settings.',
+  tls_error: 'The printer’s certificate is not the pinned one. If the printer was reset or replaced, re-pin its certificate on its page; otherwise check that this address is really your printer.',
+};
 
 /** Why an offline printer cannot be used, in words (the server's offline_reason; the firmware's own message for a stop). */
 export function offlineWords(p: Pick<PrinterRecord, 'kind' | 'offline_reason' | 'error'>): string | null {
+  if (p.kind === 'bambu' && p.offline_reason !== null && p.offline_reason in BAMBU_WORDS) return BAMBU_WORDS[p.offline_reason]!;
   switch (p.offline_reason) {
     case null:
       return null;

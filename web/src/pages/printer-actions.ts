@@ -1,4 +1,4 @@
-// Which printer actions make sense in which state (README "POST /v1/printers/:id/actions"), with the reason when not.
+// Which printer actions make sense in which state (the API reference, POST /v1/printers/:id/actions), with the reason when not.
 import type { Printer } from './printer-types.js';
 
 export type PrinterAction = 'pause' | 'resume' | 'cancel' | 'home' | 'cooldown' | 'ready' | 'emergency_stop' | 'connect' | 'disconnect';

@@ -66,10 +66,14 @@ function PortList({ found, onPick }: { found: Discovered | undefined; onPick: (u
 }
 
 /** Network printers announced by mDNS: a click fills the form; one that a printer already uses is marked, not offered. */
-function NetworkList({ found, onPick }: { found: Discovered | undefined; onPick: (p: NetworkPrinter) => void }) {
+function NetworkList({ found, kind, onPick }: { found: Discovered | undefined; kind: NetworkKind; onPick: (p: NetworkPrinter) => void }) {
   if (!found) return null;
   if (found.mdns && !found.mdns.enabled) return html`<p class="hint">This server does not look for printers on the network (started with --no-mdns): type the address below.</p>`;
   const list = found.network ?? [];
+  // Bambu printers announce themselves over Bambu's own SSDP, not mDNS: when none was found, say where the address is.
+  if (kind === 'bambu' && !list.some((p) => p.kind === 'bambu')) {
+    return html`<p class="hint">Bambu Lab printers are not found by this search. Their address and serial number are on the printer’s screen (Settings → WLAN or Network, and Settings → Device).</p>`;
+  }
   return html`
     ${found.mdns?.error ? html`<p class="hint">The network could not be searched: ${found.mdns.error}</p>` : null}
     ${list.length === 0
@@ -83,6 +87,23 @@ function NetworkList({ found, onPick }: { found: Discovered | undefined; onPick:
               : html`<${Button} kind="secondary" label=${`Use ${p.name}`} onClick=${() => onPick(p)}>Use this printer<//>`}
           </li>`)}
         </ul>`}`;
+}
+
+type TextInput = (id: string, label: string, v: string, on: (s: string) => void, opts?: { hint?: string; placeholder?: string; inputMode?: string }) => unknown;
+
+/**
+ * A Bambu printer's own fields: its serial number, the FTPS port, and the certificate pin, which the server fills on
+ * first contact when empty, and which is emptied (or replaced on the printer page) to re-pin after a reset.
+ */
+function BambuAddress({ fields, text, editField }: { fields: NetworkFields; text: TextInput; editField: (patch: Partial<NetworkFields>) => void }) {
+  return html`
+    <div class="address-row">
+      ${text('printer-serial', 'Serial number', fields.serial ?? '', (serial) => editField({ serial }), { placeholder: '01P00A000000001', hint: 'On the printer’s screen (Settings → Device) or its label.' })}
+      ${text('printer-ftp-port', 'Files port (FTPS)', fields.ftpPort ?? '', (ftpPort) => editField({ ftpPort }), { placeholder: '990', inputMode: 'numeric', hint: 'Empty: 990.' })}
+    </div>
+    ${text('printer-fingerprint', 'Certificate fingerprint (SHA-256)', fields.fingerprint, (fingerprint) => editField({ fingerprint }), {
+      hint: 'The printer’s certificate is self-signed: it is pinned by this fingerprint. Empty: the certificate it presents on first contact is pinned and written here. To re-pin after a reset, use the button on the printer’s page, or empty this field and save.',
+    })}`;
 }
 
 export function ConnectionFields({ value, onChange, hasKey, urlError, keyError }: Props) {
@@ -141,18 +162,22 @@ export function ConnectionFields({ value, onChange, hasKey, urlError, keyError }
         <${Button} kind="link" busy=${found.loading} onClick=${() => found.reload()}>Look again<//>
       </div>
       <${ErrorNote} error=${found.error} />
-      ${kind === 'serial' ? html`<${PortList} found=${found.data} onPick=${editUrl} />` : html`<${NetworkList} found=${found.data} onPick=${pickNetwork} />`}
+      ${kind === 'serial'
+        ? html`<${PortList} found=${found.data} onPick=${editUrl} />`
+        : html`<${NetworkList} found=${found.data} kind=${kind} onPick=${pickNetwork} />`}
     </div>
 
     ${kind !== 'serial'
       ? html`<div class="address">
           <div class="address-row">
             ${text('printer-host', 'Host or IP address', fields.host, (host) => editField({ host }), { placeholder: info.placeholder.replace(/^.*:\/\/|:\d+$/g, '') })}
-            ${text('printer-port', 'Port', fields.port, (port) => editField({ port }), { placeholder: String(info.ports![fields.https ? 'https' : 'http']), inputMode: 'numeric', hint: 'Empty: the default.' })}
+            ${text('printer-port', 'Port', fields.port, (port) => editField({ port }), { placeholder: String(info.ports![fields.https ? 'https' : 'http']), inputMode: 'numeric', hint: kind === 'bambu' ? 'MQTT; empty: 8883.' : 'Empty: the default.' })}
           </div>
           ${kind === 'octoprint' ? text('printer-path', 'Path prefix', fields.path, (path) => editField({ path }), { placeholder: '/octoprint', hint: 'Only when OctoPrint is served under a path.' }) : null}
-          <label class="check"><input id="printer-https" type="checkbox" checked=${fields.https} onChange=${(e: Event) => editField({ https: (e.target as HTMLInputElement).checked })} /> Use HTTPS</label>
-          ${fields.https
+          ${kind === 'bambu'
+            ? html`<${BambuAddress} fields=${fields} text=${text} editField=${editField} />`
+            : html`<label class="check"><input id="printer-https" type="checkbox" checked=${fields.https} onChange=${(e: Event) => editField({ https: (e.target as HTMLInputElement).checked })} /> Use HTTPS</label>`}
+          ${fields.https && kind !== 'bambu'
             ? text('printer-fingerprint', 'Certificate fingerprint (SHA-256)', fields.fingerprint, (fingerprint) => editField({ fingerprint }), {
                 hint: 'Only for a self-signed certificate: its SHA-256, 64 hex digits (colons allowed). Empty: the certificate must be trusted normally.',
               })

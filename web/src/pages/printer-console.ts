@@ -23,7 +23,7 @@ interface Entry {
   error?: string;
 }
 
-/** What passes while a job prints (README: the console's safe list). */
+/** What passes while a job prints (the API reference, POST /v1/printers/:id/commands: the console's safe list). */
 const SAFE_WHILE_PRINTING = ['M105', 'M114', 'M115', 'M117', 'M119', 'M220', 'M221', 'M27', 'M31', 'M112'];
 const SAFE_WORDS = 'M105 (temperatures), M114 (position), M115 (firmware), M117 (display message), M119 (endstops), M220 (speed), M221 (flow), M27 (SD progress), M31 (print time) and M112 (emergency stop)';
 

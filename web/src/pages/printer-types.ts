@@ -21,6 +21,8 @@ export interface Telemetry {
   external_job?: Printer['external_job'];
   /** Why the printer cannot be used (as in its record); absent from servers that do not send it. */
   offline_reason?: Printer['offline_reason'];
+  /** A Bambu printer's layers, fan, AMS trays and HMS errors, sent when they change; absent otherwise. */
+  bambu?: Printer['bambu'];
 }
 
 /** A printer updated by a telemetry sample (status, temperatures, progress, current job). */
@@ -34,6 +36,7 @@ export function applyTelemetry(p: Printer, t: Telemetry): Printer {
     progress: t.progress,
     current_job: t.job_id,
     ...(t.external_job !== undefined ? { external_job: t.external_job } : {}),
+    ...(t.bambu !== undefined ? { bambu: t.bambu } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-// The Settings page (#/settings/organization|users|keys|webhooks|notifications): a sub-navigation and the part the hash names.
+// The Settings page (#/settings/organization|users|keys|webhooks|notifications|homeassistant): a sub-navigation and the part the hash names.
 import { html } from '../lib/html.js';
 import type { Route } from '../lib/router.js';
 import { PageHeader } from '../components/ui.js';
@@ -8,6 +8,7 @@ import { UsersSettings } from './settings-users.js';
 import { KeysSettings } from './settings-keys.js';
 import { WebhooksSettings } from './settings-webhooks.js';
 import { NotificationsSettings } from './settings-notifications.js';
+import { HomeAssistantSettings } from './settings-homeassistant.js';
 import '../styles/settings.css';
 
 const PARTS = [
@@ -16,6 +17,7 @@ const PARTS = [
   { path: 'keys', label: 'API keys', component: KeysSettings },
   { path: 'webhooks', label: 'Webhooks', component: WebhooksSettings },
   { path: 'notifications', label: 'Notifications', component: NotificationsSettings },
+  { path: 'homeassistant', label: 'Home Assistant', component: HomeAssistantSettings },
 ] as const;
 
 export function SettingsPage({ route }: { route: Route }) {

@@ -57,8 +57,8 @@ const tables = (int: string, strict: string): string => `
     )${strict};
 `;
 
-export const migration026Notifications: Migration = {
-  version: 26,
+export const migration027Notifications: Migration = {
+  version: 27,
   name: 'notifications',
   sql: tables('INTEGER', ' STRICT'),
   pg: tables('BIGINT', ''),
