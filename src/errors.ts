@@ -16,6 +16,10 @@ export type ErrorCode =
   | 'invalid_state'
   | 'file_invalid'
   | 'file_url_forbidden'
+  /** 422: a camera's stream_url or snapshot_url names an address never reached (link-local, cloud metadata, ...), as file_url. */
+  | 'camera_url_forbidden'
+  /** 502: the camera gave no picture (details: the fault code, e.g. unreachable, unauthorized, not_a_camera, stalled). */
+  | 'camera_unavailable'
   | 'file_deleted'
   | 'rate_limit_exceeded'
   | 'storage_full'

@@ -270,6 +270,8 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       closing = true;
       // Live streams end first (they would hold the server open); in-flight deliveries get a moment, then resume after restart.
       const eventsStopped = deps.webhooks.stop().then(() => events.stop());
+      // Camera viewers' streams end and the cameras' upstream connections close.
+      deps.cameras.close();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets without a request go now; busy ones close after their response (no keep-alive any more).
       for (const res of active) if (!res.headersSent) res.shouldKeepAlive = false;

@@ -1,5 +1,6 @@
 // The one deps object of a running program, built by app/build-deps.ts: everything the HTTP layer and each feature's
 // routes need (the compiler checks it against each feature's declared route deps in routes-index.ts).
+import type { CamerasService } from '../cameras/cameras.service.js';
 import type { PasswordCheckGate } from '../auth/password-check-gate.js';
 import type { SecretSealer } from '../auth/api-key-digest.js';
 import type { SlicerUploads } from '../slicer/slicer-uploads.service.js';
@@ -73,4 +74,6 @@ export interface AppDeps extends HttpDeps {
   passwordChecks: PasswordCheckGate;
   /** The Prometheus registry of this app (GET /metrics); its observeRequest is the HTTP layer's timing hook. */
   metrics: FarmMetrics;
+  /** Printers' cameras: records, one upstream feed per camera, pictures (src/cameras). */
+  cameras: CamerasService;
 }

@@ -1,6 +1,8 @@
 // Builds the one deps object of a running app (bus, sessions, printers, event log, the farm's services, access
 // control) from an open database: the server and the test app call this, so the wiring exists once.
 import { createAuthRuntime } from '../auth/auth-runtime.js';
+import { CamerasService, type CameraTuning } from '../cameras/cameras.service.js';
+import { systemResolver } from '../files/url-guard.js';
 import { SlicerUploads } from '../slicer/slicer-uploads.service.js';
 import { PasswordCheckGate } from '../auth/password-check-gate.js';
 import type { Clock } from '../clock.js';
@@ -76,6 +78,8 @@ export interface DepsSettings {
   startRetryMs?: number;
   /** Heartbeat and liveness tuning (tests shorten them). */
   nodes?: NodeTuning;
+  /** Camera timeouts and limits (tests shorten them). */
+  cameras?: Partial<CameraTuning>;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -149,6 +153,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     passwordChecks: new PasswordCheckGate(),
     metrics,
     observeRequest: metrics.observeRequest,
+    cameras: new CamerasService({ db: handle.db, clock, secrets: s.secrets, resolveHost: s.resolveHost ?? systemResolver, ...(s.cameras ? { tuning: s.cameras } : {}) }),
   };
   return { deps, farm };
 }

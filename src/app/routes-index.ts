@@ -19,6 +19,7 @@ import { materialRoutes } from '../materials/materials.routes.js';
 import { metricsRoutes } from '../metrics/metrics.routes.js';
 import { nodeRoutes } from '../nodes/nodes.routes.js';
 import { slicerRoutes } from '../slicer/slicer.routes.js';
+import { cameraRoutes } from '../cameras/cameras.routes.js';
 
 /** A route of any feature, typed against the one deps object the program builds (the compiler checks each feature's needs). */
 export type AppRoute = RouteDef<any, any, AppDeps>;
@@ -42,6 +43,7 @@ export function allRoutes(): AppRoute[] {
     ...analyticsRoutes,
     ...metricsRoutes,
     ...slicerRoutes,
+    ...cameraRoutes,
     ...openApiRoutes(allRoutes),
   ];
 }

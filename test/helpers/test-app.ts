@@ -80,6 +80,8 @@ export async function startTestApp(
     remotePrinters?: RemotePrinterStatesOptions;
     /** How long after a refused job start the printer is offered it again (5 s in the server). */
     startRetryMs?: number;
+    /** Camera timeouts and limits. */
+    cameras?: DepsSettings['cameras'];
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -117,6 +119,7 @@ export async function startTestApp(
     ...(options.forwarding ? { forwarding: options.forwarding } : {}),
     ...(options.remotePrinters ? { remotePrinters: options.remotePrinters } : {}),
     ...(options.startRetryMs !== undefined ? { startRetryMs: options.startRetryMs } : {}),
+    ...(options.cameras ? { cameras: options.cameras } : {}),
   });
   const { printers } = deps;
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
@@ -142,6 +145,7 @@ export async function startTestApp(
     async close() {
       await deps.webhooks.stop(0);
       await deps.events.stop();
+      deps.cameras.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await farm.stop();

@@ -24,6 +24,7 @@ import { migration021FarmBackups } from './021-farm-backups.js';
 import { migration022RollupBulkInsert } from './022-rollup-bulk-insert.js';
 import { migration023Sliced3mf } from './023-sliced-3mf.js';
 import { migration024NodeHolders } from './024-node-holders.js';
+import { migration025Cameras } from './025-cameras.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -50,4 +51,5 @@ export const migrations: readonly Migration[] = [
   migration022RollupBulkInsert,
   migration023Sliced3mf,
   migration024NodeHolders,
+  migration025Cameras,
 ];
