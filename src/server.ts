@@ -298,6 +298,8 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       await farm.stop();
       await printers.close();
       await farm.settled();
+      deps.jobSnapshots.stop();
+      await deps.jobSnapshots.settled();
       await deps.nodes.stop();
       try {
         await deps.auth.flush();

@@ -2,6 +2,8 @@
 // control) from an open database: the server and the test app call this, so the wiring exists once.
 import { createAuthRuntime } from '../auth/auth-runtime.js';
 import { CamerasService, type CameraTuning } from '../cameras/cameras.service.js';
+import { JobSnapshots, type JobSnapshotBudget } from '../cameras/job-snapshots.service.js';
+import { deleteSnapshotsOfFile } from '../cameras/job-snapshots.repository.js';
 import { systemResolver } from '../files/url-guard.js';
 import { SlicerUploads } from '../slicer/slicer-uploads.service.js';
 import { PasswordCheckGate } from '../auth/password-check-gate.js';
@@ -80,6 +82,8 @@ export interface DepsSettings {
   nodes?: NodeTuning;
   /** Camera timeouts and limits (tests shorten them). */
   cameras?: Partial<CameraTuning>;
+  /** Size budgets and timeouts of job pictures (tests shrink them). */
+  jobSnapshots?: Partial<JobSnapshotBudget>;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -118,7 +122,13 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events, cluster, nodeId: node.id, durable }, s.webhooks);
   const contentStore = openContentStore(s.fileStorage ?? defaultFileStorage(handle.engine, s.filesDir), { db: handle.db, dataDir: s.dataDir, engine: handle.engine });
-  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore, nodeId: node.id, cluster, ...(s.startRetryMs !== undefined ? { startRetryMs: s.startRetryMs } : {}) });
+  const cameras = new CamerasService({ db: handle.db, clock, secrets: s.secrets, resolveHost: s.resolveHost ?? systemResolver, ...(s.cameras ? { tuning: s.cameras } : {}) });
+  const jobSnapshots = new JobSnapshots({ db: handle.db, bus, cameras, clock, logger, ...(s.jobSnapshots ? { budget: s.jobSnapshots } : {}) });
+  jobSnapshots.start();
+  const farm = createFarm({
+    endPicture: (jobId, printerId, status) => jobSnapshots.ended(jobId, printerId, status),
+    onFilePruned: (trx, fileId) => deleteSnapshotsOfFile(trx, fileId),
+    events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore, nodeId: node.id, cluster, ...(s.startRetryMs !== undefined ? { startRetryMs: s.startRetryMs } : {}) });
   // Another node's printer changing state changes this node's waiting reasons and forecast (the whole farm's).
   remote.onChange(() => farm.scheduler.wake());
   const nodes = nodeRuntime(s, node, cluster, printers, farm);
@@ -153,7 +163,8 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     passwordChecks: new PasswordCheckGate(),
     metrics,
     observeRequest: metrics.observeRequest,
-    cameras: new CamerasService({ db: handle.db, clock, secrets: s.secrets, resolveHost: s.resolveHost ?? systemResolver, ...(s.cameras ? { tuning: s.cameras } : {}) }),
+    cameras,
+    jobSnapshots,
   };
   return { deps, farm };
 }

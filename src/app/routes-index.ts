@@ -20,6 +20,7 @@ import { metricsRoutes } from '../metrics/metrics.routes.js';
 import { nodeRoutes } from '../nodes/nodes.routes.js';
 import { slicerRoutes } from '../slicer/slicer.routes.js';
 import { cameraRoutes } from '../cameras/cameras.routes.js';
+import { jobSnapshotRoutes } from '../cameras/job-snapshots.routes.js';
 
 /** A route of any feature, typed against the one deps object the program builds (the compiler checks each feature's needs). */
 export type AppRoute = RouteDef<any, any, AppDeps>;
@@ -44,6 +45,7 @@ export function allRoutes(): AppRoute[] {
     ...metricsRoutes,
     ...slicerRoutes,
     ...cameraRoutes,
+    ...jobSnapshotRoutes,
     ...openApiRoutes(allRoutes),
   ];
 }

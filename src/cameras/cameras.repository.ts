@@ -28,7 +28,3 @@ export async function camerasOfPrinter(db: Q, printerId: string): Promise<Camera
 
 /** The base select for the list endpoint: the list-query helper adds filters, order and paging. */
 export const selectCameras = (db: Q) => db.selectFrom('cameras').selectAll();
-
-export async function allCameraIds(db: Q): Promise<string[]> {
-  return (await db.selectFrom('cameras').select('id').execute()).map((r) => r.id);
-}

@@ -8,12 +8,12 @@ import { newId } from '../ids.js';
 import type { SecretBox } from '../printers/secret-box.js';
 import { runListQuery, type ListPage, type ListQuery } from '../storage/list-page.js';
 import type { Database } from '../storage/schema.js';
-import { CameraFault, asFault } from './camera-fault.js';
+import { asFault, type CameraFault } from './camera-fault.js';
 import { CameraFeed, DEFAULT_FEED_TUNING, type FeedState, type FeedTuning } from './camera-feed.js';
 import type { CameraHttpOptions } from './camera-http.js';
 import { fetchSnapshot } from './camera-snapshot.js';
 import { splitCameraUrl } from './camera-url.js';
-import { deleteCamera, findCamera, insertCamera, selectCameras, updateCamera, type CameraRow } from './cameras.repository.js';
+import { camerasOfPrinter, deleteCamera, findCamera, insertCamera, selectCameras, updateCamera, type CameraRow } from './cameras.repository.js';
 import type { CameraCreateInput, CameraRecord, CameraUpdateInput } from './cameras.schemas.js';
 
 export interface CameraTuning extends FeedTuning {
@@ -146,24 +146,34 @@ export class CamerasService {
   async snapshot(id: string): Promise<Buffer> {
     const row = await this.row(id);
     if (!row.enabled) throw invalidState(`camera ${id} is disabled`);
-    const fresh = row.stream_url ? this.feedOf(row).latest(this.tuning.freshFrameMs) : null;
-    if (fresh) return fresh;
     try {
-      if (row.snapshot_url) {
-        try {
-          const jpeg = await fetchSnapshot(row.snapshot_url, this.open(row, 'snapshot'), this.http, this.tuning.maxFrameBytes, this.tuning.snapshotTimeoutMs);
-          this.snapshotOutcome.set(id, { at: Date.now(), error: null });
-          return jpeg;
-        } catch (err) {
-          this.snapshotOutcome.set(id, { at: Date.now(), error: asFault(err) });
-          if (!row.stream_url) throw err;
-        }
-      }
-      return await this.feedOf(row).nextFrame(this.tuning.snapshotTimeoutMs);
+      return await this.capture(row, this.tuning.snapshotTimeoutMs);
     } catch (err) {
       const fault = asFault(err);
       throw new AppError(502, 'camera_unavailable', `camera "${row.name}": ${fault.message}`, fault.code);
     }
+  }
+
+  /** The enabled cameras of a printer that photograph its jobs. */
+  async jobCameras(printerId: string): Promise<CameraRow[]> {
+    return (await camerasOfPrinter(this.d.db, printerId)).filter((c) => c.enabled === 1 && c.job_pictures === 1);
+  }
+
+  /** One picture of `row` within `timeoutMs`, or the CameraFault why not (also kept for the camera's state). */
+  async capture(row: CameraRow, timeoutMs: number): Promise<Buffer> {
+    const fresh = row.stream_url ? this.feedOf(row).latest(this.tuning.freshFrameMs) : null;
+    if (fresh) return fresh;
+    if (row.snapshot_url) {
+      try {
+        const jpeg = await fetchSnapshot(row.snapshot_url, this.open(row, 'snapshot'), this.http, this.tuning.maxFrameBytes, timeoutMs);
+        this.snapshotOutcome.set(row.id, { at: Date.now(), error: null });
+        return jpeg;
+      } catch (err) {
+        this.snapshotOutcome.set(row.id, { at: Date.now(), error: asFault(err) });
+        if (!row.stream_url) throw err;
+      }
+    }
+    return this.feedOf(row).nextFrame(timeoutMs);
   }
 
   /** The feed a live viewer subscribes to: 409 when the camera has no stream or is disabled. */

@@ -30,7 +30,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
   { name: 'materials', key: ['id'] },
   { name: 'jobs', key: ['id'] },
   { name: 'job_material_usage', key: ['job_id', 'tool'] },
-  { name: 'job_pictures', key: ['id'] },
+  { name: 'job_snapshots', key: ['id'], batchRows: 16 },
   { name: 'events', key: ['seq'], identity: 'seq' },
   { name: 'webhooks', key: ['id'] },
   { name: 'webhook_deliveries', key: ['id'] },

@@ -276,14 +276,15 @@ export interface CameraTable {
   updated_at: string;
 }
 
-/** A picture taken of a job (migration 025); the JPEG lives in the data directory's job-pictures folder. */
-export interface JobPictureTable {
+/** A picture taken of a job (migration 025), the JPEG in `data`. */
+export interface JobSnapshotTable {
   id: string;
   job_id: string;
-  camera_id: string | null;
+  camera_id: string;
   moment: 'start' | 'progress' | 'completed' | 'failed' | 'cancelled';
   progress: number | null;
   size: number;
+  data: Buffer;
   taken_at: string;
 }
 
@@ -483,7 +484,7 @@ export interface Database {
   files: FileTable;
   printers: PrinterTable;
   cameras: CameraTable;
-  job_pictures: JobPictureTable;
+  job_snapshots: JobSnapshotTable;
   materials: MaterialTable;
   job_material_usage: JobMaterialUsageTable;
   events: EventTable;

@@ -82,6 +82,8 @@ export async function startTestApp(
     startRetryMs?: number;
     /** Camera timeouts and limits. */
     cameras?: DepsSettings['cameras'];
+    /** Job picture budgets and timeouts. */
+    jobSnapshots?: DepsSettings['jobSnapshots'];
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -120,6 +122,7 @@ export async function startTestApp(
     ...(options.remotePrinters ? { remotePrinters: options.remotePrinters } : {}),
     ...(options.startRetryMs !== undefined ? { startRetryMs: options.startRetryMs } : {}),
     ...(options.cameras ? { cameras: options.cameras } : {}),
+    ...(options.jobSnapshots ? { jobSnapshots: options.jobSnapshots } : {}),
   });
   const { printers } = deps;
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
@@ -151,6 +154,8 @@ export async function startTestApp(
       await farm.stop();
       await printers.close();
       await farm.settled();
+      deps.jobSnapshots.stop();
+      await deps.jobSnapshots.settled();
       await deps.nodes.stop();
       // Its listeners go before its database does: nothing heard later can query a closed handle.
       await cluster.close();

@@ -1,8 +1,8 @@
 // Migration: cameras (issue 26): each printer's camera addresses (credentials sealed apart), how to show the picture,
-// and whether its jobs are photographed; and the pictures taken of each job.
+// and whether its jobs are photographed; and the pictures (snapshots) taken of each job.
 import type { Migration } from './migration.js';
 
-const cameras = (strict: string) => `
+const cameras = (strict: string, blob: string) => `
     CREATE TABLE cameras (
       id TEXT PRIMARY KEY,
       printer_id TEXT NOT NULL REFERENCES printers (id) ON DELETE CASCADE,
@@ -28,22 +28,26 @@ const cameras = (strict: string) => `
       updated_at TEXT NOT NULL
     )${strict};
     CREATE INDEX cameras_printer ON cameras (printer_id);
-    CREATE TABLE job_pictures (
+    CREATE TABLE job_snapshots (
       id TEXT PRIMARY KEY,
       job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
-      camera_id TEXT,
+      -- The camera it came from; kept (not a foreign key) when the camera is removed later.
+      camera_id TEXT NOT NULL,
       -- 'start', 'progress', 'completed', 'failed' or 'cancelled'.
       moment TEXT NOT NULL,
       progress REAL,
       size INTEGER NOT NULL,
+      -- The JPEG itself: in the database, so every node of a farm serves it and a backup or db copy carries it.
+      data ${blob} NOT NULL,
       taken_at TEXT NOT NULL
     )${strict};
-    CREATE INDEX job_pictures_job ON job_pictures (job_id, taken_at);
+    CREATE INDEX job_snapshots_job ON job_snapshots (job_id, taken_at);
+    CREATE INDEX job_snapshots_taken ON job_snapshots (taken_at);
   `;
 
 export const migration025Cameras: Migration = {
   version: 25,
   name: 'cameras',
-  sql: cameras(' STRICT'),
-  pg: cameras(''),
+  sql: cameras(' STRICT', 'BLOB'),
+  pg: cameras('', 'BYTEA'),
 };
