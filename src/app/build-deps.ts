@@ -122,7 +122,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   // Webhooks subscribe to the event log here: events/ publishes and knows nothing of them.
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events, cluster, nodeId: node.id, durable }, s.webhooks);
   const contentStore = openContentStore(s.fileStorage ?? defaultFileStorage(handle.engine, s.filesDir), { db: handle.db, dataDir: s.dataDir, engine: handle.engine });
-  const cameras = new CamerasService({ db: handle.db, clock, secrets: s.secrets, resolveHost: s.resolveHost ?? systemResolver, ...(s.cameras ? { tuning: s.cameras } : {}) });
+  const cameras = new CamerasService({ db: handle.db, bus, clock, secrets: s.secrets, resolveHost: s.resolveHost ?? systemResolver, ...(s.cameras ? { tuning: s.cameras } : {}) });
   const jobSnapshots = new JobSnapshots({ db: handle.db, bus, cameras, clock, logger, ...(s.jobSnapshots ? { budget: s.jobSnapshots } : {}) });
   jobSnapshots.start();
   const farm = createFarm({

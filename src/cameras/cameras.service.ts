@@ -1,6 +1,7 @@
 // The cameras feature: records (credentials sealed), one feed per camera with a stream, and pictures on demand.
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
+import type { EventBus } from '../events/event-bus.js';
 import { AppError, badRequest, invalidState, notFound } from '../errors.js';
 import type { HostResolver } from '../files/url-guard.js';
 import type { ListSpec } from '../http/list-query.js';
@@ -31,6 +32,8 @@ export interface CamerasServiceDeps {
   clock: Clock;
   secrets: SecretBox;
   resolveHost: HostResolver;
+  /** printer.updated goes out when a printer's cameras change (dashboards read them again). */
+  bus: EventBus;
   tuning?: Partial<CameraTuning>;
 }
 
@@ -102,6 +105,7 @@ export class CamerasService {
       created_at: now,
       updated_at: now,
     });
+    this.d.bus.emit('printer.updated', { printer_id: printerId, reason: 'camera added' });
     return this.get(id);
   }
 
@@ -133,13 +137,16 @@ export class CamerasService {
     this.snapshotOutcome.delete(id);
     // Viewers of the old address are cut; they reconnect to the new one.
     if (input.stream_url !== undefined || input.enabled === false) this.dropFeed(id);
+    this.d.bus.emit('printer.updated', { printer_id: row.printer_id, reason: 'camera changed' });
     return this.get(id);
   }
 
   async remove(id: string): Promise<void> {
+    const row = await this.row(id);
     if (!(await deleteCamera(this.d.db, id))) throw notFound('camera', id);
     this.dropFeed(id);
     this.snapshotOutcome.delete(id);
+    this.d.bus.emit('printer.updated', { printer_id: row.printer_id, reason: 'camera removed' });
   }
 
   /** The current picture: the live stream's last frame when fresh, else the snapshot URL, else the stream's next frame. */

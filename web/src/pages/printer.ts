@@ -1,4 +1,4 @@
-// Printer page (#/printers/<id>): status, current job and controls, temperature chart, console, job history, connection.
+// Printer page (#/printers/<id>): status, current job, cameras and controls, temperature chart, console, job history, connection.
 import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { api } from '../lib/api.js';
@@ -18,6 +18,7 @@ import { TemperatureChart } from './printer-chart.js';
 import { PrinterConsole } from './printer-console.js';
 import { PrinterJobs } from './printer-jobs.js';
 import { PrinterConnection } from './printer-connection.js';
+import { PrinterCameras } from './printer-cameras.js';
 import { useCoalesced } from './printer-hooks.js';
 import type { PageDef } from './index.js';
 import '../styles/printer.css';
@@ -97,6 +98,7 @@ function PrinterView({ id }: { id: string }) {
     <div class="printer-grid">
       <${CurrentJob} job=${jobId ? job.data : undefined} readAt=${jobReadAt} progress=${p.progress} error=${job.error} hasJob=${jobId !== null}
         external=${p.external_job} printerName=${p.name} />
+      <${PrinterCameras} printerId=${id} printerName=${p.name} canWrite=${canWrite} />
       <${PrinterControls} printer=${p} canWrite=${canWrite} onChanged=${(next: Printer) => (printer.set(next), void job.reload())} />
       <${TemperatureChart} printerId=${id} />
       <${PrinterConsole} printer=${p} canWrite=${canWrite} />
