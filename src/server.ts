@@ -300,6 +300,8 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       await farm.settled();
       deps.jobSnapshots.stop();
       await deps.jobSnapshots.settled();
+      deps.webcamSync.stop();
+      await deps.webcamSync.settled();
       await deps.nodes.stop();
       try {
         await deps.auth.flush();

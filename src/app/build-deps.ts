@@ -4,6 +4,7 @@ import { createAuthRuntime } from '../auth/auth-runtime.js';
 import { CamerasService, type CameraTuning } from '../cameras/cameras.service.js';
 import { JobSnapshots, type JobSnapshotBudget } from '../cameras/job-snapshots.service.js';
 import { deleteSnapshotsOfFile } from '../cameras/job-snapshots.repository.js';
+import { WebcamSync } from '../cameras/webcam-sync.js';
 import { systemResolver } from '../files/url-guard.js';
 import { SlicerUploads } from '../slicer/slicer-uploads.service.js';
 import { PasswordCheckGate } from '../auth/password-check-gate.js';
@@ -125,6 +126,9 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const cameras = new CamerasService({ db: handle.db, bus, clock, secrets: s.secrets, resolveHost: s.resolveHost ?? systemResolver, ...(s.cameras ? { tuning: s.cameras } : {}) });
   const jobSnapshots = new JobSnapshots({ db: handle.db, bus, cameras, clock, logger, ...(s.jobSnapshots ? { budget: s.jobSnapshots } : {}) });
   jobSnapshots.start();
+  // Moonraker's and OctoPrint's own webcam lists become the printer's cameras.
+  const webcamSync = new WebcamSync({ db: handle.db, bus, logger, cameras, nodeId: node.id, readApiKey: (id) => printers.readApiKey(id) });
+  webcamSync.start();
   const farm = createFarm({
     endPicture: (jobId, printerId, status) => jobSnapshots.ended(jobId, printerId, status),
     onFilePruned: (trx, fileId) => deleteSnapshotsOfFile(trx, fileId),
@@ -165,6 +169,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     observeRequest: metrics.observeRequest,
     cameras,
     jobSnapshots,
+    webcamSync,
   };
   return { deps, farm };
 }

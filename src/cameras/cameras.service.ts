@@ -16,6 +16,7 @@ import { fetchSnapshot } from './camera-snapshot.js';
 import { splitCameraUrl } from './camera-url.js';
 import { camerasOfPrinter, deleteCamera, findCamera, insertCamera, selectCameras, updateCamera, type CameraRow } from './cameras.repository.js';
 import type { CameraCreateInput, CameraRecord, CameraUpdateInput } from './cameras.schemas.js';
+import type { FoundWebcam } from './printer-webcams.js';
 
 export interface CameraTuning extends FeedTuning {
   headersTimeoutMs: number;
@@ -147,6 +148,56 @@ export class CamerasService {
     this.dropFeed(id);
     this.snapshotOutcome.delete(id);
     this.d.bus.emit('printer.updated', { printer_id: row.printer_id, reason: 'camera removed' });
+  }
+
+  /**
+   * Makes the printer's cameras of `source` (moonraker, octoprint) what its server lists now, matched by name: new ones
+   * added, changed addresses and orientation written (the owner's refresh and job picture settings stay), gone ones removed.
+   */
+  async syncFound(printerId: string, source: 'moonraker' | 'octoprint', found: readonly FoundWebcam[]): Promise<void> {
+    const existing = (await camerasOfPrinter(this.d.db, printerId)).filter((c) => c.source === source);
+    const now = new Date(this.d.clock.now()).toISOString();
+    const changes: string[] = [];
+    const usable = found.filter((w) => {
+      try {
+        for (const [field, url] of [['stream_url', w.stream_url], ['snapshot_url', w.snapshot_url]] as const) if (url) splitCameraUrl(url, field);
+        return true;
+      } catch {
+        // An address of a forbidden class is never taken over from the printer either.
+        return false;
+      }
+    });
+    for (const w of usable) {
+      const fields = {
+        stream_url: w.stream_url,
+        snapshot_url: w.snapshot_url,
+        rotation: w.rotation,
+        flip_horizontal: w.flip_horizontal ? 1 : 0,
+        flip_vertical: w.flip_vertical ? 1 : 0,
+        enabled: w.enabled ? 1 : 0,
+      };
+      const row = existing.find((c) => c.name === w.name);
+      if (!row) {
+        await insertCamera(this.d.db, {
+          id: newId('cam'), printer_id: printerId, name: w.name, source, ...fields, stream_credentials_sealed: null, snapshot_credentials_sealed: null,
+          refresh_seconds: 10, job_pictures: 1, job_picture_step: null, created_at: now, updated_at: now,
+        });
+        changes.push(`added ${w.name}`);
+        continue;
+      }
+      if ((Object.keys(fields) as Array<keyof typeof fields>).some((k) => row[k] !== fields[k])) {
+        await updateCamera(this.d.db, row.id, { ...fields, updated_at: now });
+        if (row.stream_url !== fields.stream_url) this.dropFeed(row.id);
+        changes.push(`changed ${w.name}`);
+      }
+    }
+    for (const row of existing) {
+      if (usable.some((w) => w.name === row.name)) continue;
+      await deleteCamera(this.d.db, row.id);
+      this.dropFeed(row.id);
+      changes.push(`removed ${row.name}`);
+    }
+    if (changes.length > 0) this.d.bus.emit('printer.updated', { printer_id: printerId, reason: `${source} webcams: ${changes.join(', ')}` });
   }
 
   /** The current picture: the live stream's last frame when fresh, else the snapshot URL, else the stream's next frame. */

@@ -156,6 +156,8 @@ export async function startTestApp(
       await farm.settled();
       deps.jobSnapshots.stop();
       await deps.jobSnapshots.settled();
+      deps.webcamSync.stop();
+      await deps.webcamSync.settled();
       await deps.nodes.stop();
       // Its listeners go before its database does: nothing heard later can query a closed handle.
       await cluster.close();

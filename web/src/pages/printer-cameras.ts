@@ -55,7 +55,7 @@ export function PrinterCameras({ printerId, printerName, canWrite }: { printerId
     <h2 id="cameras-title">Cameras</h2>
     <${ErrorNote} error=${cameras.error} />
     ${cameras.data && list.length === 0
-      ? html`<p class="muted">No camera yet. <a href=${`${href('printer-settings', printerId)}#cameras`}>Add one in the printer settings</a>.</p>`
+      ? html`<p class="muted">No camera yet: <a href=${href('printer-settings', printerId)}>add a camera</a> (any MJPEG or snapshot URL).</p>`
       : null}
     <div class="cam-list">
       ${list.map((c) =>
