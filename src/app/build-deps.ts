@@ -136,7 +136,7 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   // Another node's printer changing state changes this node's waiting reasons and forecast (the whole farm's).
   remote.onChange(() => farm.scheduler.wake());
   const nodes = nodeRuntime(s, node, cluster, printers, farm);
-  const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
+  const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes, cameraStats: () => cameras.stats() });
   const deps: AppDeps = {
     node,
     cluster,

@@ -52,6 +52,8 @@ export class CameraFeed {
   private readonly viewers = new Set<Viewer>();
   /** What each viewer runs when the feed closes for good, so its response ends instead of hanging. */
   private readonly enders = new Map<Viewer, () => void>();
+  /** Snapshot waiters: they keep the stream open like viewers but are not counted as viewers nor frames out. */
+  private readonly waiters = new Set<Viewer>();
   private status: FeedStatus = 'idle';
   private error: CameraFault | null = null;
   private frame: { jpeg: Buffer; at: number } | null = null;
@@ -78,7 +80,7 @@ export class CameraFeed {
     return {
       status: this.status,
       error: this.error ? { code: this.error.code, message: this.error.message } : null,
-      viewers: this.viewers.size,
+      viewers: this.viewers.size - this.waiters.size,
       last_frame_at: this.frame?.at ?? null,
     };
   }
@@ -98,6 +100,7 @@ export class CameraFeed {
     if (this.status === 'idle' || (this.status === 'error' && !this.retryTimer && !this.abort)) this.connect();
     return () => {
       this.enders.delete(viewer);
+      this.waiters.delete(viewer);
       if (!this.viewers.delete(viewer)) return;
       if (this.viewers.size === 0) this.scheduleIdleClose();
     };
@@ -119,10 +122,12 @@ export class CameraFeed {
       const onFault = (err: CameraFault): void => done(err);
       const timer = setTimeout(() => done(this.error ?? new CameraFault('timeout', `no frame within ${timeoutMs / 1000} s`)), timeoutMs);
       this.faultWaiters.add(onFault);
-      const unsubscribe = this.subscribe((frame) => {
+      const waiter: Viewer = (frame) => {
         done(null, frame);
         return true;
-      });
+      };
+      this.waiters.add(waiter);
+      const unsubscribe = this.subscribe(waiter);
     });
   }
 
@@ -132,6 +137,7 @@ export class CameraFeed {
   close(): void {
     this.closed = true;
     this.viewers.clear();
+    this.waiters.clear();
     const enders = [...this.enders.values()];
     this.enders.clear();
     for (const end of enders) end();
@@ -235,7 +241,11 @@ export class CameraFeed {
     this.retryDelay = this.tuning.retryMs.initial;
     this.armStall();
     for (const viewer of [...this.viewers]) {
-      if (viewer(jpeg)) this.counters.framesOut++;
+      // Asked before the call: a waiter leaves as soon as it has its frame.
+      const counted = !this.waiters.has(viewer);
+      const taken = viewer(jpeg);
+      if (!counted) continue;
+      if (taken) this.counters.framesOut++;
       else this.counters.dropped++;
     }
   }
