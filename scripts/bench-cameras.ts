@@ -3,13 +3,15 @@
 // same window is measured without cameras, then with them: the host's CPU per camera, its RSS growth, the printers'
 // lines/s before and after, and the API's p99.
 // JSON (--json), one line: { cameras, viewers_per_camera, fps, printers, window_s, cpu_pct_per_camera, rss_growth_mb,
-//   lines_per_s_each: {before, after, change_pct}, api_p99_ms: {before, after}, frames_in_per_s, frames_out_per_s,
+//   lines_per_s_each: {before, after, change_pct}, api_p99_ms: {before, after}, loop_p99_ms: {before, after},
+//   load1: {before, after}, frames_in_per_s, frames_out_per_s,
 //   dropped_per_s, viewer_mb_per_s, targets: {...}, pass }
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { silentLogger } from '../src/logger.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { spawnSimulators } from './bench/simulators.js';
@@ -73,6 +75,10 @@ const linesAcked = (s: RunningServer, ids: string[]): number => ids.reduce((n, i
 
 interface Window {
   cpuPct: number;
+  /** The host's event-loop delay p99: what the host itself adds to every answer and every printer's next line. */
+  loopP99Ms: number;
+  /** The machine's 1-minute load at the end: above its core count, every process (the simulators too) waits for CPU. */
+  load1: number;
   rssMaxMb: number;
   linesPerSEach: number;
   apiP99Ms: number;
@@ -91,6 +97,8 @@ async function measure(s: RunningServer, key: string, printerIds: string[]): Pro
     }
   })();
   const acked0 = linesAcked(s, printerIds);
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let rssMax = 0;
@@ -100,11 +108,14 @@ async function measure(s: RunningServer, key: string, printerIds: string[]): Pro
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const acked = linesAcked(s, printerIds) - acked0;
+  delay.disable();
   stop = true;
   await prober;
   lat.sort((a, b) => a - b);
   return {
     cpuPct: ((cpu.user + cpu.system) / 1000 / wall) * 100,
+    loopP99Ms: delay.percentile(99) / 1e6,
+    load1: loadavg()[0]!,
     rssMaxMb: rssMax / 1024 / 1024,
     linesPerSEach: acked / (wall / 1000) / printerIds.length,
     apiP99Ms: lat[Math.min(lat.length - 1, Math.floor(lat.length * 0.99))] ?? 0,
@@ -168,6 +179,8 @@ async function main(): Promise<void> {
       rss_growth_mb: round(after.rssMaxMb - before.rssMaxMb, 1),
       lines_per_s_each: { before: round(before.linesPerSEach, 1), after: round(after.linesPerSEach, 1), change_pct: round(((after.linesPerSEach - before.linesPerSEach) / before.linesPerSEach) * 100, 2) },
       api_p99_ms: { before: round(before.apiP99Ms, 1), after: round(after.apiP99Ms, 1) },
+      loop_p99_ms: { before: round(before.loopP99Ms, 1), after: round(after.loopP99Ms, 1) },
+      load1: { before: round(before.load1, 2), after: round(after.load1, 2) },
       frames_in_per_s: perS((c) => c.frames_in),
       frames_out_per_s: perS((c) => c.frames_out),
       dropped_per_s: perS((c) => c.dropped),
@@ -182,7 +195,8 @@ async function main(): Promise<void> {
         ['host CPU per camera', `${result.cpu_pct_per_camera} % of a core (host ${result.host_cpu_pct.before} → ${result.host_cpu_pct.after} %)`, '<= 0.5 %'],
         ['RSS growth', `${result.rss_growth_mb} MB (${result.rss_mb.before} → ${result.rss_mb.after} MB)`, '<= 100 MB'],
         ['printers lines/s each', `${result.lines_per_s_each.before} → ${result.lines_per_s_each.after} (${result.lines_per_s_each.change_pct} %)`, 'within 2 %'],
-        ['API p99 (GET /v1/printers)', `${result.api_p99_ms.before} → ${result.api_p99_ms.after} ms`, ''],
+        ['API p99 (GET /v1/printers)', `${result.api_p99_ms.before} → ${result.api_p99_ms.after} ms (event loop p99 ${result.loop_p99_ms.before} → ${result.loop_p99_ms.after} ms)`, ''],
+        ['machine load (1 min)', `${result.load1.before} → ${result.load1.after}`, ''],
         ['frames', `${result.frames_in_per_s}/s in, ${result.frames_out_per_s}/s out, ${result.dropped_per_s}/s dropped; viewers read ${result.viewer_mb_per_s} MB/s`, ''],
       ];
       for (const [what, value, target] of rows) process.stdout.write(`${what.padEnd(28)} ${value.padEnd(70)} ${target}\n`);
