@@ -67,7 +67,20 @@ describe('cameras in the dashboard', { skip: browserSkip || ffmpegMissing() }, (
     await d.checkA11y(page, 'farm with cameras');
   });
 
+  it('shows the pictures on the wall screen too', async () => {
+    d.expectAnswers({ status: 502, path: /^\/v1\/cameras\/cam_[A-Za-z0-9]+\/snapshot$/ });
+    await page.goto(`${d.url}/#/wall`);
+    await loaded(`.wall-card[data-printer-id="${printerId(p1)}"] .cam-picture img`);
+    await page.locator(`.wall-card[data-printer-id="${printerId(p2)}"] .cam-problem`).waitFor();
+    await d.shoot(page, 'cameras-wall');
+    await d.checkA11y(page, 'wall with cameras');
+    await page.goto(`${d.url}/#/`);
+    await loaded(`[data-printer-id="${printerId(p1)}"] .cam-picture img`);
+  });
+
   it('fetches no card picture while the tab is hidden', async () => {
+    // The dead camera's card asks again once visible, and fails again, on purpose.
+    d.expectAnswers({ status: 502, path: /^\/v1\/cameras\/cam_[A-Za-z0-9]+\/snapshot$/ });
     // As a browser does when the tab goes to the background (the page reads document.visibilityState).
     const setVisibility = (state: string) =>
       page.evaluate(`Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => '${state}' }); document.dispatchEvent(new Event('visibilitychange'))`);
