@@ -21,6 +21,7 @@ export const POSTGRES_TEST_FOLDERS = [
   'test/events',
   'test/auth',
   'test/slicer',
+  'test/cameras',
   // Nodes sharing one database (the three-node test starts its own cluster, so it runs in the main run only).
   'test/nodes/nodes-registry.test.ts',
   'test/nodes/two-nodes.test.ts',

@@ -2,7 +2,15 @@
 // and whether its jobs are photographed; and the pictures (snapshots) taken of each job.
 import type { Migration } from './migration.js';
 
-const cameras = (strict: string, blob: string) => `
+/** The column types each engine gives the same values (PostgreSQL's INTEGER is 32-bit; SQLite's 64). */
+interface Types {
+  strict: string;
+  int: string;
+  real: string;
+  blob: string;
+}
+
+const cameras = ({ strict, int, real, blob }: Types) => `
     CREATE TABLE cameras (
       id TEXT PRIMARY KEY,
       printer_id TEXT NOT NULL REFERENCES printers (id) ON DELETE CASCADE,
@@ -15,15 +23,15 @@ const cameras = (strict: string, blob: string) => `
       -- "user:password" of each URL, AES-256-GCM sealed under the data directory's key; null when the URL has none.
       stream_credentials_sealed TEXT,
       snapshot_credentials_sealed TEXT,
-      rotation INTEGER NOT NULL DEFAULT 0 CHECK (rotation IN (0, 90, 180, 270)),
-      flip_horizontal INTEGER NOT NULL DEFAULT 0,
-      flip_vertical INTEGER NOT NULL DEFAULT 0,
+      rotation ${int} NOT NULL DEFAULT 0 CHECK (rotation IN (0, 90, 180, 270)),
+      flip_horizontal ${int} NOT NULL DEFAULT 0,
+      flip_vertical ${int} NOT NULL DEFAULT 0,
       -- How often a dashboard card refreshes its picture while visible, in seconds.
-      refresh_seconds INTEGER NOT NULL DEFAULT 10,
-      enabled INTEGER NOT NULL DEFAULT 1,
+      refresh_seconds ${int} NOT NULL DEFAULT 10,
+      enabled ${int} NOT NULL DEFAULT 1,
       -- 1: pictures of this printer's jobs at start, every job_picture_step percent (null: none between) and at the end.
-      job_pictures INTEGER NOT NULL DEFAULT 1,
-      job_picture_step INTEGER,
+      job_pictures ${int} NOT NULL DEFAULT 1,
+      job_picture_step ${int},
       created_at TEXT NOT NULL,
       updated_at TEXT NOT NULL
     )${strict};
@@ -35,8 +43,8 @@ const cameras = (strict: string, blob: string) => `
       camera_id TEXT NOT NULL,
       -- 'start', 'progress', 'completed', 'failed' or 'cancelled'.
       moment TEXT NOT NULL,
-      progress REAL,
-      size INTEGER NOT NULL,
+      progress ${real},
+      size ${int} NOT NULL,
       -- The JPEG itself: in the database, so every node of a farm serves it and a backup or db copy carries it.
       data ${blob} NOT NULL,
       taken_at TEXT NOT NULL
@@ -48,6 +56,6 @@ const cameras = (strict: string, blob: string) => `
 export const migration025Cameras: Migration = {
   version: 25,
   name: 'cameras',
-  sql: cameras(' STRICT', 'BLOB'),
-  pg: cameras('', 'BYTEA'),
+  sql: cameras({ strict: ' STRICT', int: 'INTEGER', real: 'REAL', blob: 'BLOB' }),
+  pg: cameras({ strict: '', int: 'BIGINT', real: 'DOUBLE PRECISION', blob: 'BYTEA' }),
 };
