@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { peerMissing, peerPath } from './peers-env.js';
 import { answers, startPeer, untilPeer, type PeerProcess } from './peer-process.js';
 import { startPrintersApp, type PrintersApp } from '../printers/printers-api-harness.js';
-import { ffmpegMissing, ffmpegSnapshot } from '../cameras/ffmpeg-camera.js';
+import { ffmpegMissing, ffmpegSnapshot, type FfmpegCamera } from '../cameras/ffmpeg-camera.js';
 
 async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
   const res = await fetch(base + path, {
@@ -28,6 +28,7 @@ describe('Moonraker webcams', { skip: peerMissing('moonraker') || ffmpegMissing(
   const BASE = 'http://127.0.0.1:7125';
   let peer: PeerProcess | null = null;
   let app: PrintersApp;
+  let snap: FfmpegCamera | undefined;
   before(async () => {
     peer = startPeer('moonraker', peerPath('moonraker', 'run_moonraker.sh'), ['sim']);
     await untilPeer(peer, 'Moonraker answering', answers(`${BASE}/server/info`));
@@ -37,12 +38,13 @@ describe('Moonraker webcams', { skip: peerMissing('moonraker') || ffmpegMissing(
     app = await startPrintersApp();
   });
   after(async () => {
+    snap?.stop();
     await app?.close();
     await peer?.stop();
   });
 
   it('adds, changes and removes the cameras Moonraker lists, and serves their pictures', async () => {
-    const snap = await ffmpegSnapshot();
+    snap = await ffmpegSnapshot();
     await call(BASE, 'POST', '/server/webcams/item', { name: 'nozzle', service: 'mjpegstreamer', stream_url: '/webcam/?action=stream', snapshot_url: snap.url, rotation: 90, flip_horizontal: true });
     const printer = await app.create({ name: 'voron', connection_url: 'moonraker://127.0.0.1:7125' });
     // Read when the printer comes online.
