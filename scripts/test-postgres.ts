@@ -24,6 +24,7 @@ export const POSTGRES_TEST_FOLDERS = [
   // Notifications: the outbox, grouping, leases and channel state on PostgreSQL.
   'test/notifications/notify-services.test.ts',
   'test/notifications/notify-email.test.ts',
+  'test/cameras',
   // Nodes sharing one database (the three-node test starts its own cluster, so it runs in the main run only).
   'test/nodes/nodes-registry.test.ts',
   'test/nodes/two-nodes.test.ts',

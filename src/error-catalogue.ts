@@ -37,6 +37,14 @@ export const ERROR_CATALOGUE = {
   printer_busy: { statuses: [409], meaning: 'The printer is printing (or paused) and cannot take this command or job now.' },
   printer_offline: { statuses: [409], meaning: 'The printer is not connected (offline, connecting or in error), so it cannot do this now.' },
   invalid_state: { statuses: [409], meaning: 'The action is not valid in the current state (rolling a revoked or already rolled key, cancelling a finished job).' },
+  camera_url_forbidden: {
+    statuses: [422],
+    meaning: "A camera's stream_url or snapshot_url names an address the farm never reaches (link-local, cloud metadata, multicast, unspecified), as file_url_forbidden; `details` holds the reason.",
+  },
+  camera_unavailable: {
+    statuses: [502],
+    meaning: 'The camera gave no picture; `details` holds the fault (unreachable, unauthorized, not_a_camera, stalled, garbage, frame_too_large, closed).',
+  },
   file_invalid: { statuses: [422], meaning: 'A job\'s file is not usable G-code; `details` holds the reason.' },
   file_url_forbidden: {
     statuses: [422],

@@ -15,6 +15,6 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'prt' | 'job' | 'mat' | 'key' | 'usr' | 'wh' | 'evt' | 'req' | 'org' | 'inv' | 'bat' | 'fil' | 'file' | 'ses' | 'nod';
+export type IdPrefix = 'prt' | 'job' | 'mat' | 'key' | 'usr' | 'wh' | 'evt' | 'req' | 'org' | 'inv' | 'bat' | 'fil' | 'file' | 'ses' | 'nod' | 'cam' | 'snp';
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(20)}`;

@@ -303,6 +303,8 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       closing = true;
       // Live streams end first (they would hold the server open); in-flight deliveries get a moment, then resume after restart.
       const eventsStopped = Promise.all([deps.webhooks.stop(), deps.notifications.stop()]).then(() => events.stop());
+      // Camera viewers' streams end and the cameras' upstream connections close.
+      deps.cameras.close();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets without a request go now; busy ones close after their response (no keep-alive any more).
       for (const res of active) if (!res.headersSent) res.shouldKeepAlive = false;
@@ -331,6 +333,10 @@ export async function startServer(config: ServerSettings, options: StartServerOp
       await farm.stop();
       await printers.close();
       await farm.settled();
+      deps.jobSnapshots.stop();
+      await deps.jobSnapshots.settled();
+      deps.webcamSync.stop();
+      await deps.webcamSync.settled();
       await deps.nodes.stop();
       try {
         await deps.auth.flush();

@@ -42,6 +42,8 @@ export function controlFile(version: string, arch: Arch, installedKiB: number): 
     `Installed-Size: ${installedKiB}`,
     // adduser for the service user; libc6 for the glibc the single executable needs (docs/binary-and-debian.md: 2.34 or newer).
     'Depends: adduser, libc6 (>= 2.34)',
+    // Cameras: ustreamer turns a USB camera into the MJPEG stream the farm reads; ffmpeg is the other capture program.
+    'Recommends: ustreamer, ffmpeg',
     'Section: misc',
     'Priority: optional',
     'Description: print farm appliance: USB 3D printers, job queue, REST API and dashboard',

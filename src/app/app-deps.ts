@@ -1,5 +1,8 @@
 // The one deps object of a running program, built by app/build-deps.ts: everything the HTTP layer and each feature's
 // routes need (the compiler checks it against each feature's declared route deps in routes-index.ts).
+import type { CamerasService } from '../cameras/cameras.service.js';
+import type { JobSnapshots } from '../cameras/job-snapshots.service.js';
+import type { WebcamSync } from '../cameras/webcam-sync.js';
 import type { PasswordCheckGate } from '../auth/password-check-gate.js';
 import type { SecretSealer } from '../auth/api-key-digest.js';
 import type { SlicerUploads } from '../slicer/slicer-uploads.service.js';
@@ -79,4 +82,10 @@ export interface AppDeps extends HttpDeps {
   passwordChecks: PasswordCheckGate;
   /** The Prometheus registry of this app (GET /metrics); its observeRequest is the HTTP layer's timing hook. */
   metrics: FarmMetrics;
+  /** Printers' cameras: records, one upstream feed per camera, pictures (src/cameras). */
+  cameras: CamerasService;
+  /** Pictures of every job at start, progress steps and end (src/cameras/job-snapshots.service.ts). */
+  jobSnapshots: JobSnapshots;
+  /** Reads Moonraker's and OctoPrint's webcam lists into the printers' cameras (src/cameras/webcam-sync.ts). */
+  webcamSync: WebcamSync;
 }

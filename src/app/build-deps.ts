@@ -1,6 +1,11 @@
 // Builds the one deps object of a running app (bus, sessions, printers, event log, the farm's services, access
 // control) from an open database: the server and the test app call this, so the wiring exists once.
 import { createAuthRuntime } from '../auth/auth-runtime.js';
+import { CamerasService, type CameraTuning } from '../cameras/cameras.service.js';
+import { JobSnapshots, type JobSnapshotBudget } from '../cameras/job-snapshots.service.js';
+import { deleteSnapshotsOfFile } from '../cameras/job-snapshots.repository.js';
+import { WebcamSync } from '../cameras/webcam-sync.js';
+import { systemResolver } from '../files/url-guard.js';
 import { SlicerUploads } from '../slicer/slicer-uploads.service.js';
 import { PasswordCheckGate } from '../auth/password-check-gate.js';
 import type { Clock } from '../clock.js';
@@ -87,6 +92,10 @@ export interface DepsSettings {
   homeassistant?: HomeAssistantSettings;
   /** Reconnect back-off and tick of the Home Assistant bridge, whichever broker it uses (tests shorten them). */
   homeassistantTuning?: Pick<HomeAssistantSettings, 'backoff' | 'tickMs'>;
+  /** Camera timeouts and limits (tests shorten them). */
+  cameras?: Partial<CameraTuning>;
+  /** Size budgets and timeouts of job pictures (tests shrink them). */
+  jobSnapshots?: Partial<JobSnapshotBudget>;
 }
 
 /** The deps and the farm whose lifecycle (start, stop, settled) the caller drives. */
@@ -126,11 +135,20 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
   const webhooks = createWebhooksRuntime({ db: handle.db, clock, logger, events, cluster, nodeId: node.id, durable }, s.webhooks);
   const notifications = createNotificationsRuntime({ db: handle.db, clock, logger, secrets: s.secrets, events, cluster, nodeId: node.id, durable }, s.notifications);
   const contentStore = openContentStore(s.fileStorage ?? defaultFileStorage(handle.engine, s.filesDir), { db: handle.db, dataDir: s.dataDir, engine: handle.engine });
-  const farm = createFarm({ events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore, nodeId: node.id, cluster, ...(s.startRetryMs !== undefined ? { startRetryMs: s.startRetryMs } : {}) });
+  const cameras = new CamerasService({ db: handle.db, bus, clock, secrets: s.secrets, resolveHost: s.resolveHost ?? systemResolver, ...(s.cameras ? { tuning: s.cameras } : {}) });
+  const jobSnapshots = new JobSnapshots({ db: handle.db, bus, cameras, clock, logger, ...(s.jobSnapshots ? { budget: s.jobSnapshots } : {}) });
+  jobSnapshots.start();
+  // Moonraker's and OctoPrint's own webcam lists become the printer's cameras.
+  const webcamSync = new WebcamSync({ db: handle.db, bus, logger, cameras, nodeId: node.id, readApiKey: (id) => printers.readApiKey(id) });
+  webcamSync.start();
+  const farm = createFarm({
+    endPicture: (jobId, printerId, status) => jobSnapshots.ended(jobId, printerId, status),
+    onFilePruned: (trx, fileId) => deleteSnapshotsOfFile(trx, fileId),
+    events, db: handle.db, clock, logger, bus, dataDir: s.dataDir, sessions, printers, resolveHost: s.resolveHost, durable, storage, contentStore, nodeId: node.id, cluster, ...(s.startRetryMs !== undefined ? { startRetryMs: s.startRetryMs } : {}) });
   // Another node's printer changing state changes this node's waiting reasons and forecast (the whole farm's).
   remote.onChange(() => farm.scheduler.wake());
   const nodes = nodeRuntime(s, node, cluster, printers, farm, events);
-  const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes });
+  const metrics = new FarmMetrics({ db: handle.db, clock, sessions, dataDir: s.dataDir, webhookOutcomes: () => webhooks.worker.outcomes, cameraStats: () => cameras.stats() });
   const homeassistant = new HomeAssistantControl({
     flag: s.homeassistant ?? null,
     stored: () => storedBrokerTarget(handle.db, s.secrets),
@@ -170,6 +188,9 @@ export function buildAppDeps(s: DepsSettings): { deps: AppDeps; farm: Farm } {
     passwordChecks: new PasswordCheckGate(),
     metrics,
     observeRequest: metrics.observeRequest,
+    cameras,
+    jobSnapshots,
+    webcamSync,
   };
   return { deps, farm };
 }

@@ -5,11 +5,11 @@ import type { EventBus } from '../events/event-bus.js';
 import type { EventsRuntime } from '../events/events-runtime.js';
 import { bridgePrinterEvents } from '../printers/printer-events.js';
 import { createFilesService, type FilesService } from '../files/files.service.js';
-import { createFilePruner, type FilePruner } from '../files/file-pruner.service.js';
+import { createFilePruner, type FilePruner, type FilePrunerDeps } from '../files/file-pruner.service.js';
 import type { ContentStore } from '../files/content-store.js';
 import { findOrganization } from '../auth/organization.repository.js';
 import { recordExternalJobs } from '../jobs/external-jobs.js';
-import { JobRunner } from '../jobs/job-runner.js';
+import { JobRunner, type JobRunnerDeps } from '../jobs/job-runner.js';
 import { printableFormats } from '../printers/network-url.js';
 import { jobFilesFrom, type JobFiles } from '../jobs/job-files.js';
 import { JobsService, type PublishJobEvent } from '../jobs/jobs.service.js';
@@ -57,6 +57,10 @@ export interface FarmBase {
   cluster: ClusterBus;
   /** How long after a refused start the printer is offered the job again (START_RETRY_MS by default; tests shorten it). */
   startRetryMs?: number;
+  /** The job's end picture, taken before its end is written (the cameras feature); absent: none. */
+  endPicture?: JobRunnerDeps['endPicture'];
+  /** Removes what else belongs to the jobs of a pruned file (their pictures), in the pruning transaction. */
+  onFilePruned?: FilePrunerDeps['onPruned'];
 }
 
 export interface Farm {
@@ -98,6 +102,7 @@ export function createFarm(base: FarmBase): Farm {
     logger: base.logger,
     store,
     publish: (trx, file) => base.events.record(trx, 'file.pruned', file).then(() => undefined),
+    ...(base.onFilePruned ? { onPruned: base.onFilePruned } : {}),
     ...(base.pruneEveryMs !== undefined ? { everyMs: base.pruneEveryMs } : {}),
   });
   const jobFiles = jobFilesFrom(files);
@@ -148,6 +153,7 @@ export function createFarm(base: FarmBase): Farm {
   const storeReady = (printerId: string): Promise<unknown> => writeReady(printerId, base.sessions.get(printerId)?.snapshot().ready ?? false);
   const runner = new JobRunner({
     meter,
+    ...(base.endPicture ? { endPicture: base.endPicture } : {}),
     durable: base.durable,
     jobs,
     sessions: base.sessions,

@@ -21,6 +21,8 @@ import { nodeRoutes } from '../nodes/nodes.routes.js';
 import { slicerRoutes } from '../slicer/slicer.routes.js';
 import { notificationRoutes } from '../notifications/notifications.routes.js';
 import { homeAssistantRoutes } from '../homeassistant/homeassistant.routes.js';
+import { cameraRoutes } from '../cameras/cameras.routes.js';
+import { jobSnapshotRoutes } from '../cameras/job-snapshots.routes.js';
 
 /** A route of any feature, typed against the one deps object the program builds (the compiler checks each feature's needs). */
 export type AppRoute = RouteDef<any, any, AppDeps>;
@@ -46,6 +48,8 @@ export function allRoutes(): AppRoute[] {
     ...metricsRoutes,
     ...slicerRoutes,
     ...homeAssistantRoutes,
+    ...cameraRoutes,
+    ...jobSnapshotRoutes,
     ...openApiRoutes(allRoutes),
   ];
 }

@@ -21,6 +21,8 @@ export interface FilePrunerDeps {
   store: ContentStore;
   /** Records file.pruned inside the transaction that marks the file removed (the event outbox). */
   publish(trx: Executor, file: PrunedFile): Promise<void>;
+  /** What else goes with the file, in the same transaction: the pictures of the jobs that printed it (cameras). */
+  onPruned?(trx: Executor, fileId: string): Promise<void>;
   everyMs?: number;
   graceMs?: number;
 }
@@ -63,6 +65,7 @@ export function createFilePruner(d: FilePrunerDeps): FilePruner {
         if (!(await markFilePruned(trx, row.id, row.last_used_at, isoTime(d.clock.now())))) return false;
         await d.store.removeWithin?.(trx, row.sha256);
         await d.publish(trx, { id: row.id, original_name: row.original_name, size: row.size, reason });
+        await d.onPruned?.(trx, row.id);
         return true;
       });
       if (marked) await d.store.remove(row.sha256, row.thumbnail_type);

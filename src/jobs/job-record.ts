@@ -24,6 +24,8 @@ export interface JobRecord {
   file_id: string | null;
   /** The file's thumbnail (GET /v1/files/:id/thumbnail), or null when the file has none or was pruned: nobody requests a 404. */
   thumbnail_url: string | null;
+  /** The newest camera picture of the job (GET /v1/jobs/:id/snapshots/:snapshot_id), or null when none was taken. */
+  last_snapshot_url: string | null;
   /** Pruning removed the stored file (the organization's file retention policy); the record stays. */
   file_deleted: boolean;
   estimated_duration: number | null;
@@ -80,6 +82,7 @@ export function toJobRecord(row: JobReadRow, live?: LiveJobCounters | null): Job
     file_url: row.file_url,
     file_id: row.origin === 'external' ? null : row.file_id,
     thumbnail_url: row.file_has_thumbnail ? thumbnailPath(row.file_id) : null,
+    last_snapshot_url: row.last_snapshot_id ? `/v1/jobs/${row.id}/snapshots/${row.last_snapshot_id}` : null,
     file_deleted: Boolean(row.file_deleted),
     estimated_duration: row.estimated_duration,
     elapsed_time: Math.round(elapsed),

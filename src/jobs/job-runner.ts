@@ -53,6 +53,11 @@ export interface JobRunnerDeps {
   durable: DurableWriter;
   /** Counts the starts each printer refuses (after a few in a row it is held); absent: refusals are not counted. */
   refusals?: StartRefusals;
+  /**
+   * Takes the job's end picture (the cameras feature) before its end is written, so the end event carries it; bounded
+   * in time by the caller and never failing. Absent: no pictures.
+   */
+  endPicture?(jobId: string, printerId: string, status: JobOutcome['status']): Promise<void>;
 }
 
 /** What the runner tells of refused starts (printers/start-refusals.ts keeps the count in the printer's row). */
@@ -320,8 +325,9 @@ export class JobRunner {
     // Until the end is stored the printer shows this job, so nothing reads it as free while the write is held.
     this.d.sessions.holdJob(printerId, { id: jobId, progress: counters.progress });
     const charged = this.d.meter?.finish(jobId, snap) ?? Promise.resolve();
+    const pictured = this.d.endPicture?.(jobId, printerId, outcome.status) ?? Promise.resolve();
     this.track(
-      charged
+      Promise.all([charged, pictured])
         .then(() => this.d.durable.write(`the end of job ${jobId}`, () => this.d.jobs.applyTrigger(jobId, outcomeTrigger(outcome), { quietIfFinal: true, counters })))
         .finally(() => this.d.sessions.releaseJob(printerId, jobId))
         .then(() => this.d.onJobEnded(printerId, outcome)),

@@ -10,7 +10,7 @@ export type JobRow = Selectable<JobTable>;
  * A job row as the API reads it: with whether its stored file has a thumbnail still in the store (the record links it
  * only then), and whether pruning removed the file.
  */
-export type JobReadRow = JobRow & { file_has_thumbnail: SqlBool; file_deleted: SqlBool };
+export type JobReadRow = JobRow & { file_has_thumbnail: SqlBool; file_deleted: SqlBool; last_snapshot_id?: string | null };
 type Q = Kysely<Database>;
 
 export const PRIORITY_RANK = { low: 0, normal: 1, high: 2, urgent: 3 } as const;
@@ -45,6 +45,17 @@ export const selectJobs = (db: Q) =>
     )
     .select((eb) =>
       eb.exists(eb.selectFrom('files').select('files.id').whereRef('files.id', '=', 'jobs.file_id').where('files.deleted_at', 'is not', null)).as('file_deleted'),
+    )
+    // The newest camera picture of the job (the cameras feature writes them; the record links it).
+    .select((eb) =>
+      eb
+        .selectFrom('job_snapshots')
+        .select('job_snapshots.id')
+        .whereRef('job_snapshots.job_id', '=', 'jobs.id')
+        .orderBy('job_snapshots.taken_at', 'desc')
+        .orderBy('job_snapshots.id', 'desc')
+        .limit(1)
+        .as('last_snapshot_id'),
     );
 
 /**

@@ -144,6 +144,11 @@ export const jobRecordSchema: JsonSchema = {
       type: 'string',
       description: "Extension: the file's thumbnail (/v1/files/{file_id}/thumbnail); null when the file has none or was pruned",
     }),
+    last_snapshot_url: nullable({
+      type: 'string',
+      description:
+        "Extension: the job's newest camera picture (/v1/jobs/{id}/snapshots/{snapshot_id}, image/jpeg): at the end of a job its end picture, taken before job.completed / job.failed are sent; null when no camera took one",
+    }),
     file_deleted: {
       type: 'boolean',
       description:

@@ -13,4 +13,6 @@ export interface MetricsSources {
   webhookOutcomes: () => Readonly<Record<AttemptOutcome, number>>;
   /** The data directory: its filesystem's free space is reported. */
   dataDir: string;
+  /** Each watched camera's counters (the cameras feature); none when absent. */
+  cameraStats?: () => ReadonlyArray<{ id: string; printer_id: string; frames_in: number; frames_out: number; dropped: number; viewers: number; reconnects: number }>;
 }

@@ -5,6 +5,7 @@ import type { RequestObserver } from '../http/middleware/request-timing.middlewa
 import { registerFarmMetrics } from './farm-metrics.js';
 import type { MetricsSources } from './metrics-sources.js';
 import { registerPrinterMetrics } from './printer-metrics.js';
+import { registerCameraMetrics } from './camera-metrics.js';
 
 /** From a fast API read (about a millisecond) to a slow upload or export. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -16,6 +17,7 @@ export class FarmMetrics {
   constructor(sources: MetricsSources) {
     registerPrinterMetrics(this.registry, sources);
     registerFarmMetrics(this.registry, sources);
+    registerCameraMetrics(this.registry, sources);
     this.durations = new Histogram({
       name: 'printfarm_http_request_duration_seconds',
       help: 'Time to answer an HTTP request, by method, matched route pattern and status code.',

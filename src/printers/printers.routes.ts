@@ -8,6 +8,7 @@ import type { JsonSchema } from '../http/validation.js';
 import { runPrinterAction } from './printer-actions.js';
 import { runPrinterCommands, SAFE_WHILE_PRINTING } from './printer-commands.js';
 import { discoverPrinters } from './printer-discovery.js';
+import { listVideoDevices } from '../cameras/video-devices.js';
 import { MDNS_CACHE_MS } from './network-discovery.js';
 import { NETWORK_KINDS } from './network-printers.js';
 import { PrinterRecordSchema } from './printer-record.js';
@@ -80,6 +81,24 @@ const discoverResponse: JsonSchema = {
         },
       },
     },
+    video: {
+      type: 'object',
+      description: "The appliance's own cameras (/dev/video* capture nodes) and the program that can serve them as MJPEG",
+      properties: {
+        capture_program: { type: ['string', 'null'], enum: ['ustreamer', 'ffmpeg', null], description: 'ustreamer or ffmpeg when installed (the .deb recommends ustreamer); null: none, USB cameras cannot be served' },
+        devices: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              path: { type: 'string', description: 'e.g. /dev/video0' },
+              by_id: { ...nullableString, description: 'Stable /dev/v4l/by-id link' },
+              name: { ...nullableString, description: "The driver's name for the camera" },
+            },
+          },
+        },
+      },
+    },
     mdns: {
       type: 'object',
       description: 'How the network list was made',
@@ -117,7 +136,7 @@ export const printerRoutes = withDocs(printerDocs, [
   defineRoute<unknown, DiscoverQueryInput>({
     method: 'GET',
     path: '/v1/printers/discover',
-    summary: 'Serial ports present now and network printers announced on the LAN, and which printer uses each',
+    summary: 'Serial ports present now, network printers announced on the LAN (and which printer uses each), and USB cameras',
     description:
       'USB CDC-ACM (ttyACM*) and USB-serial (ttyUSB*) ports with their by-id link and USB ids; pseudo-terminals never appear. ' +
       'Moonraker, OctoPrint and PrusaLink printers that announce themselves by mDNS, found by listening for mdns_browse_ms.',
@@ -126,7 +145,8 @@ export const printerRoutes = withDocs(printerDocs, [
     query: DiscoverQuery as unknown as JsonSchema,
     responses: { 200: { description: '`data`: the serial ports; `network`: the network printers; `mdns`: how they were found', schema: discoverResponse }, ...errorDocs(400, 403) },
     async handle(ctx, { query }, deps) {
-      ctx.body = await discoverPrinters(deps.printers, parseBrowseMs(query.mdns_browse_ms));
+      const [found, video] = await Promise.all([discoverPrinters(deps.printers, parseBrowseMs(query.mdns_browse_ms)), listVideoDevices(deps.printers.deps.discovery ?? {})]);
+      ctx.body = { ...found, video };
     },
   }),
 

@@ -262,6 +262,40 @@ export interface PrinterTable {
   start_refused_since: Generated<string | null>;
 }
 
+/** A printer's camera (migration 028). Booleans are 0 or 1. */
+export interface CameraTable {
+  id: string;
+  printer_id: string;
+  name: string;
+  source: 'url' | 'moonraker' | 'octoprint' | 'usb';
+  /** Without credentials; those are sealed apart. */
+  stream_url: string | null;
+  snapshot_url: string | null;
+  stream_credentials_sealed: string | null;
+  snapshot_credentials_sealed: string | null;
+  rotation: number;
+  flip_horizontal: number;
+  flip_vertical: number;
+  refresh_seconds: number;
+  enabled: number;
+  job_pictures: number;
+  job_picture_step: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A picture taken of a job (migration 028), the JPEG in `data`. */
+export interface JobSnapshotTable {
+  id: string;
+  job_id: string;
+  camera_id: string;
+  moment: 'start' | 'progress' | 'completed' | 'failed' | 'cancelled';
+  progress: number | null;
+  size: number;
+  data: Buffer;
+  taken_at: string;
+}
+
 /** One appliance sharing the database (migration 017). */
 export interface NodeTable {
   id: string;
@@ -499,6 +533,8 @@ export interface Database {
   jobs: JobTable;
   files: FileTable;
   printers: PrinterTable;
+  cameras: CameraTable;
+  job_snapshots: JobSnapshotTable;
   materials: MaterialTable;
   job_material_usage: JobMaterialUsageTable;
   events: EventTable;

@@ -87,6 +87,10 @@ export async function startTestApp(
     homeassistant?: HomeAssistantSettings;
     /** Back-off and tick of the Home Assistant bridge for a broker set in the settings. */
     homeassistantTuning?: Pick<HomeAssistantSettings, 'backoff' | 'tickMs'>;
+    /** Camera timeouts and limits. */
+    cameras?: DepsSettings['cameras'];
+    /** Job picture budgets and timeouts. */
+    jobSnapshots?: DepsSettings['jobSnapshots'];
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -127,6 +131,8 @@ export async function startTestApp(
     ...(options.startRetryMs !== undefined ? { startRetryMs: options.startRetryMs } : {}),
     ...(options.homeassistant ? { homeassistant: options.homeassistant } : {}),
     ...(options.homeassistantTuning ? { homeassistantTuning: options.homeassistantTuning } : {}),
+    ...(options.cameras ? { cameras: options.cameras } : {}),
+    ...(options.jobSnapshots ? { jobSnapshots: options.jobSnapshots } : {}),
   });
   const { printers } = deps;
   const app = createApp(deps, [...allRoutes(), ...(options.extraRoutes ?? [])]);
@@ -156,11 +162,16 @@ export async function startTestApp(
       await deps.notifications.stop(0);
       await deps.events.stop();
       await deps.homeassistant.stop();
+      deps.cameras.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await farm.stop();
       await printers.close();
       await farm.settled();
+      deps.jobSnapshots.stop();
+      await deps.jobSnapshots.settled();
+      deps.webcamSync.stop();
+      await deps.webcamSync.settled();
       await deps.nodes.stop();
       // Its listeners go before its database does: nothing heard later can query a closed handle.
       await cluster.close();

@@ -28,9 +28,17 @@ describe('built list endpoints use the list-query helper', () => {
       body: JSON.stringify({ name: 'list check', connection_url: 'sim://list-check?speed=max' }),
     });
     assert.equal(created.status, 201);
+    const printerId = ((await created.json()) as { id: string }).id;
+    // ...and the cameras list a camera.
+    const camera = await t.request(`/v1/printers/${printerId}/cameras`, {
+      method: 'POST',
+      headers: bearer(admin, true),
+      body: JSON.stringify({ name: 'list cam', snapshot_url: 'http://127.0.0.1:9/snap.jpg' }),
+    });
+    assert.equal(camera.status, 201);
     // ...and the jobs list a job.
     const form = new FormData();
-    form.append('printer_id', ((await created.json()) as { id: string }).id);
+    form.append('printer_id', printerId);
     form.append('file', new Blob(['G28\nG1 X10 Y10\n']), 'list.gcode');
     const job = await t.request('/v1/jobs', { method: 'POST', headers: bearer(admin), body: form });
     assert.equal(job.status, 201);

@@ -9,6 +9,7 @@ import { createJob, longGcode, untilJob } from '../jobs/jobs-harness.js';
 import { bearer, mintTestKey, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../webhooks/webhook-harness.js';
 import { parseExposition, samplesOf, valueOf, type Exposition } from './exposition-format.js';
+import { ffmpegStream, type FfmpegCamera } from '../cameras/ffmpeg-camera.js';
 
 const DASHBOARD = path.join(process.cwd(), 'docs/grafana/printfarm-dashboard.json');
 
@@ -39,9 +40,13 @@ describe('GET /metrics on a printing farm', () => {
   let spoolId: string;
   let e: Exposition;
   let text: string;
+  let camera: FfmpegCamera;
+  let cameraId: string;
 
   before(async () => {
     app = await startPrintersApp();
+    // A camera watched once (a snapshot from its stream), so its counters have series.
+    camera = await ffmpegStream();
     receiver = await startReceiver();
     const hook = await app.call('POST', '/v1/webhooks', { url: receiver.url, events: ['job.*'] });
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
@@ -54,6 +59,10 @@ describe('GET /metrics on a printing farm', () => {
       await app.untilStatus(p.id, 'idle');
       printers.push(p.id);
     }
+    const cam = await app.call('POST', `/v1/printers/${printers[0]}/cameras`, { name: 'metrics cam', stream_url: camera.url });
+    assert.equal(cam.status, 201, JSON.stringify(cam.body));
+    cameraId = cam.body.id;
+    assert.equal((await app.t.request(`/v1/cameras/${cameraId}/snapshot`, { headers: bearer(app.admin) })).status, 200);
     const jobs = [];
     for (let i = 0; i < 3; i++) jobs.push(await createJob(app, longGcode(3000), { name: `part ${i}` }));
     // Two printers take two jobs; the third waits in the queue.
@@ -70,6 +79,7 @@ describe('GET /metrics on a printing farm', () => {
     ({ text, e } = await scrape(app));
   });
   after(async () => {
+    camera?.stop();
     for (const id of printers ?? []) await app.call('POST', `/v1/printers/${id}/actions`, { action: 'cancel' });
     await receiver?.close();
     await app?.close();
@@ -122,6 +132,15 @@ describe('GET /metrics on a printing farm', () => {
     const free = valueOf(e, 'printfarm_storage_free_bytes');
     assert.ok(free > 0 && free <= valueOf(e, 'printfarm_storage_size_bytes'));
     assert.equal(samplesOf(e, 'printfarm_build_info').length, 1);
+  });
+
+  it("reports each watched camera's frames in and out, drops, viewers and restarts", () => {
+    const labels = { camera_id: cameraId, printer_id: printers[0]! };
+    assert.ok(valueOf(e, 'printfarm_camera_frames_in_total', labels) >= 1);
+    assert.equal(valueOf(e, 'printfarm_camera_frames_out_total', labels), 0, 'a snapshot is no live viewer');
+    assert.equal(valueOf(e, 'printfarm_camera_frames_dropped_total', labels), 0);
+    assert.equal(valueOf(e, 'printfarm_camera_restarts_total', labels), 0);
+    assert.ok(samplesOf(e, 'printfarm_camera_viewers').some((s) => s.labels.camera_id === cameraId));
   });
 
   it('times requests by the matched route pattern, never the raw path', () => {

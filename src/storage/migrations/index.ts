@@ -27,6 +27,7 @@ import { migration024NodeHolders } from './024-node-holders.js';
 import { migration025PrintOptions } from './025-print-options.js';
 import { migration026HomeAssistantBroker } from './026-homeassistant-broker.js';
 import { migration027Notifications } from './027-notifications.js';
+import { migration028Cameras } from './028-cameras.js';
 
 export const migrations: readonly Migration[] = [
   migration001Platform,
@@ -56,4 +57,5 @@ export const migrations: readonly Migration[] = [
   migration025PrintOptions,
   migration026HomeAssistantBroker,
   migration027Notifications,
+  migration028Cameras,
 ];

@@ -1,5 +1,5 @@
-// One printer as a card (farm grid and wall mode): status, temperatures, current job with thumbnail and progress, spools
-// (a Bambu printer's AMS trays), a Bambu printer's layer and HMS errors, next job.
+// One printer as a card (farm grid and wall mode): status, temperatures, camera picture, current job with thumbnail and
+// progress, spools (a Bambu printer's AMS trays), a Bambu printer's layer and HMS errors, next job.
 import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { api } from '../lib/api.js';
@@ -13,6 +13,8 @@ import { ExternalJob, KindBadge, problemWords } from './printer-kind.js';
 import { StartRefused } from './start-refusal.js';
 import { AmsTrays, bambuLine, HmsList } from './bambu-state.js';
 import { now } from '../lib/clock.js';
+import type { Camera } from '../lib/cameras.js';
+import { CameraPicture } from './camera-picture.js';
 
 const clock = (ms: number): string => new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 
@@ -76,9 +78,11 @@ export interface PrinterCardProps {
   /** May the viewer send printer actions (printers:write)? */
   canAct?: boolean;
   onChanged?: (p: Printer) => void;
+  /** The printer's cameras: the first one's current picture is shown on the card. */
+  cameras?: Camera[];
 }
 
-export function PrinterCard({ printer: p, job, next, wall = false, nodeName, canAct = false, onChanged }: PrinterCardProps) {
+export function PrinterCard({ printer: p, job, next, wall = false, nodeName, canAct = false, onChanged, cameras = [] }: PrinterCardProps) {
   const status = p.connecting ? 'connecting' : p.status;
   const t = p.temperatures;
   const titleId = `printer-${p.id}-name`;
@@ -100,6 +104,7 @@ export function PrinterCard({ printer: p, job, next, wall = false, nodeName, can
       <div><dt>Hotend</dt><dd data-temp="hotend">${tempWithTarget(t.hotend, t.hotend_target)}</dd></div>
       <div><dt>Bed</dt><dd data-temp="bed">${tempWithTarget(t.bed, t.bed_target)}</dd></div>
     </dl>
+    ${cameras[0] ? html`<${CameraPicture} camera=${cameras[0]} printerName=${p.name} />` : null}
     ${problem ? html`<p class="pc-error" title=${p.error?.message}><span aria-hidden="true">⚠ </span>${problem}</p>` : null}
     ${active
       ? html`<div class="pc-job">

@@ -18,6 +18,8 @@ const NEXT_STEP: Record<string, string> = {
   quota_exceeded: 'Remove something you no longer need, or raise the limit.',
   invalid_request: 'Correct that value and try again; nothing was changed.',
   internal_error: 'Try again; if it keeps happening, look at the server log.',
+  camera_unavailable: "Check that the camera is on and reachable, and its address in the printer's settings.",
+  camera_url_forbidden: 'Use the camera’s address on your network (link-local and cloud metadata addresses are never reached).',
 };
 
 /** One or two sentences: the server's message, then the next step (by error code, else by status). */

@@ -4,6 +4,7 @@ import { navigate, type Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
 import { ErrorNote, Empty, Notice, PageHeader } from '../components/ui.js';
 import { PrinterCard } from '../components/printer-card.js';
+import { useCameraMap } from '../lib/cameras.js';
 import { applyFilters, filterQuery, filtersOf, PRINTER_STATUSES, summarize, useFarmData, type FarmFilters, type Printer } from './farm-data.js';
 import type { PageDef } from './index.js';
 import { dateTime } from '../lib/format.js';
@@ -61,6 +62,7 @@ function Filters({ printers, filters }: { printers: Printer[]; filters: FarmFilt
 export function FarmPage({ route }: { route: Route }) {
   const { can } = useSession();
   const farm = useFarmData();
+  const cameras = useCameraMap();
   const nodes = useNodes();
   // Which box drives each printer: said only on a farm of several boxes.
   const nodeNames = new Map((nodes.data && nodes.data.length > 1 ? nodes.data : []).map((n) => [n.id, n.name]));
@@ -87,7 +89,7 @@ export function FarmPage({ route }: { route: Route }) {
             : html`<div class="grid farm-grid">
                 ${shown.map(
                   (p) => html`<${PrinterCard} key=${p.id} printer=${p} job=${p.current_job ? farm.jobs.get(p.current_job) : undefined}
-                    next=${farm.next.get(p.id)} nodeName=${p.node_id ? nodeNames.get(p.node_id) : undefined} canAct=${can('printers:write')} onChanged=${farm.setPrinter} />`,
+                    next=${farm.next.get(p.id)} cameras=${cameras.get(p.id)} nodeName=${p.node_id ? nodeNames.get(p.node_id) : undefined} canAct=${can('printers:write')} onChanged=${farm.setPrinter} />`,
                 )}
               </div>`}
         `}

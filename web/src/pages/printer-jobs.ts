@@ -8,6 +8,7 @@ import { useLive, useResource } from '../lib/hooks.js';
 import { useCoalesced } from './printer-hooks.js';
 import { Button, Empty, ErrorNote, StatusBadge } from '../components/ui.js';
 import type { Job } from './queue-types.js';
+import { JobPictures } from './job-pictures.js';
 
 const PER_PAGE = 10;
 
@@ -16,6 +17,15 @@ function outcome(j: Job): string {
   if (j.status === 'completed' || j.status === 'cancelled') return j.elapsed_time ? `${duration(j.elapsed_time)} printing` : '';
   if (j.status === 'queued') return 'Pinned to this printer, waiting';
   return `${Math.round(j.progress)} % done`;
+}
+
+/** The job's pictures, read only when opened. */
+function PicturesToggle({ job }: { job: Job }) {
+  const [open, setOpen] = useState(false);
+  return html`<details class="job-pictures-toggle" onToggle=${(e: Event) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+    <summary>Pictures<span class="visually-hidden"> of ${job.name}</span></summary>
+    ${open ? html`<${JobPictures} jobId=${job.id} jobName=${job.name} />` : null}
+  </details>`;
 }
 
 export function PrinterJobs({ printerId }: { printerId: string }) {
@@ -37,7 +47,7 @@ export function PrinterJobs({ printerId }: { printerId: string }) {
     ${jobs.data && list.length === 0 ? html`<${Empty}>No job has been pinned to or printed on this printer yet.<//>` : null}
     ${list.length > 0
       ? html`<div class="table-wrap"><table class="data">
-          <thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Ended</th><th scope="col">Outcome</th></tr></thead>
+          <thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Ended</th><th scope="col">Outcome</th><th scope="col">Pictures</th></tr></thead>
           <tbody>
             ${list.map(
               (j) => html`<tr key=${j.id}>
@@ -46,6 +56,7 @@ export function PrinterJobs({ printerId }: { printerId: string }) {
                 <td>${dateTime(j.created_at)}</td>
                 <td>${dateTime(j.completed_at)}</td>
                 <td>${outcome(j)}</td>
+                <td>${j.last_snapshot_url ? html`<${PicturesToggle} job=${j} />` : html`<span class="muted">none</span>`}</td>
               </tr>`,
             )}
           </tbody>

@@ -7,6 +7,7 @@ import { href, navigate, type Route } from '../lib/router.js';
 import { useSession } from '../lib/session.js';
 import { Button, ConfirmButton, Empty, ErrorNote, Field, Notice, PageHeader } from '../components/ui.js';
 import { ConnectionFields, type ConnectionValue } from './printer-connection-form.js';
+import { CameraSettings } from './printer-cameras-settings.js';
 import type { PageDef } from './index.js';
 import '../styles/printer-setup.css';
 
@@ -184,6 +185,7 @@ export function PrinterSettingsPage({ route }: { route: Route }) {
     <${PageHeader} title=${`Settings of ${p.name}`} />
     ${can('printers:write')
       ? html`<${PrinterForm} key=${p.id} original=${draftOf(p)} printerId=${p.id} hadKey=${p.has_api_key === true} />
+          <${CameraSettings} printerId=${p.id} />
           <section class="danger-zone" aria-labelledby="remove-title">
             <h2 id="remove-title">Remove this printer</h2>
             <p>Its finished jobs stay in the history. A printer that is printing cannot be removed; cancel the job first.</p>

@@ -1,5 +1,5 @@
-// Printer page (#/printers/<id>): status, current job and controls, a Bambu printer's AMS and HMS, temperature chart,
-// console, job history, connection.
+// Printer page (#/printers/<id>): status, current job, cameras and controls, a Bambu printer's AMS and HMS, temperature
+// chart, console, job history, connection.
 import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { api } from '../lib/api.js';
@@ -20,6 +20,7 @@ import { PrinterConsole } from './printer-console.js';
 import { PrinterJobs } from './printer-jobs.js';
 import { PrinterConnection } from './printer-connection.js';
 import { BambuSection } from './printer-bambu.js';
+import { PrinterCameras } from './printer-cameras.js';
 import { useCoalesced } from './printer-hooks.js';
 import type { PageDef } from './index.js';
 import '../styles/printer.css';
@@ -99,6 +100,7 @@ function PrinterView({ id }: { id: string }) {
     <div class="printer-grid">
       <${CurrentJob} job=${jobId ? job.data : undefined} readAt=${jobReadAt} progress=${p.progress} error=${job.error} hasJob=${jobId !== null}
         external=${p.external_job} printerName=${p.name} />
+      <${PrinterCameras} printerId=${id} printerName=${p.name} canWrite=${canWrite} />
       <${PrinterControls} printer=${p} canWrite=${canWrite} onChanged=${(next: Printer) => (printer.set(next), void job.reload())} />
       ${p.bambu ? html`<${BambuSection} printer=${p} b=${p.bambu} canWrite=${canWrite} onChanged=${(next: Printer) => printer.set(next)} />` : null}
       <${TemperatureChart} printerId=${id} />

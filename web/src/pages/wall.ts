@@ -5,6 +5,7 @@ import type { Route } from '../lib/router.js';
 import { ErrorNote } from '../components/ui.js';
 import { LiveIndicator } from '../components/live-indicator.js';
 import { PrinterCard } from '../components/printer-card.js';
+import { useCameraMap } from '../lib/cameras.js';
 import { applyFilters, filterQuery, filtersOf, useFarmData } from './farm-data.js';
 import { SummaryLine } from './farm.js';
 import type { PageDef } from './index.js';
@@ -42,6 +43,7 @@ function useViewport(): { width: number; height: number } {
 
 export function WallPage({ route }: { route: Route }) {
   const farm = useFarmData();
+  const cameras = useCameraMap();
   const viewport = useViewport();
   const filters = filtersOf(route);
   const shown = farm.printers ? applyFilters(farm.printers, filters) : [];
@@ -64,7 +66,7 @@ export function WallPage({ route }: { route: Route }) {
       ? html`<p class="wall-empty">${farm.printers.length === 0 ? 'No printers yet.' : 'No printer matches these filters.'}</p>`
       : html`<div class="wall-grid" style=${narrow ? undefined : { gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${rows}, minmax(0, 1fr))` }}>
           ${shown.map(
-            (p) => html`<${PrinterCard} key=${p.id} printer=${p} job=${p.current_job ? farm.jobs.get(p.current_job) : undefined} next=${farm.next.get(p.id)} wall />`,
+            (p) => html`<${PrinterCard} key=${p.id} printer=${p} job=${p.current_job ? farm.jobs.get(p.current_job) : undefined} next=${farm.next.get(p.id)} cameras=${cameras.get(p.id)} wall />`,
           )}
         </div>`}
   </div>`;
