@@ -70,17 +70,21 @@ export function describeEvent(e: NotifyEvent, ctx: MessageContext): MessageItem 
     const link = printerId ? page(ctx, 'printers', printerId) : page(ctx, 'queue');
     const error = o.error as { message?: unknown } | null | undefined;
     const reason = str(error?.message);
+    // The job's last camera picture, opened in a browser signed in to the dashboard (the farm's own address: a
+    // service's servers could not fetch it, so it is a link, not an embedded image).
+    const shot = str(o.last_snapshot_url);
+    const picture = shot && ctx.dashboardUrl !== null ? ` Last picture: ${ctx.dashboardUrl}${shot}` : '';
     switch (e.type) {
       case 'job.failed':
         return {
           headline: `Job ${job} failed${on}${progress !== undefined ? ` at ${Math.round(progress)} %` : ''}`,
-          detail: `${reason ? `Reason: ${reason}. ` : ''}At ${at}. Look at the printer, clear the bed, then requeue the job from the dashboard.`,
+          detail: `${reason ? `Reason: ${reason}. ` : ''}At ${at}. Look at the printer, clear the bed, then requeue the job from the dashboard.${picture}`,
           link,
         };
       case 'job.completed':
-        return { headline: `Job ${job} finished${on}`, detail: `At ${at}. Take the print off and mark the bed cleared so the next job can start.`, link };
+        return { headline: `Job ${job} finished${on}`, detail: `At ${at}. Take the print off and mark the bed cleared so the next job can start.${picture}`, link };
       case 'job.cancelled':
-        return { headline: `Job ${job} was cancelled${on}`, detail: `At ${at}. Clear the bed before the next job.`, link };
+        return { headline: `Job ${job} was cancelled${on}`, detail: `At ${at}. Clear the bed before the next job.${picture}`, link };
       default:
         return { headline: `Job ${job}: ${e.type.slice(4)}${on}`, detail: `At ${at}.`, link };
     }

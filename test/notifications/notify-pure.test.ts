@@ -80,6 +80,17 @@ describe('the wording', () => {
     assert.equal(m.link, 'https://farm.example/#/printers/prt_7');
     assert.match(m.items[0]!.detail, /Reason: thermal runaway\. At 10 Jan, 14:03 \(Europe\/Berlin\)\. .*requeue/);
   });
+  it('a job that ends with a camera picture links to it on the dashboard; without a dashboard address, no link', () => {
+    const object = { id: 'job_1', name: 'benchy', printer_id: 'prt_7', last_snapshot_url: '/v1/jobs/job_1/snapshots/snp_9' };
+    for (const type of ['job.completed', 'job.failed', 'job.cancelled']) {
+      const m = buildMessage([{ type, createdMs: 0, object }], ctx);
+      assert.match(m.items[0]!.detail, /Last picture: https:\/\/farm\.example\/v1\/jobs\/job_1\/snapshots\/snp_9$/, type);
+    }
+    const none = buildMessage([{ type: 'job.completed', createdMs: 0, object }], { ...ctx, dashboardUrl: null });
+    assert.doesNotMatch(none.items[0]!.detail, /picture/);
+    const noCamera = buildMessage([{ type: 'job.completed', createdMs: 0, object: { ...object, last_snapshot_url: null } }], ctx);
+    assert.doesNotMatch(noCamera.items[0]!.detail, /picture/);
+  });
   it('a bed to clear and a lost box say what to do and link to their page', () => {
     const bed = buildMessage([{ type: 'printer.bed_waiting', createdMs: 0, object: { id: 'prt_7', name: 'Prusa 7' } }], ctx);
     assert.equal(bed.title, 'Printer Prusa 7 waits for its bed to be cleared');
