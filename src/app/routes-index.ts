@@ -11,7 +11,9 @@ import { jobRoutes } from '../jobs/jobs.routes.js';
 import { queueRoutes } from '../scheduler/queue.routes.js';
 import { printerRoutes } from '../printers/printers.routes.js';
 import { healthRoutes } from '../http/health.routes.js';
+import { buildOpenApiDocument } from '../http/openapi.js';
 import { openApiRoutes } from '../http/openapi.routes.js';
+import { errorCatalogueMarkdown, eventCatalogueMarkdown, scopeCatalogueMarkdown } from './api-catalogues.js';
 import { eventRoutes } from '../events/events.routes.js';
 import { webhookRoutes } from '../webhooks/webhooks.routes.js';
 import { analyticsRoutes } from '../analytics/analytics.routes.js';
@@ -50,6 +52,12 @@ export function allRoutes(): AppRoute[] {
     ...homeAssistantRoutes,
     ...cameraRoutes,
     ...jobSnapshotRoutes,
-    ...openApiRoutes(allRoutes),
+    ...openApiRoutes(allRoutes, apiCatalogueSections),
   ];
 }
+
+/** The error, event and scope catalogues, as the API reference's introduction prints them. */
+export const apiCatalogueSections = (): string[] => [errorCatalogueMarkdown(), eventCatalogueMarkdown(), scopeCatalogueMarkdown()];
+
+/** The OpenAPI document of every route with its catalogues: what GET /v1/openapi.json, /docs and docs/api.md show. */
+export const apiDocument = (): Record<string, unknown> => buildOpenApiDocument(allRoutes(), apiCatalogueSections());

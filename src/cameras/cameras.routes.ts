@@ -117,7 +117,7 @@ export const cameraRoutes = [
     path: '/v1/cameras/:id/stream',
     summary: 'The live stream (multipart/x-mixed-replace)',
     description:
-      'One upstream connection per camera however many watch; a slow viewer gets fewer frames. Usable as an <img> source. ' +
+      'One upstream connection per camera however many watch; a slow viewer gets fewer frames. Usable as the `src` of an `<img>` element. ' +
       'The upstream closes a few seconds after the last viewer leaves. 409 invalid_state without stream_url or when disabled.',
     tag: TAG,
     auth: read,

@@ -16,7 +16,7 @@ import type { FileListItem, FileRecord } from './files.schemas.js';
 import { runListQuery, type ListPage, type ListQuery } from '../storage/list-page.js';
 import { BGCODE_MAGIC, inspectBgcode, startsAsBgcode } from './bgcode-inspection.js';
 import { inspect3mf, type SlicedProject } from './threemf-inspection.js';
-import { startsAsZip } from './zip-reader.js';
+import { startsAsZip } from '../archive/zip-reader.js';
 import { GcodeInspector, type FileInvalid, type Inspection } from './gcode-inspector.js';
 import { openDownload, tooLarge } from './url-download.js';
 import { systemResolver, type HostResolver } from './url-guard.js';

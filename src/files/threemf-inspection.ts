@@ -6,7 +6,7 @@ import { containerInspection, GcodeInspector, type Inspection } from './gcode-in
 import { parseSliceInfo, type SliceInfo, type SlicedFilament } from './slice-info.js';
 import type { ExtruderUsage, SlicerMetadata } from './slicer-metadata.js';
 import type { Thumbnail } from './thumbnail-collector.js';
-import { ZipArchive, ZipError, type ZipEntry } from './zip-reader.js';
+import { ZipArchive, ZipError, type ZipEntry } from '../archive/zip-reader.js';
 
 /** What a Bambu job needs of the file beyond the common record: which model it is for, and each plate. */
 export interface SlicedProject {

@@ -4,8 +4,11 @@ import { defineRoute, type AnyRouteDef, type RouteDef } from './route.js';
 import { withDocs } from './with-docs.js';
 import { openApiDocs } from './openapi.docs.js';
 
-/** Takes the route list lazily (it includes this route) and builds the document once, on first request. */
-export function openApiRoutes(getRoutes: () => readonly AnyRouteDef[]): RouteDef[] {
+/**
+ * Takes the route list lazily (it includes this route) and builds the document once, on first request; `sections` are
+ * the catalogues the composition root adds to its introduction.
+ */
+export function openApiRoutes(getRoutes: () => readonly AnyRouteDef[], sections: () => readonly string[] = () => []): RouteDef[] {
   let doc: Record<string, unknown> | undefined;
   return withDocs(openApiDocs, [
     defineRoute({
@@ -17,7 +20,7 @@ export function openApiRoutes(getRoutes: () => readonly AnyRouteDef[]): RouteDef
       auth: 'none',
       responses: { 200: { description: 'The OpenAPI document', schema: { type: 'object', required: ['openapi', 'paths'] } } },
       handle(ctx) {
-        doc ??= buildOpenApiDocument(getRoutes());
+        doc ??= buildOpenApiDocument(getRoutes(), sections());
         ctx.set('Cache-Control', 'no-cache');
         ctx.body = doc;
       },

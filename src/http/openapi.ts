@@ -8,7 +8,6 @@ import type { JsonSchema } from './validation.js';
 import { ERROR_CODES, errorsWithStatus } from '../error-catalogue.js';
 import { API_INTRO } from './api-intro.js';
 import { TAG_TEXTS } from './api-tags.js';
-import { errorCatalogueMarkdown, eventCatalogueMarkdown, scopeCatalogueMarkdown } from './api-catalogues.js';
 
 type Obj = Record<string, unknown>;
 
@@ -188,7 +187,11 @@ function operation(route: AnyRouteDef): Obj {
   };
 }
 
-export function buildOpenApiDocument(routes: readonly AnyRouteDef[]): Obj {
+/**
+ * `sections`: Markdown the composition root adds to the document's introduction (the error, event and scope catalogues,
+ * built from the features that define them: this module imports no feature).
+ */
+export function buildOpenApiDocument(routes: readonly AnyRouteDef[], sections: readonly string[] = []): Obj {
   const paths: Record<string, Obj> = {};
   const tags = new Set<string>();
   const operations = new Set<string>();
@@ -212,9 +215,7 @@ export function buildOpenApiDocument(routes: readonly AnyRouteDef[]): Obj {
         'REST API of the print farm appliance. JSON in and out; every error is `{ success: false, error: { code, message, details } }` ' +
           'with an X-Request-Id header.',
         API_INTRO.join('\n'),
-        errorCatalogueMarkdown(),
-        eventCatalogueMarkdown(),
-        scopeCatalogueMarkdown(),
+        ...sections,
       ].join('\n\n'),
     },
     servers: [{ url: '/', description: 'This server' }],

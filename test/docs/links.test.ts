@@ -3,8 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { allRoutes } from '../../src/app/routes-index.js';
-import { buildOpenApiDocument } from '../../src/http/openapi.js';
+import { apiDocument } from '../../src/app/routes-index.js';
 import { headingsOf, relativeLinksOf } from './markdown-links.js';
 
 const files = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => path.join('docs', f))];
@@ -25,7 +24,7 @@ describe('the manual', () => {
   });
 
   it('keeps every heading of the old README, where docs/old-readme-headings.tsv says it went', () => {
-    const doc = buildOpenApiDocument(allRoutes()) as Record<string, any>;
+    const doc = apiDocument() as Record<string, any>;
     const lost: string[] = [];
     const rows = readFileSync('docs/old-readme-headings.tsv', 'utf8').split('\n').filter((l) => l && !l.startsWith('# Every') && !l.startsWith('# heading'));
     assert.ok(rows.length > 100, 'the list holds the old README\'s headings');

@@ -5,15 +5,15 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { allRoutes } from '../../src/app/routes-index.js';
-import { buildOpenApiDocument, toOpenApiPath } from '../../src/http/openapi.js';
+import { allRoutes, apiDocument } from '../../src/app/routes-index.js';
+import { toOpenApiPath } from '../../src/http/openapi.js';
 import { ERROR_CATALOGUE } from '../../src/error-catalogue.js';
 import { EVENT_TYPES, STREAM_ONLY_EVENT_MEANINGS } from '../../src/events/event-names.js';
 import { KNOWN_SCOPES } from '../../src/auth/scopes.js';
 
 type Obj = Record<string, any>;
 const routes = allRoutes();
-const doc = buildOpenApiDocument(routes) as Obj;
+const doc = apiDocument() as Obj;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => void;
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);

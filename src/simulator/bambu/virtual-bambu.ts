@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
-import { startsAsZip, ZipArchive } from '../../files/zip-reader.js';
+import { startsAsZip, ZipArchive } from '../../archive/zip-reader.js';
 import { DEFAULT_SIMULATOR_OPTIONS, type SimulatorOptions } from '../simulator-options.js';
 import { VirtualPrinter } from '../virtual-printer.js';
 import { VirtualPrintHost, type HostState } from '../prusalink/virtual-print-host.js';
