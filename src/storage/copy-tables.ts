@@ -34,6 +34,9 @@ export const COPY_TABLES: readonly CopyTable[] = [
   { name: 'events', key: ['seq'], identity: 'seq' },
   { name: 'webhooks', key: ['id'] },
   { name: 'webhook_deliveries', key: ['id'] },
+  { name: 'notification_settings', key: ['id'] },
+  { name: 'notification_channels', key: ['id'] },
+  { name: 'notification_deliveries', key: ['id'] },
   // The roll-ups: copied as they are with the triggers that keep them switched off (verified equal by checksum).
   { name: 'analytics_day', key: ['day', 'printer_id'] },
   { name: 'analytics_day_failure', key: ['day', 'printer_id', 'code'] },
