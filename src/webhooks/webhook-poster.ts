@@ -45,6 +45,9 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       agent: options.agents ? (secure ? options.agents.https : options.agents.http) : undefined,
       headers: { ...headers, 'Content-Type': options.contentType ?? 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
     });
+    // First of all: a request destroyed before it has a socket (a shutdown that aborted the attempt at once) emits
+    // "socket hang up" on the next tick, and without a listener that is an uncaught exception.
+    req.on('error', (err) => fail(err.message));
     const timer = setTimeout(() => {
       fail(`no complete answer within ${options.timeoutMs / 1000} s`);
       req.destroy();
@@ -56,7 +59,6 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
-    req.on('error', (err) => fail(err.message));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let kept = 0;
