@@ -66,8 +66,10 @@ describe('consumption measured on the wire', () => {
     await app.untilStatus(p.id, 'idle');
     const spool = await createSpool(app, { type: 'PETG', spool_weight: 1000, cost_per_kg: 30, printer_id: p.id });
     // 3000 slow moves of 1 mm filament each: far more than runs before the cancel.
-    const job = await createJob(app, extrudingGcode({ moves: 3000, perMove: 1, estimateG: 9, type: 'PETG' }), { group: 'cancel' });
+    // Before the create: the scheduler may start the job before the create's answer arrives, and the time charged
+    // must fit inside this bound.
     const startedMs = Date.now();
+    const job = await createJob(app, extrudingGcode({ moves: 3000, perMove: 1, estimateG: 9, type: 'PETG' }), { group: 'cancel' });
     await untilStatus(app, job.id, 'printing');
     await app.until('some filament acknowledged', () => (app.t.deps.sessions.get(p.id)?.snapshot().job?.extruded_mm[0] ?? 0) >= 20);
     // Live: once the write interval passed, the spool loses weight while the job still prints.
